@@ -1,0 +1,24 @@
+//! The one place a tool outcome becomes an MCP result: the payload as `structuredContent` (and as text),
+//! or `isError: true` with the failure envelope.
+
+use protocol::{ErrorEnvelope, ToolError};
+use rmcp::model::CallToolResult;
+use serde::Serialize;
+
+pub fn to_result<T: Serialize>(outcome: Result<T, ToolError>) -> CallToolResult {
+    match outcome.and_then(|payload| {
+        serde_json::to_value(payload)
+            .map_err(|e| ToolError::new(protocol::ErrorCode::ROSLYN_ERROR, e.to_string()))
+    }) {
+        Ok(value) => CallToolResult::structured(value),
+        Err(error) => failure(error),
+    }
+}
+
+pub fn failure(error: ToolError) -> CallToolResult {
+    let envelope = ErrorEnvelope::from(error);
+    // Serializing plain data cannot fail; the fallback keeps the promise of never panicking anyway.
+    let value =
+        serde_json::to_value(&envelope).unwrap_or_else(|_| serde_json::json!({"success": false}));
+    CallToolResult::structured_error(value)
+}

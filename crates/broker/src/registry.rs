@@ -1,0 +1,151 @@
+//! The broker actor and its registry of loaded solutions: a moka cache, least recently used out first,
+//! idle entries expired. An evicted workspace is stopped (after any write in progress) and its host exits.
+
+use kameo::prelude::*;
+use moka::notification::RemovalCause;
+use moka::policy::EvictionPolicy;
+use moka::sync::Cache;
+use protocol::ToolError;
+use roslyn_host::HostInstall;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::mpsc;
+use workspace_actor::{Workspace, WorkspaceSettings};
+
+/// Loaded solutions, readable without the broker's mailbox (diagnose iterates it directly).
+pub struct Registry {
+    cache: Cache<PathBuf, Arc<Workspace>>,
+    max_solutions: u64,
+    idle_timeout: Duration,
+}
+
+impl Registry {
+    /// The registry and the task that stops what it evicts. moka runs no threads of its own, so a timer
+    /// drives expiry.
+    pub fn start(max_solutions: u64, idle_timeout: Duration) -> Arc<Self> {
+        let (evicted_tx, evicted_rx) = mpsc::unbounded_channel::<(Arc<Workspace>, RemovalCause)>();
+        let cache = Cache::builder()
+            .max_capacity(max_solutions)
+            .eviction_policy(EvictionPolicy::lru())
+            .time_to_idle(idle_timeout)
+            .eviction_listener(move |_, workspace, cause| {
+                let _ = evicted_tx.send((workspace, cause));
+            })
+            .build();
+        let registry = Arc::new(Self {
+            cache,
+            max_solutions,
+            idle_timeout,
+        });
+        tokio::spawn(stop_evicted(evicted_rx));
+        let weak = Arc::downgrade(&registry);
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_secs(1));
+            loop {
+                tick.tick().await;
+                let Some(registry) = weak.upgrade() else {
+                    return;
+                };
+                registry.cache.run_pending_tasks();
+            }
+        });
+        registry
+    }
+
+    pub fn max_solutions(&self) -> u64 {
+        self.max_solutions
+    }
+
+    pub fn idle_timeout(&self) -> Duration {
+        self.idle_timeout
+    }
+
+    /// Every loaded workspace, sorted by solution path.
+    pub fn workspaces(&self) -> Vec<Arc<Workspace>> {
+        let mut all: Vec<Arc<Workspace>> = self.cache.iter().map(|(_, w)| w).collect();
+        all.sort_by(|a, b| a.solution().cmp(b.solution()));
+        all
+    }
+
+    /// A loaded workspace, without touching its recency (diagnose must not keep solutions alive).
+    pub fn peek(&self, solution: &PathBuf) -> Option<Arc<Workspace>> {
+        self.cache
+            .iter()
+            .find(|(k, _)| k.as_ref() == solution)
+            .map(|(_, w)| w)
+    }
+
+    /// Stops every workspace and waits for their hosts to exit.
+    pub async fn shutdown(&self) {
+        let all = self.workspaces();
+        self.cache.invalidate_all();
+        for workspace in all {
+            workspace.stop().await;
+        }
+    }
+}
+
+async fn stop_evicted(mut evicted: mpsc::UnboundedReceiver<(Arc<Workspace>, RemovalCause)>) {
+    while let Some((workspace, cause)) = evicted.recv().await {
+        tracing::info!(solution = %workspace.solution().display(), ?cause, "unloading solution");
+        tokio::spawn(async move { workspace.stop().await });
+    }
+}
+
+/// Starts workspace actors on demand; one message at a time, so a solution is never started twice.
+pub struct Broker {
+    registry: Arc<Registry>,
+    install: Result<HostInstall, ToolError>,
+    settings: WorkspaceSettings,
+}
+
+impl Broker {
+    pub fn new(
+        registry: Arc<Registry>,
+        install: Result<HostInstall, ToolError>,
+        settings: WorkspaceSettings,
+    ) -> Self {
+        Self {
+            registry,
+            install,
+            settings,
+        }
+    }
+}
+
+impl Actor for Broker {
+    type Args = Self;
+    type Error = std::convert::Infallible;
+
+    async fn on_start(state: Self, _: ActorRef<Self>) -> Result<Self, Self::Error> {
+        Ok(state)
+    }
+}
+
+/// The workspace of a solution, started if it is not loaded.
+pub struct OpenWorkspace(pub PathBuf);
+
+impl Message<OpenWorkspace> for Broker {
+    type Reply = Arc<Workspace>;
+
+    async fn handle(
+        &mut self,
+        OpenWorkspace(solution): OpenWorkspace,
+        _: &mut Context<Self, Self::Reply>,
+    ) -> Self::Reply {
+        if let Some(workspace) = self.registry.cache.get(&solution) {
+            return workspace;
+        }
+        tracing::info!(solution = %solution.display(), "opening solution");
+        let workspace = Arc::new(Workspace::spawn(
+            solution.clone(),
+            self.install.clone(),
+            self.settings.clone(),
+        ));
+        self.registry.cache.insert(solution, workspace.clone());
+        // Evict beyond capacity now rather than at the next tick.
+        self.registry.cache.run_pending_tasks();
+        workspace
+    }
+}

@@ -1,0 +1,256 @@
+//! Which solution a call targets, and the path gate: every path a call names is made absolute, resolved
+//! through symlinks, and must lie under a workspace root.
+//!
+//! Order (DESIGN.md): an explicit `solutionPath`; the nearest solution above the file (a `.sln`/`.slnx`
+//! anywhere above wins over a nearer `.csproj`); the session's workspace; the service's working directory.
+
+use crate::session::SessionWorkspace;
+use protocol::{ErrorCode, ToolError};
+use std::path::{Path, PathBuf};
+
+const SOLUTION_EXTENSIONS: &[&str] = &["sln", "slnx"];
+const PROJECT_EXTENSION: &str = "csproj";
+
+/// A call's target: the solution, and the directories its paths may be under.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Target {
+    pub solution: PathBuf,
+    pub roots: Vec<PathBuf>,
+}
+
+impl Target {
+    /// The gate: `file` must be inside one of the roots.
+    pub fn admit(&self, file: &Path) -> Result<(), ToolError> {
+        if self.roots.iter().any(|root| file.starts_with(root)) {
+            return Ok(());
+        }
+        Err(ToolError::new(
+            ErrorCode::SOURCE_NOT_IN_WORKSPACE,
+            format!(
+                "{} is outside the workspace of {}",
+                file.display(),
+                self.solution.display()
+            ),
+        )
+        .detail("file", file.display().to_string())
+        .detail(
+            "workspaceRoots",
+            self.roots
+                .iter()
+                .map(|r| r.display().to_string())
+                .collect::<Vec<_>>(),
+        )
+        .suggest(
+            "Pass a file inside the solution's folder, or name its solution with solutionPath",
+        ))
+    }
+}
+
+/// Base directory for relative paths: the session's workspace root, else the working directory.
+pub fn base_dir(session: Option<&SessionWorkspace>) -> PathBuf {
+    session
+        .map(|s| s.root.clone())
+        .unwrap_or_else(working_directory)
+}
+
+pub fn working_directory() -> PathBuf {
+    std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"))
+}
+
+/// An existing file named by a tool argument, absolute and with symlinks resolved.
+pub fn existing_file(
+    raw: &str,
+    field: &str,
+    session: Option<&SessionWorkspace>,
+) -> Result<PathBuf, ToolError> {
+    if raw.trim().is_empty() {
+        return Err(
+            ToolError::new(ErrorCode::INVALID_SOURCE_PATH, format!("{field} is empty"))
+                .detail("field", field),
+        );
+    }
+    if raw.contains('\0') {
+        return Err(ToolError::new(
+            ErrorCode::INVALID_SOURCE_PATH,
+            format!("{field} contains a NUL character"),
+        )
+        .detail("field", field));
+    }
+    let path = base_dir(session).join(raw);
+    match std::fs::canonicalize(&path) {
+        Ok(real) if real.is_file() => Ok(real),
+        Ok(real) => Err(ToolError::new(
+            ErrorCode::INVALID_SOURCE_PATH,
+            format!("{} is not a file", real.display()),
+        )
+        .detail(field, real.display().to_string())),
+        Err(_) => Err(ToolError::new(
+            ErrorCode::SOURCE_FILE_NOT_FOUND,
+            format!("{} does not exist", path.display()),
+        )
+        .detail(field, path.display().to_string())
+        .suggest(
+            "Paths are absolute or relative to the workspace root (see initialize_workspace)",
+        )),
+    }
+}
+
+/// Resolves the solution for a call about `file` (if any).
+pub fn target(
+    explicit: Option<&str>,
+    file: Option<&Path>,
+    session: Option<&SessionWorkspace>,
+) -> Result<Target, ToolError> {
+    let solution = if let Some(raw) = explicit {
+        explicit_solution(raw, session)?
+    } else if let Some(found) = file.and_then(|f| nearest_above(f.parent().unwrap_or(f))) {
+        found
+    } else if let Some(session) = session {
+        session.solution.clone()
+    } else {
+        let cwd = working_directory();
+        nearest_above(&cwd).ok_or_else(|| {
+            ToolError::new(
+                ErrorCode::SOLUTION_NOT_FOUND,
+                "No .sln, .slnx or .csproj was found for this call",
+            )
+            .detail("searchedFrom", file.unwrap_or(&cwd).display().to_string())
+            .suggest("Call initialize_workspace with the folder of your solution")
+            .suggest("Or pass solutionPath")
+        })?
+    };
+    let mut roots = vec![solution.parent().unwrap_or(&solution).to_path_buf()];
+    if let Some(session) = session {
+        roots.push(session.root.clone());
+    }
+    Ok(Target { solution, roots })
+}
+
+fn explicit_solution(raw: &str, session: Option<&SessionWorkspace>) -> Result<PathBuf, ToolError> {
+    let path = base_dir(session).join(raw);
+    let not_found = || {
+        ToolError::new(
+            ErrorCode::SOLUTION_NOT_FOUND,
+            format!("No solution or project at {}", path.display()),
+        )
+        .detail("solutionPath", path.display().to_string())
+    };
+    let real = std::fs::canonicalize(&path).map_err(|_| not_found())?;
+    if real.is_dir() {
+        return solutions_in(&real).into_iter().next().ok_or_else(not_found);
+    }
+    if is_solution_or_project(&real) {
+        Ok(real)
+    } else {
+        Err(ToolError::new(
+            ErrorCode::INVALID_PARAMETER,
+            format!("{} is not a .sln, .slnx or .csproj file", real.display()),
+        )
+        .detail("field", "solutionPath"))
+    }
+}
+
+fn is_solution_or_project(path: &Path) -> bool {
+    extension(path).is_some_and(|e| SOLUTION_EXTENSIONS.contains(&e) || e == PROJECT_EXTENSION)
+        && path.is_file()
+}
+
+fn extension(path: &Path) -> Option<&str> {
+    path.extension().and_then(|e| e.to_str())
+}
+
+/// The nearest solution file at or above `dir`, else the nearest project file.
+pub fn nearest_above(dir: &Path) -> Option<PathBuf> {
+    let mut project = None;
+    for ancestor in dir.ancestors() {
+        let (solutions, projects) = entries_of(ancestor);
+        if let Some(solution) = solutions.into_iter().next() {
+            return Some(solution);
+        }
+        if project.is_none() {
+            project = projects.into_iter().next();
+        }
+    }
+    project
+}
+
+/// Solutions directly in `dir` (sorted), else its projects.
+pub fn solutions_in(dir: &Path) -> Vec<PathBuf> {
+    let (solutions, projects) = entries_of(dir);
+    if solutions.is_empty() {
+        projects
+    } else {
+        solutions
+    }
+}
+
+/// (solution files, project files) directly in `dir`, each sorted.
+fn entries_of(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    let mut solutions = Vec::new();
+    let mut projects = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for path in entries.flatten().map(|e| e.path()).filter(|p| p.is_file()) {
+            match extension(&path) {
+                Some(e) if SOLUTION_EXTENSIONS.contains(&e) => solutions.push(path),
+                Some(PROJECT_EXTENSION) => projects.push(path),
+                _ => {}
+            }
+        }
+    }
+    solutions.sort();
+    projects.sort();
+    (solutions, projects)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn touch(path: &Path) {
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, "").expect("write");
+    }
+
+    #[test]
+    fn a_solution_above_wins_over_a_nearer_project() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = std::fs::canonicalize(dir.path()).expect("canonical");
+        touch(&root.join("App.sln"));
+        touch(&root.join("src/Core/Core.csproj"));
+        touch(&root.join("src/Core/Models/A.cs"));
+        assert_eq!(
+            nearest_above(&root.join("src/Core/Models")),
+            Some(root.join("App.sln"))
+        );
+    }
+
+    #[test]
+    fn a_project_is_used_when_no_solution_is_above() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = std::fs::canonicalize(dir.path()).expect("canonical");
+        touch(&root.join("Lib/Lib.csproj"));
+        touch(&root.join("Lib/Deep/B.cs"));
+        assert_eq!(
+            nearest_above(&root.join("Lib/Deep")),
+            Some(root.join("Lib/Lib.csproj"))
+        );
+    }
+
+    #[test]
+    fn the_gate_refuses_files_outside_every_root() {
+        let target = Target {
+            solution: "/w/S.sln".into(),
+            roots: vec!["/w".into()],
+        };
+        assert!(target.admit(Path::new("/w/src/a.cs")).is_ok());
+        let refused = target
+            .admit(Path::new("/etc/passwd"))
+            .err()
+            .expect("refused");
+        assert_eq!(refused.code, ErrorCode::SOURCE_NOT_IN_WORKSPACE);
+        assert!(
+            target.admit(Path::new("/wx/a.cs")).is_err(),
+            "a sibling with a common prefix is outside"
+        );
+    }
+}

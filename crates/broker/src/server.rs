@@ -1,0 +1,187 @@
+//! The MCP face of the service: one [`RoslynMcp`] per session, its tools declared with rmcp's macros.
+//! Arguments arrive as raw JSON so that bad input becomes a catalog error rather than a JSON-RPC fault.
+
+use crate::args;
+use crate::envelope;
+use crate::services::Services;
+use crate::session::Session;
+use crate::tools::{self, Call};
+use protocol::ToolError;
+use protocol::tools::{
+    PositionInput, diagnose, diagnostics, input_schema, navigation, output_schema, workspace,
+};
+use rmcp::model::{
+    CallToolResult, Implementation, InitializeResult, JsonObject, ServerCapabilities,
+};
+use rmcp::{ServerHandler, tool, tool_handler, tool_router};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+#[derive(Clone)]
+pub struct RoslynMcp {
+    services: Arc<Services>,
+    session: Arc<Session>,
+}
+
+impl RoslynMcp {
+    pub fn new(services: Arc<Services>) -> Self {
+        Self {
+            services,
+            session: Arc::default(),
+        }
+    }
+
+    /// Parses, runs, logs and wraps one tool call.
+    async fn run<I, O, F, Fut>(
+        &self,
+        tool: &'static str,
+        raw: JsonObject,
+        cancel: CancellationToken,
+        f: F,
+    ) -> CallToolResult
+    where
+        I: DeserializeOwned,
+        O: Serialize,
+        F: FnOnce(Call, I) -> Fut,
+        Fut: Future<Output = Result<O, ToolError>>,
+    {
+        let began = Instant::now();
+        let call = Call {
+            services: self.services.clone(),
+            session: self.session.clone(),
+            cancel,
+        };
+        let outcome = match args::parse::<I>(raw) {
+            Ok(input) => f(call, input).await,
+            Err(error) => Err(error),
+        };
+        let elapsed_ms = began.elapsed().as_secs_f64() * 1000.0;
+        match &outcome {
+            Ok(_) => tracing::info!(tool, elapsed_ms, outcome = "ok", "tools/call"),
+            Err(error) => {
+                tracing::info!(tool, elapsed_ms, outcome = "error", code = %error.code, "tools/call")
+            }
+        }
+        envelope::to_result(outcome)
+    }
+}
+
+#[tool_router]
+impl RoslynMcp {
+    #[tool(
+        description = "Health of the service: .NET SDK, MSBuild and Roslyn versions, and the state of every loaded solution (projects, documents, host restarts, errors). Never waits on a busy workspace.",
+        input_schema = Arc::new(input_schema::<diagnose::DiagnoseInput>()),
+        output_schema = Arc::new(output_schema::<diagnose::DiagnoseOutput>()),
+        annotations(title = "Diagnose", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn diagnose(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
+        self.run("diagnose", raw, cancel, |call, input| async move {
+            tools::diagnose::diagnose(&call, input).await
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Find the solutions under a folder, load the primary one and make it this session's default: relative paths and calls without solutionPath use it. Call once at the start of a session.",
+        input_schema = Arc::new(input_schema::<workspace::InitializeWorkspaceInput>()),
+        output_schema = Arc::new(output_schema::<workspace::InitializeWorkspaceOutput>()),
+        annotations(title = "Initialize workspace", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn initialize_workspace(
+        &self,
+        raw: JsonObject,
+        cancel: CancellationToken,
+    ) -> CallToolResult {
+        self.run("initialize_workspace", raw, cancel, |call, input| async move {
+            tools::initialize::initialize_workspace(&call, input).await
+        })
+        .await
+    }
+
+    #[tool(
+        description = "The type at a 1-based line and column: of the expression, variable, member or type name there, with its full name, kind, assembly, generic arguments, base type, interfaces, documentation and declarations.",
+        input_schema = Arc::new(input_schema::<PositionInput>()),
+        output_schema = Arc::new(output_schema::<navigation::TypeAtPositionOutput>()),
+        annotations(title = "Type at position", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn get_type_at_position(
+        &self,
+        raw: JsonObject,
+        cancel: CancellationToken,
+    ) -> CallToolResult {
+        self.run(
+            "get_type_at_position",
+            raw,
+            cancel,
+            |call, input| async move { tools::navigation::type_at_position(&call, input).await },
+        )
+        .await
+    }
+
+    #[tool(
+        description = "Where the symbol at a 1-based line and column is declared: every declaration (partial types have several) with its source line. Symbols from referenced assemblies are reported with their assembly and no location.",
+        input_schema = Arc::new(input_schema::<PositionInput>()),
+        output_schema = Arc::new(output_schema::<navigation::SymbolDefinitionOutput>()),
+        annotations(title = "Find definition", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn find_symbol_definition(
+        &self,
+        raw: JsonObject,
+        cancel: CancellationToken,
+    ) -> CallToolResult {
+        self.run(
+            "find_symbol_definition",
+            raw,
+            cancel,
+            |call, input| async move { tools::navigation::symbol_definition(&call, input).await },
+        )
+        .await
+    }
+
+    #[tool(
+        description = "Every use of the symbol at a 1-based line and column across the solution, compiler-accurate (not text search), sorted by file and position, each with its line text and kind (Invocation, ObjectCreation, Read, Write, TypeReference...).",
+        input_schema = Arc::new(input_schema::<navigation::FindReferencesInput>()),
+        output_schema = Arc::new(output_schema::<navigation::FindReferencesOutput>()),
+        annotations(title = "Find references", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn find_references(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
+        self.run("find_references", raw, cancel, |call, input| async move {
+            tools::navigation::find_references(&call, input).await
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Compiler diagnostics (errors, warnings...) of one file or of the whole solution, sorted by file and position, with counts.",
+        input_schema = Arc::new(input_schema::<diagnostics::CompilationDiagnosticsInput>()),
+        output_schema = Arc::new(output_schema::<diagnostics::CompilationDiagnosticsOutput>()),
+        annotations(title = "Compilation diagnostics", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn get_compilation_diagnostics(
+        &self,
+        raw: JsonObject,
+        cancel: CancellationToken,
+    ) -> CallToolResult {
+        self.run("get_compilation_diagnostics", raw, cancel, |call, input| async move {
+            tools::diagnostics::compilation_diagnostics(&call, input).await
+        })
+        .await
+    }
+}
+
+#[tool_handler]
+impl ServerHandler for RoslynMcp {
+    fn get_info(&self) -> InitializeResult {
+        InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("roslyn-mcp", env!("CARGO_PKG_VERSION")))
+            .with_instructions(
+                "Compiler-accurate C# navigation over Roslyn. Start with initialize_workspace on the folder of \
+                 the solution; positions are 1-based line and column; paths out are absolute. Failures carry a \
+                 catalog code in structuredContent.error.code.",
+            )
+    }
+}

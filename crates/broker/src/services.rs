@@ -1,0 +1,64 @@
+//! What every session shares: the broker actor, the registry of loaded solutions, the toolchain state.
+
+use crate::components::ComponentsCell;
+use crate::config::ServiceArgs;
+use crate::registry::{Broker, OpenWorkspace, Registry};
+use kameo::prelude::*;
+use protocol::{ErrorCode, ToolError};
+use roslyn_host::Located;
+use std::path::PathBuf;
+use std::sync::Arc;
+use workspace_actor::Workspace;
+
+pub struct Services {
+    pub broker: ActorRef<Broker>,
+    pub registry: Arc<Registry>,
+    pub components: Arc<ComponentsCell>,
+    pub located: Located,
+}
+
+impl Services {
+    pub fn start(args: &ServiceArgs) -> Arc<Self> {
+        let located = roslyn_host::locate();
+        let registry = Registry::start(args.max_solutions, args.idle_timeout());
+        let components = ComponentsCell::start(&located);
+        let broker = Broker::spawn(Broker::new(
+            registry.clone(),
+            located.install(),
+            args.workspace_settings(),
+        ));
+        Arc::new(Self {
+            broker,
+            registry,
+            components,
+            located,
+        })
+    }
+
+    /// The workspace of `solution`, started if needed (the solution loads on its first request).
+    pub async fn workspace(&self, solution: PathBuf) -> Result<Arc<Workspace>, ToolError> {
+        self.broker.ask(OpenWorkspace(solution)).await.map_err(|e| {
+            ToolError::new(ErrorCode::ROSLYN_ERROR, format!("broker unavailable: {e}"))
+        })
+    }
+
+    /// Records the versions a host reported, for diagnose.
+    pub fn note_host_versions(&self, workspace: &Workspace) {
+        let Some(hello) = workspace.host_hello() else {
+            return;
+        };
+        let non_empty = |s: &str| (!s.is_empty()).then(|| s.to_owned());
+        self.components.update(|c| {
+            c.roslyn_available = true;
+            c.roslyn_version = non_empty(&hello.roslyn_version).or(c.roslyn_version.take());
+            c.msbuild_version = non_empty(&hello.msbuild_version).or(c.msbuild_version.take());
+            c.msbuild_found = c.msbuild_found || !hello.msbuild_version.is_empty();
+            c.dotnet_sdk_version =
+                non_empty(&hello.dotnet_sdk_version).or(c.dotnet_sdk_version.take());
+        });
+    }
+
+    pub async fn shutdown(&self) {
+        self.registry.shutdown().await;
+    }
+}

@@ -1,0 +1,114 @@
+//! diagnose: health of the toolchain and of every loaded workspace, from published state only.
+//! It never waits on an actor's mailbox or a host, so it answers while everything else is busy.
+
+use super::Call;
+use crate::resolve;
+use protocol::host::PROTOCOL_VERSION;
+use protocol::tools::diagnose::*;
+use protocol::{ErrorCode, ToolError};
+
+pub const CAPABILITIES: &[&str] = &[
+    "diagnose",
+    "initialize_workspace",
+    "get_type_at_position",
+    "find_symbol_definition",
+    "find_references",
+    "get_compilation_diagnostics",
+];
+
+pub async fn diagnose(call: &Call, input: DiagnoseInput) -> Result<DiagnoseOutput, ToolError> {
+    let services = &call.services;
+    let components = services.components.get();
+    let mut errors = Vec::new();
+    if let Err(error) = services.located.install() {
+        errors.push(Issue {
+            code: error.code.name().to_owned(),
+            message: error.message,
+        });
+    }
+    let workspaces: Vec<WorkspaceStatus> = services
+        .registry
+        .workspaces()
+        .iter()
+        .map(|w| w.status())
+        .collect();
+    for status in workspaces
+        .iter()
+        .filter(|s| s.state == WorkspaceState::Error)
+    {
+        errors.push(Issue {
+            code: ErrorCode::SOLUTION_LOAD_FAILED.name().to_owned(),
+            message: format!("{}: {}", status.solution_path, status.errors.join("; ")),
+        });
+    }
+    let warnings = workspaces
+        .iter()
+        .filter(|s| s.host_restarts > 0)
+        .map(|s| Issue {
+            code: ErrorCode::ROSLYN_ERROR.name().to_owned(),
+            message: format!(
+                "the Roslyn host of {} was restarted {} time(s)",
+                s.solution_path, s.host_restarts
+            ),
+        })
+        .collect();
+    let workspace = match input.solution_path.as_deref() {
+        Some(raw) => Some(named_workspace(call, raw)?),
+        None => None,
+    };
+    let verbose = input.verbose.unwrap_or(false);
+    Ok(DiagnoseOutput {
+        healthy: errors.is_empty(),
+        capabilities: if services.located.install().is_ok() {
+            CAPABILITIES.iter().map(|c| (*c).to_owned()).collect()
+        } else {
+            vec!["diagnose".to_owned()]
+        },
+        components,
+        workspace,
+        workspaces,
+        errors,
+        warnings,
+        settings: verbose.then(|| DiagnoseSettings {
+            max_solutions: services.registry.max_solutions(),
+            idle_timeout_secs: services.registry.idle_timeout().as_secs(),
+            host_dll: Some(services.located.host_dll.display().to_string()),
+            dotnet_path: services
+                .located
+                .dotnet
+                .as_ref()
+                .map(|p| p.display().to_string()),
+            host_protocol_version: PROTOCOL_VERSION,
+        }),
+    })
+}
+
+/// The status of the named solution; one not loaded yet starts loading in the background.
+fn named_workspace(call: &Call, raw: &str) -> Result<WorkspaceStatus, ToolError> {
+    let session = call.session_workspace();
+    let target = resolve::target(Some(raw), None, session.as_ref())?;
+    if let Some(workspace) = call.services.registry.peek(&target.solution) {
+        return Ok(workspace.status());
+    }
+    let broker = call.services.broker.clone();
+    let solution = target.solution.clone();
+    tokio::spawn(async move {
+        if let Ok(workspace) = broker.ask(crate::registry::OpenWorkspace(solution)).await {
+            let _ = workspace.acquire().await;
+        }
+    });
+    Ok(WorkspaceStatus {
+        state: WorkspaceState::Loading,
+        solution_loaded: false,
+        solution_path: target.solution.display().to_string(),
+        project_count: 0,
+        document_count: 0,
+        workspace_version: 0,
+        host_pid: None,
+        host_restarts: 0,
+        last_load_ms: None,
+        write_locked: false,
+        errors: Vec::new(),
+        warnings: Vec::new(),
+    })
+}

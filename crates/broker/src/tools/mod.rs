@@ -1,0 +1,76 @@
+//! Tool implementations: each takes a typed input and returns its typed output or a catalog error.
+
+pub mod convert;
+pub mod diagnose;
+pub mod diagnostics;
+pub mod initialize;
+pub mod navigation;
+
+use crate::resolve::{self, Target};
+use crate::services::Services;
+use crate::session::{Session, SessionWorkspace};
+use protocol::ToolError;
+use protocol::host::{RequestBody, ResponseBody};
+use roslyn_host::HostReply;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use tokio_util::sync::CancellationToken;
+use workspace_actor::Workspace;
+
+/// What a tool call has to work with.
+pub struct Call {
+    pub services: Arc<Services>,
+    pub session: Arc<Session>,
+    pub cancel: CancellationToken,
+}
+
+/// A call's resolved target with its workspace.
+pub struct Resolved {
+    pub target: Target,
+    pub workspace: Arc<Workspace>,
+}
+
+impl Call {
+    pub fn session_workspace(&self) -> Option<SessionWorkspace> {
+        self.session.workspace()
+    }
+
+    /// Resolves the solution for a call about `file` (if any) and opens its workspace.
+    pub async fn resolve(
+        &self,
+        solution_path: Option<&str>,
+        file: Option<&Path>,
+    ) -> Result<Resolved, ToolError> {
+        let session = self.session_workspace();
+        let target = resolve::target(solution_path, file, session.as_ref())?;
+        if let Some(file) = file {
+            target.admit(file)?;
+        }
+        let workspace = self.services.workspace(target.solution.clone()).await?;
+        Ok(Resolved { target, workspace })
+    }
+
+    /// An existing file named by an argument, gated later by [`Call::resolve`].
+    pub fn file(&self, raw: &str, field: &str) -> Result<PathBuf, ToolError> {
+        resolve::existing_file(raw, field, self.session_workspace().as_ref())
+    }
+
+    /// Sends one request to the workspace's host.
+    pub async fn ask(
+        &self,
+        workspace: &Workspace,
+        body: RequestBody,
+    ) -> Result<HostReply, ToolError> {
+        let reply = workspace.request(body, &self.cancel).await;
+        self.services.note_host_versions(workspace);
+        reply
+    }
+}
+
+/// The answer of the wrong kind is a host fault, never a panic.
+pub fn unexpected(body: ResponseBody) -> ToolError {
+    ToolError::new(
+        protocol::ErrorCode::ROSLYN_ERROR,
+        format!("unexpected answer from the Roslyn host: {body:?}"),
+    )
+}

@@ -1,0 +1,171 @@
+//! The error catalog (seed 000 §2.2 plus the codes later contracts add) and the failure envelope every tool
+//! returns as `structuredContent` with `isError: true`.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+macro_rules! catalog {
+    ($($name:ident = $number:literal: $summary:literal,)*) => {
+        /// A catalog code: its name travels on the wire, its number groups it (1xxx input, 2xxx resource,
+        /// 3xxx semantic, 4xxx system, 5xxx environment).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+        #[allow(non_camel_case_types)]
+        pub enum ErrorCode { $($name,)* }
+
+        impl ErrorCode {
+            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$name,)*];
+
+            pub fn name(self) -> &'static str {
+                match self { $(ErrorCode::$name => stringify!($name),)* }
+            }
+
+            pub fn number(self) -> u16 {
+                match self { $(ErrorCode::$name => $number,)* }
+            }
+
+            pub fn summary(self) -> &'static str {
+                match self { $(ErrorCode::$name => $summary,)* }
+            }
+
+            pub fn from_name(name: &str) -> Option<ErrorCode> {
+                match name { $(stringify!($name) => Some(ErrorCode::$name),)* _ => None }
+            }
+        }
+    };
+}
+
+catalog! {
+    INVALID_SOURCE_PATH = 1001: "Source file path is malformed",
+    INVALID_TARGET_PATH = 1002: "Target file path is malformed",
+    INVALID_SYMBOL_NAME = 1003: "Symbol name contains invalid characters",
+    INVALID_NAMESPACE = 1004: "Namespace format is invalid",
+    MISSING_REQUIRED_PARAM = 1005: "Required parameter not provided",
+    INVALID_LINE_NUMBER = 1006: "Line number out of valid range",
+    INVALID_POSITION = 1007: "Column out of range for the line",
+    INVALID_PARAMETER = 1008: "A parameter is unknown or has the wrong type or value",
+    SOURCE_FILE_NOT_FOUND = 2001: "Source file does not exist",
+    SOURCE_NOT_IN_WORKSPACE = 2002: "Source file not part of loaded solution or outside the workspace roots",
+    SYMBOL_NOT_FOUND = 2003: "No symbol found at specified location",
+    SYMBOL_AMBIGUOUS = 2004: "Multiple symbols match; provide line number",
+    WORKSPACE_NOT_LOADED = 2005: "No solution currently loaded",
+    SOLUTION_NOT_FOUND = 2006: "No solution or project file could be found",
+    SYMBOL_NOT_MOVEABLE = 3001: "Symbol type cannot be moved (method, field, etc.)",
+    SYMBOL_IS_NESTED = 3002: "Nested types cannot be moved independently",
+    NAME_COLLISION = 3003: "Target location already has type with same name",
+    SAME_LOCATION = 3004: "Source and target are the same",
+    CIRCULAR_REFERENCE = 3005: "Move would create circular dependency",
+    BREAKS_ACCESSIBILITY = 3006: "Move would break accessibility constraints",
+    SAME_NAMESPACE = 3007: "The type is already in the target namespace",
+    WORKSPACE_BUSY = 4001: "Another operation in progress",
+    FILESYSTEM_ERROR = 4002: "Cannot read/write files",
+    ROSLYN_ERROR = 4003: "Roslyn operation failed unexpectedly",
+    COMPILATION_ERROR = 4004: "Changes would break compilation",
+    TIMEOUT = 4005: "Operation exceeded time limit",
+    MSBUILD_NOT_FOUND = 5001: "MSBuild not available",
+    ROSLYN_NOT_AVAILABLE = 5002: "Roslyn assemblies not loadable",
+    SDK_NOT_FOUND = 5003: ".NET SDK not found",
+    SOLUTION_LOAD_FAILED = 5004: "Could not load solution",
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A tool failure as the client sees it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolError {
+    pub code: ErrorCode,
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub details: Option<Map<String, Value>>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub suggestions: Vec<String>,
+}
+
+impl ToolError {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+            details: None,
+            suggestions: Vec::new(),
+        }
+    }
+
+    /// Adds one `details` entry.
+    pub fn detail(mut self, key: &str, value: impl Into<Value>) -> Self {
+        self.details
+            .get_or_insert_with(Map::new)
+            .insert(key.to_owned(), value.into());
+        self
+    }
+
+    pub fn suggest(mut self, suggestion: impl Into<String>) -> Self {
+        self.suggestions.push(suggestion.into());
+        self
+    }
+}
+
+impl std::fmt::Display for ToolError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for ToolError {}
+
+/// `{success: false, error: {...}}`: the `structuredContent` of every failed tool call.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ErrorEnvelope {
+    /// Always false.
+    pub success: bool,
+    pub error: ToolError,
+}
+
+impl From<ToolError> for ErrorEnvelope {
+    fn from(error: ToolError) -> Self {
+        Self {
+            success: false,
+            error,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_numbers_are_unique_and_round_trip() {
+        let mut numbers: Vec<u16> = ErrorCode::ALL.iter().map(|c| c.number()).collect();
+        numbers.sort_unstable();
+        numbers.dedup();
+        assert_eq!(numbers.len(), ErrorCode::ALL.len());
+        for code in ErrorCode::ALL {
+            assert_eq!(ErrorCode::from_name(code.name()), Some(*code));
+            assert_eq!(
+                serde_json::to_value(code).expect("serializes"),
+                Value::String(code.name().into())
+            );
+        }
+    }
+
+    #[test]
+    fn envelope_matches_seed_shape() {
+        let envelope = ErrorEnvelope::from(
+            ToolError::new(ErrorCode::SYMBOL_NOT_FOUND, "No symbol")
+                .detail("line", 3)
+                .suggest("Check the line"),
+        );
+        let json = serde_json::to_value(&envelope).expect("serializes");
+        assert_eq!(
+            json,
+            serde_json::json!({"success": false, "error": {"code": "SYMBOL_NOT_FOUND", "message": "No symbol",
+                "details": {"line": 3}, "suggestions": ["Check the line"]}})
+        );
+    }
+}

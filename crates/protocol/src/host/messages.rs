@@ -1,0 +1,283 @@
+//! Messages between the broker (Rust) and the Roslyn host (.NET).
+//!
+//! This file is the contract: the C# host (`crates/roslyn-host/host/Protocol`) encodes and decodes the same
+//! types with the same field order. Encoding is bincode 2 with the standard configuration (little endian,
+//! variable-length integers); `tests/golden/host-protocol` holds byte vectors both sides check.
+//! Changing a type here means bumping [`PROTOCOL_VERSION`] and regenerating the golden files.
+//!
+//! Positions are 1-based lines and columns; a column counts UTF-16 code units, as Roslyn does.
+//! Paths are absolute.
+
+use bincode::{Decode, Encode};
+
+/// Bumped on any change to the types in this module.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// Correlates a response with its request; unique per connection, chosen by the broker.
+#[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RequestId(pub u64);
+
+/// Everything the broker sends.
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub enum BrokerMessage {
+    /// Answer to the host's [`HostMessage::Hello`]; the host exits on a version it does not speak.
+    Hello(BrokerHello),
+    Request(HostRequest),
+    /// Cancel the request with this id; the host answers it with [`Outcome::Cancelled`] if still running.
+    Cancel(RequestId),
+    /// Finish nothing more and exit.
+    Shutdown,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct BrokerHello {
+    pub protocol_version: u32,
+}
+
+/// Everything the host sends.
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub enum HostMessage {
+    /// First frame after connecting.
+    Hello(HostHello),
+    Response(HostResponse),
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct HostHello {
+    pub protocol_version: u32,
+    pub host_version: String,
+    /// Informational version of Microsoft.CodeAnalysis.
+    pub roslyn_version: String,
+    /// Empty when no MSBuild was found.
+    pub msbuild_version: String,
+    pub msbuild_path: String,
+    /// Empty when no .NET SDK was found.
+    pub dotnet_sdk_version: String,
+    pub runtime_version: String,
+    pub process_id: u32,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct HostRequest {
+    pub id: RequestId,
+    pub body: RequestBody,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub enum RequestBody {
+    /// Open a `.sln`, `.slnx` or `.csproj`, restoring first when it has no assets.
+    Load(LoadRequest),
+    /// Files changed on disk: update the current solution incrementally.
+    ApplyFileChanges(FileChanges),
+    TypeAtPosition(Position),
+    SymbolDefinition(Position),
+    References(ReferencesRequest),
+    CompilationDiagnostics(DiagnosticsRequest),
+    /// Answers [`ResponseBody::Pong`] after `delay_ms` (cancellable): liveness and protocol checks.
+    Ping(PingRequest),
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct LoadRequest {
+    pub solution_path: String,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct FileChanges {
+    /// Created or modified files (`.cs`, or a project file whose project is then reloaded).
+    pub changed: Vec<String>,
+    pub removed: Vec<String>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct Position {
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct ReferencesRequest {
+    pub position: Position,
+    pub include_declaration: bool,
+}
+
+#[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    Hidden,
+    Info,
+    Warning,
+    Error,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct DiagnosticsRequest {
+    /// One document; `None` means the whole solution.
+    pub file: Option<String>,
+    pub min_severity: Severity,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct PingRequest {
+    pub delay_ms: u32,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct HostResponse {
+    pub id: RequestId,
+    /// Time the host spent on the request, from reading its frame to writing the answer.
+    pub host_micros: u64,
+    /// The solution snapshot the answer was computed on; increases with every applied change.
+    pub workspace_version: u64,
+    pub outcome: Outcome,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub enum Outcome {
+    Ok(ResponseBody),
+    Err(HostError),
+    Cancelled,
+}
+
+/// A failure with its catalog code name (`SYMBOL_NOT_FOUND`, `SOLUTION_LOAD_FAILED`, ...).
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct HostError {
+    pub code: String,
+    pub message: String,
+    /// A JSON object with context, or empty.
+    pub details_json: String,
+    pub suggestions: Vec<String>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub enum ResponseBody {
+    Loaded(WorkspaceSummary),
+    FileChangesApplied(WorkspaceSummary),
+    TypeAtPosition(TypeInfo),
+    SymbolDefinition(DefinitionInfo),
+    References(ReferenceList),
+    CompilationDiagnostics(DiagnosticList),
+    Pong,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct WorkspaceSummary {
+    pub solution_path: String,
+    /// Sorted by name, then path.
+    pub projects: Vec<ProjectSummary>,
+    /// What MSBuildWorkspace reported while loading, in the order it did.
+    pub workspace_diagnostics: Vec<WorkspaceDiagnostic>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct ProjectSummary {
+    pub name: String,
+    pub file_path: String,
+    pub assembly_name: String,
+    /// From the project file (`net10.0`, ...), sorted.
+    pub target_frameworks: Vec<String>,
+    pub document_count: u32,
+    /// Names of referenced projects, sorted.
+    pub project_references: Vec<String>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct WorkspaceDiagnostic {
+    /// `Failure` or `Warning`, as MSBuildWorkspace classifies it.
+    pub kind: String,
+    pub message: String,
+}
+
+/// A range in a source file; end is exclusive.
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Span {
+    pub file: String,
+    pub start_line: u32,
+    pub start_column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct SymbolSummary {
+    pub name: String,
+    /// Roslyn's kind refined for C#: Class, Struct, Interface, Enum, Delegate, Record, RecordStruct, Method,
+    /// Property, Field, Event, Parameter, Local, Namespace, TypeParameter, ...
+    pub kind: String,
+    /// Fully qualified display string, e.g. `Shop.Core.Services.PriceCalculator.Calculate(decimal)`.
+    pub display: String,
+    pub containing_type: Option<String>,
+    pub containing_namespace: Option<String>,
+    pub assembly: String,
+    /// True when the symbol comes from a referenced assembly rather than the solution's source.
+    pub is_metadata: bool,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct TypeInfo {
+    /// The symbol under the cursor.
+    pub symbol: SymbolSummary,
+    /// Minimal display, e.g. `List<string>`.
+    pub type_name: String,
+    /// Fully qualified metadata-style display, e.g. `System.Collections.Generic.List<System.String>`.
+    pub full_type_name: String,
+    pub kind: String,
+    pub assembly: String,
+    pub namespace: String,
+    /// Summary text of the XML documentation, if any.
+    pub documentation: Option<String>,
+    pub is_generic: bool,
+    pub type_arguments: Vec<String>,
+    pub base_type: Option<String>,
+    /// All interfaces, fully qualified, sorted.
+    pub interfaces: Vec<String>,
+    /// Where the type is declared in source (several for partial types); empty for metadata types.
+    pub declarations: Vec<Span>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct DefinitionInfo {
+    pub symbol: SymbolSummary,
+    /// Source declarations sorted by path and position; empty for metadata symbols.
+    pub locations: Vec<SourceLocation>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct SourceLocation {
+    /// The declared identifier.
+    pub span: Span,
+    /// The full text of the first line of the declaration, trimmed.
+    pub line_text: String,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct ReferenceList {
+    pub symbol: SymbolSummary,
+    /// Sorted by path, line, column; deduplicated.
+    pub references: Vec<Reference>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct Reference {
+    pub span: Span,
+    /// The full text of the referencing line, trimmed.
+    pub line_text: String,
+    /// Declaration, Invocation, ObjectCreation, Write, Read, TypeReference, NameOf, Other.
+    pub kind: String,
+    pub project: String,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct DiagnosticList {
+    /// Sorted by path, line, column, id; diagnostics without a location first.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct Diagnostic {
+    pub id: String,
+    pub severity: Severity,
+    pub message: String,
+    pub project: String,
+    pub location: Option<Span>,
+}

@@ -1,0 +1,7 @@
+//! The broker-to-host protocol: typed messages and their framing.
+
+mod frame;
+mod messages;
+
+pub use frame::*;
+pub use messages::*;

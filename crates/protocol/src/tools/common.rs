@@ -1,0 +1,50 @@
+//! Shapes shared by several tools.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A range in a source file: 1-based, end exclusive, absolute path.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Location {
+    pub file_path: String,
+    pub line: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+}
+
+/// What a symbol is, wherever it is declared.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SymbolInfo {
+    pub name: String,
+    /// Class, Struct, Interface, Enum, Delegate, Record, Method, Property, Field, Local, Parameter, ...
+    pub kind: String,
+    /// Fully qualified, with parameter types for methods: `Shop.Core.Services.PriceCalculator.Calculate(decimal)`.
+    pub fully_qualified_name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub containing_type: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub containing_namespace: Option<String>,
+    pub assembly: String,
+    /// Declared in a referenced assembly rather than in the solution's source.
+    pub is_from_metadata: bool,
+}
+
+/// The position arguments every position-based tool takes.
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PositionInput {
+    /// Source file, absolute or relative to the workspace root.
+    pub file_path: String,
+    /// 1-based line.
+    #[schemars(range(min = 1))]
+    pub line: u32,
+    /// 1-based column (UTF-16 code units, as editors count for most text).
+    #[schemars(range(min = 1))]
+    pub column: u32,
+    /// Solution or project to use; found from the file when omitted.
+    #[serde(default)]
+    pub solution_path: Option<String>,
+}

@@ -1,0 +1,96 @@
+//! diagnose (seed 000 §1.3): answered from published state, never from a mailbox or a host.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DiagnoseInput {
+    /// A solution to report on; one that is not loaded yet starts loading in the background.
+    #[serde(default)]
+    pub solution_path: Option<String>,
+    /// Also report paths, the host protocol version and settings.
+    #[serde(default)]
+    pub verbose: Option<bool>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Components {
+    pub roslyn_available: bool,
+    pub roslyn_version: Option<String>,
+    pub msbuild_found: bool,
+    pub msbuild_version: Option<String>,
+    pub dotnet_sdk_available: bool,
+    pub dotnet_sdk_version: Option<String>,
+    pub service_version: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum WorkspaceState {
+    /// Host starting or solution loading.
+    Loading,
+    Ready,
+    /// The host died; the next call restarts it.
+    Restarting,
+    /// Loading failed, or restarts were exhausted.
+    Error,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WorkspaceStatus {
+    pub state: WorkspaceState,
+    pub solution_loaded: bool,
+    pub solution_path: String,
+    pub project_count: u32,
+    pub document_count: u32,
+    /// Increases with every change the host applied.
+    pub workspace_version: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_pid: Option<u32>,
+    /// Times the host was restarted after a crash.
+    pub host_restarts: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_load_ms: Option<u64>,
+    /// Whether a writing tool holds this workspace's lock.
+    pub write_locked: bool,
+    /// Load failures and host faults.
+    pub errors: Vec<String>,
+    /// What MSBuild reported while loading.
+    pub warnings: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Issue {
+    pub code: String,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DiagnoseSettings {
+    pub max_solutions: u64,
+    pub idle_timeout_secs: u64,
+    pub host_dll: Option<String>,
+    pub dotnet_path: Option<String>,
+    pub host_protocol_version: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DiagnoseOutput {
+    pub healthy: bool,
+    pub components: Components,
+    /// The workspace named by `solutionPath`, when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub workspace: Option<WorkspaceStatus>,
+    /// Every loaded workspace, sorted by path.
+    pub workspaces: Vec<WorkspaceStatus>,
+    pub capabilities: Vec<String>,
+    pub errors: Vec<Issue>,
+    pub warnings: Vec<Issue>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub settings: Option<DiagnoseSettings>,
+}

@@ -1,0 +1,100 @@
+//! get_type_at_position, find_symbol_definition, find_references.
+
+use super::common::{Location, PositionInput, SymbolInfo};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+pub type TypeAtPositionInput = PositionInput;
+pub type SymbolDefinitionInput = PositionInput;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TypeAtPositionOutput {
+    /// Minimal display of the type: `List<string>`.
+    pub symbol_name: String,
+    /// `System.Collections.Generic.List<System.String>`.
+    pub full_type_name: String,
+    pub kind: String,
+    pub assembly: String,
+    pub namespace: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub documentation: Option<String>,
+    pub is_generic: bool,
+    pub type_arguments: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub base_type: Option<String>,
+    pub interfaces: Vec<String>,
+    /// Where the type is declared in the solution (several for partial types; none for metadata types).
+    pub declarations: Vec<Location>,
+    /// The symbol under the cursor whose type this is.
+    pub symbol: SymbolInfo,
+    pub resolved_from_solution: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DefinitionSite {
+    #[serde(flatten)]
+    pub location: Location,
+    /// The declaration's first line, trimmed.
+    pub source_text: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SymbolDefinitionOutput {
+    /// The first declaration; absent for symbols from referenced assemblies.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub definition_location: Option<Location>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_text: Option<String>,
+    /// Every declaration (partial types and methods have several), sorted by path and position.
+    pub locations: Vec<DefinitionSite>,
+    pub symbol_info: SymbolInfo,
+    pub resolved_from_solution: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FindReferencesInput {
+    /// Source file, absolute or relative to the workspace root.
+    pub file_path: String,
+    /// 1-based line.
+    #[schemars(range(min = 1))]
+    pub line: u32,
+    /// 1-based column.
+    #[schemars(range(min = 1))]
+    pub column: u32,
+    /// Solution or project to use; found from the file when omitted.
+    #[serde(default)]
+    pub solution_path: Option<String>,
+    /// Also list the symbol's own declarations (default false).
+    #[serde(default)]
+    pub include_declaration: Option<bool>,
+    /// At most this many references (default 100, at most 1000); `hasMore` tells whether more exist.
+    #[serde(default)]
+    #[schemars(range(min = 1, max = 1000))]
+    pub max_results: Option<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReferenceItem {
+    #[serde(flatten)]
+    pub location: Location,
+    pub line_text: String,
+    /// Declaration, Invocation, ObjectCreation, Write, Read, TypeReference, NameOf, Other.
+    pub kind: String,
+    pub project: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FindReferencesOutput {
+    /// Sorted by path, line and column.
+    pub references: Vec<ReferenceItem>,
+    pub total_count: u32,
+    pub has_more: bool,
+    pub symbol: SymbolInfo,
+    pub resolved_from_solution: String,
+}

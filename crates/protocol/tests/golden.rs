@@ -1,0 +1,304 @@
+//! Golden byte vectors of the host protocol, shared with the C# host's tests.
+//! `UPDATE_GOLDEN=1 cargo test -p protocol --test golden` rewrites them after a deliberate protocol change.
+
+use protocol::host::*;
+use std::path::PathBuf;
+
+fn golden_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/golden/host-protocol")
+}
+
+fn span(file: &str, line: u32, column: u32, end_column: u32) -> Span {
+    Span {
+        file: file.into(),
+        start_line: line,
+        start_column: column,
+        end_line: line,
+        end_column,
+    }
+}
+
+fn symbol() -> SymbolSummary {
+    SymbolSummary {
+        name: "Calculate".into(),
+        kind: "Method".into(),
+        display: "Shop.Core.Services.PriceCalculator.Calculate(decimal)".into(),
+        containing_type: Some("Shop.Core.Services.PriceCalculator".into()),
+        containing_namespace: Some("Shop.Core.Services".into()),
+        assembly: "Shop.Core".into(),
+        is_metadata: false,
+    }
+}
+
+fn request(id: u64, body: RequestBody) -> BrokerMessage {
+    BrokerMessage::Request(HostRequest {
+        id: RequestId(id),
+        body,
+    })
+}
+
+fn response(id: u64, outcome: Outcome) -> HostMessage {
+    HostMessage::Response(HostResponse {
+        id: RequestId(id),
+        host_micros: 1234,
+        workspace_version: 3,
+        outcome,
+    })
+}
+
+/// Each vector exercises a different encoding rule: varint widths (1, 3, 5 and 9 bytes), options, nested
+/// enums, empty and non-ASCII strings, empty and non-empty sequences.
+fn broker_vectors() -> Vec<(&'static str, BrokerMessage)> {
+    let position = Position {
+        file: "/w/Ünïcode.cs".into(),
+        line: 70_000,
+        column: 12,
+    };
+    vec![
+        (
+            "broker_hello",
+            BrokerMessage::Hello(BrokerHello {
+                protocol_version: PROTOCOL_VERSION,
+            }),
+        ),
+        (
+            "broker_load",
+            request(
+                1,
+                RequestBody::Load(LoadRequest {
+                    solution_path: "/work/Shop/Shop.sln".into(),
+                }),
+            ),
+        ),
+        (
+            "broker_file_changes",
+            request(
+                2,
+                RequestBody::ApplyFileChanges(FileChanges {
+                    changed: vec!["/w/a.cs".into(), "/w/b.csproj".into()],
+                    removed: vec![],
+                }),
+            ),
+        ),
+        (
+            "broker_type_at_position",
+            request(250, RequestBody::TypeAtPosition(position.clone())),
+        ),
+        (
+            "broker_symbol_definition",
+            request(251, RequestBody::SymbolDefinition(position.clone())),
+        ),
+        (
+            "broker_references",
+            request(
+                65_536,
+                RequestBody::References(ReferencesRequest {
+                    position,
+                    include_declaration: true,
+                }),
+            ),
+        ),
+        (
+            "broker_diagnostics_file",
+            request(
+                5_000_000_000,
+                RequestBody::CompilationDiagnostics(DiagnosticsRequest {
+                    file: Some("/w/a.cs".into()),
+                    min_severity: Severity::Warning,
+                }),
+            ),
+        ),
+        (
+            "broker_diagnostics_solution",
+            request(
+                u64::MAX,
+                RequestBody::CompilationDiagnostics(DiagnosticsRequest {
+                    file: None,
+                    min_severity: Severity::Hidden,
+                }),
+            ),
+        ),
+        (
+            "broker_ping",
+            request(3, RequestBody::Ping(PingRequest { delay_ms: 0 })),
+        ),
+        ("broker_cancel", BrokerMessage::Cancel(RequestId(7))),
+        ("broker_shutdown", BrokerMessage::Shutdown),
+    ]
+}
+
+fn host_vectors() -> Vec<(&'static str, HostMessage)> {
+    let summary = WorkspaceSummary {
+        solution_path: "/work/Shop/Shop.sln".into(),
+        projects: vec![ProjectSummary {
+            name: "Shop.Core".into(),
+            file_path: "/work/Shop/src/Shop.Core/Shop.Core.csproj".into(),
+            assembly_name: "Shop.Core".into(),
+            target_frameworks: vec!["net10.0".into()],
+            document_count: 11,
+            project_references: vec![],
+        }],
+        workspace_diagnostics: vec![WorkspaceDiagnostic {
+            kind: "Warning".into(),
+            message: "Found project reference without a matching metadata reference".into(),
+        }],
+    };
+    vec![
+        (
+            "host_hello",
+            HostMessage::Hello(HostHello {
+                protocol_version: PROTOCOL_VERSION,
+                host_version: "0.1.0".into(),
+                roslyn_version: "5.12.0".into(),
+                msbuild_version: "18.9.11".into(),
+                msbuild_path: "/usr/share/dotnet/sdk/10.0.401/".into(),
+                dotnet_sdk_version: "10.0.401".into(),
+                runtime_version: "10.0.12".into(),
+                process_id: 4242,
+            }),
+        ),
+        (
+            "host_loaded",
+            response(1, Outcome::Ok(ResponseBody::Loaded(summary.clone()))),
+        ),
+        (
+            "host_file_changes_applied",
+            response(2, Outcome::Ok(ResponseBody::FileChangesApplied(summary))),
+        ),
+        (
+            "host_type_info",
+            response(
+                250,
+                Outcome::Ok(ResponseBody::TypeAtPosition(TypeInfo {
+                    symbol: SymbolSummary {
+                        name: "names".into(),
+                        kind: "Local".into(),
+                        display: "names".into(),
+                        containing_type: None,
+                        containing_namespace: None,
+                        assembly: "Shop.App".into(),
+                        is_metadata: false,
+                    },
+                    type_name: "List<string>".into(),
+                    full_type_name: "System.Collections.Generic.List<System.String>".into(),
+                    kind: "Class".into(),
+                    assembly: "System.Collections".into(),
+                    namespace: "System.Collections.Generic".into(),
+                    documentation: Some("Represents a strongly typed list of objects.".into()),
+                    is_generic: true,
+                    type_arguments: vec!["System.String".into()],
+                    base_type: Some("System.Object".into()),
+                    interfaces: vec!["System.Collections.Generic.IList<System.String>".into()],
+                    declarations: vec![],
+                })),
+            ),
+        ),
+        (
+            "host_definition",
+            response(
+                251,
+                Outcome::Ok(ResponseBody::SymbolDefinition(DefinitionInfo {
+                    symbol: symbol(),
+                    locations: vec![SourceLocation {
+                        span: span(
+                            "/work/Shop/src/Shop.Core/Services/PriceCalculator.cs",
+                            12,
+                            24,
+                            33,
+                        ),
+                        line_text: "public decimal Calculate(decimal price)".into(),
+                    }],
+                })),
+            ),
+        ),
+        (
+            "host_references",
+            response(
+                65_536,
+                Outcome::Ok(ResponseBody::References(ReferenceList {
+                    symbol: symbol(),
+                    references: vec![Reference {
+                        span: span("/work/Shop/src/Shop.App/Program.cs", 20, 40, 49),
+                        line_text: "var total = new PriceCalculator().Calculate(10m);".into(),
+                        kind: "Invocation".into(),
+                        project: "Shop.App".into(),
+                    }],
+                })),
+            ),
+        ),
+        (
+            "host_diagnostics",
+            response(
+                5_000_000_000,
+                Outcome::Ok(ResponseBody::CompilationDiagnostics(DiagnosticList {
+                    diagnostics: vec![
+                        Diagnostic {
+                            id: "CS8021".into(),
+                            severity: Severity::Info,
+                            message: "No value for RuntimeMetadataVersion found.".into(),
+                            project: "Broken".into(),
+                            location: None,
+                        },
+                        Diagnostic {
+                            id: "CS0029".into(),
+                            severity: Severity::Error,
+                            message: "Cannot implicitly convert type 'string' to 'int'".into(),
+                            project: "Broken".into(),
+                            location: Some(span("/w/Broken.cs", 7, 21, 28)),
+                        },
+                    ],
+                })),
+            ),
+        ),
+        (
+            "host_error",
+            response(
+                9,
+                Outcome::Err(HostError {
+                    code: "SYMBOL_NOT_FOUND".into(),
+                    message: "No symbol at /w/a.cs:3:1".into(),
+                    details_json: r#"{"line":3}"#.into(),
+                    suggestions: vec!["Check the line and column".into()],
+                }),
+            ),
+        ),
+        ("host_cancelled", response(10, Outcome::Cancelled)),
+        ("host_pong", response(3, Outcome::Ok(ResponseBody::Pong))),
+    ]
+}
+
+fn check<T: bincode::Encode + bincode::Decode<()> + PartialEq + std::fmt::Debug>(
+    name: &str,
+    message: &T,
+) {
+    let path = golden_dir().join(format!("{name}.bin"));
+    let frame = encode_frame(message).expect("encodes");
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::create_dir_all(golden_dir()).expect("golden dir");
+        std::fs::write(&path, &frame).expect("writes golden file");
+    }
+    let golden = std::fs::read(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_GOLDEN=1 writes it)", path.display()));
+    assert_eq!(
+        frame, golden,
+        "{name}: encoding differs from the golden vector"
+    );
+    let len = payload_len(golden[..HEADER_BYTES].try_into().expect("header")).expect("length");
+    assert_eq!(len, golden.len() - HEADER_BYTES, "{name}: length prefix");
+    let decoded: T = decode_payload(&golden[HEADER_BYTES..]).expect("decodes");
+    assert_eq!(&decoded, message, "{name}: decoding differs");
+}
+
+#[test]
+fn broker_messages_match_golden_vectors() {
+    for (name, message) in broker_vectors() {
+        check(name, &message);
+    }
+}
+
+#[test]
+fn host_messages_match_golden_vectors() {
+    for (name, message) in host_vectors() {
+        check(name, &message);
+    }
+}

@@ -1,0 +1,169 @@
+using System.Collections.Concurrent;
+using System.Threading.Channels;
+using RoslynMcp.Host.Handlers;
+using RoslynMcp.Host.Protocol;
+
+namespace RoslynMcp.Host.Connection;
+
+/// <summary>
+/// One broker connection: the handshake, then a read loop that starts every request on its own task, and a
+/// single writer so that response frames never interleave.
+/// </summary>
+public sealed class HostSession(Stream stream, IRequestHandler handler, HostHello hello)
+{
+    private readonly Channel<HostMessage> outgoing =
+        Channel.CreateUnbounded<HostMessage>(new UnboundedChannelOptions { SingleReader = true });
+
+    private readonly ConcurrentDictionary<RequestId, RunningRequest> inFlight = new();
+
+    /// <summary>Runs until Shutdown, the end of the stream or a protocol fault; returns the exit code.</summary>
+    public async Task<int> RunAsync(CancellationToken cancellationToken = default)
+    {
+        using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        var writer = Task.Run(() => WriteLoopAsync(stop.Token), CancellationToken.None);
+        try
+        {
+            outgoing.Writer.TryWrite(new HostMessage.Hello(hello));
+            return await ReadLoopAsync(stop.Token);
+        }
+        catch (FrameException e)
+        {
+            Log.Error($"protocol fault from the broker, exiting: {e.Message}");
+            return ExitCodes.ProtocolFault;
+        }
+        catch (Exception e) when (e is IOException or OperationCanceledException or ObjectDisposedException)
+        {
+            Log.Info($"connection ended: {e.Message}");
+            return ExitCodes.Ok;
+        }
+        finally
+        {
+            foreach (var running in inFlight.Values)
+            {
+                running.Cancel();
+            }
+            outgoing.Writer.TryComplete();
+            // Let already-queued answers go out (Shutdown means "finish nothing more", not "drop what is done").
+            await Task.WhenAny(writer, Task.Delay(TimeSpan.FromSeconds(1), CancellationToken.None));
+            await stop.CancelAsync();
+        }
+    }
+
+    private async Task<int> ReadLoopAsync(CancellationToken cancellationToken)
+    {
+        var first = await ReadMessageAsync(cancellationToken);
+        switch (first)
+        {
+            case null:
+                Log.Info("the broker closed the connection before its Hello");
+                return ExitCodes.Ok;
+            case BrokerMessage.Hello { Value.ProtocolVersion: var version } when version != ProtocolVersion.Current:
+                Log.Error($"the broker speaks protocol {version}, this host speaks {ProtocolVersion.Current}; exiting");
+                return ExitCodes.VersionMismatch;
+            case BrokerMessage.Hello:
+                break;
+            default:
+                throw FrameException.Malformed($"expected the broker's Hello, got {first.GetType().Name}");
+        }
+
+        while (true)
+        {
+            switch (await ReadMessageAsync(cancellationToken))
+            {
+                case null:
+                    Log.Info("the broker closed the connection; exiting");
+                    return ExitCodes.Ok;
+                case BrokerMessage.Shutdown:
+                    Log.Info("shutdown requested; exiting");
+                    return ExitCodes.Ok;
+                case BrokerMessage.Request { Value: var request }:
+                    Start(request);
+                    break;
+                case BrokerMessage.Cancel { Id: var id }:
+                    Cancel(id);
+                    break;
+                case BrokerMessage.Hello:
+                    Log.Warn("the broker sent a second Hello; ignored");
+                    break;
+            }
+        }
+    }
+
+    private async Task<BrokerMessage?> ReadMessageAsync(CancellationToken cancellationToken)
+    {
+        var payload = await Frames.ReadPayloadAsync(stream, cancellationToken);
+        return payload is null ? null : Frames.DecodePayload<BrokerMessage>(payload);
+    }
+
+    private void Start(HostRequest request)
+    {
+        var running = new RunningRequest(request.Id);
+        if (!inFlight.TryAdd(request.Id, running))
+        {
+            running.Dispose();
+            Log.Warn($"request {request.Id} reuses the id of a request still running; refused");
+            var error = new HostError("INVALID_PARAMETER", $"Request id {request.Id} is already in flight", "", []);
+            Send(running, handler.CurrentVersion, new Outcome.Err(error));
+            return;
+        }
+        _ = Task.Run(() => RunRequestAsync(request, running), CancellationToken.None);
+    }
+
+    private void Cancel(RequestId id)
+    {
+        // Removing the entry claims the answer: the handler's own answer is dropped when it finishes, so the
+        // broker hears Cancelled promptly even from a handler that is slow to notice its token.
+        if (inFlight.TryRemove(id, out var running))
+        {
+            running.Cancel();
+            Send(running, handler.CurrentVersion, new Outcome.Cancelled());
+        }
+    }
+
+    private async Task RunRequestAsync(HostRequest request, RunningRequest running)
+    {
+        Outcome outcome;
+        var version = handler.CurrentVersion;
+        try
+        {
+            (outcome, version) = await handler.HandleAsync(request.Body, running.Token);
+        }
+        catch (OperationCanceledException) when (running.Token.IsCancellationRequested)
+        {
+            outcome = new Outcome.Cancelled();
+        }
+        catch (Exception e)
+        {
+            // The handler maps its own failures; this is the last line that keeps the process alive.
+            Log.Error($"request {request.Id} failed: {e}");
+            outcome = new Outcome.Err(new HostError("ROSLYN_ERROR", e.Message, "", []));
+        }
+        if (inFlight.TryRemove(request.Id, out _))
+        {
+            Send(running, version, outcome);
+        }
+        running.Dispose();
+    }
+
+    private void Send(RunningRequest running, ulong version, Outcome outcome) =>
+        outgoing.Writer.TryWrite(Respond(running.Id, running.ElapsedMicros, version, outcome));
+
+    private static HostMessage Respond(RequestId id, ulong micros, ulong version, Outcome outcome) =>
+        new HostMessage.Response(new HostResponse(id, micros, version, outcome));
+
+    private async Task WriteLoopAsync(CancellationToken cancellationToken)
+    {
+        try
+        {
+            await foreach (var message in outgoing.Reader.ReadAllAsync(cancellationToken))
+            {
+                await stream.WriteAsync(Frames.Encode(message), cancellationToken);
+                await stream.FlushAsync(cancellationToken);
+            }
+        }
+        catch (Exception e) when (e is IOException or OperationCanceledException or ObjectDisposedException)
+        {
+            Log.Info($"writer stopped: {e.Message}");
+        }
+    }
+}

@@ -1,0 +1,26 @@
+using System.Text.Json.Nodes;
+using RoslynMcp.Host.Protocol;
+
+namespace RoslynMcp.Host.Handlers;
+
+/// <summary>A failure the client should see with its catalog code, rather than as ROSLYN_ERROR.</summary>
+public sealed class HostErrorException(HostError error) : Exception(error.Message)
+{
+    public HostError Error { get; } = error;
+
+    public static HostErrorException Create(string code, string message, JsonObject? details = null, params string[] suggestions) =>
+        new(new HostError(code, message, details?.ToJsonString() ?? "", [.. suggestions]));
+}
+
+/// <summary>The catalog codes the host uses (names must match `crates/protocol/src/error.rs`).</summary>
+public static class ErrorCodes
+{
+    public const string InvalidLineNumber = "INVALID_LINE_NUMBER";
+    public const string InvalidPosition = "INVALID_POSITION";
+    public const string InvalidParameter = "INVALID_PARAMETER";
+    public const string SourceNotInWorkspace = "SOURCE_NOT_IN_WORKSPACE";
+    public const string SymbolNotFound = "SYMBOL_NOT_FOUND";
+    public const string WorkspaceNotLoaded = "WORKSPACE_NOT_LOADED";
+    public const string RoslynError = "ROSLYN_ERROR";
+    public const string SolutionLoadFailed = "SOLUTION_LOAD_FAILED";
+}

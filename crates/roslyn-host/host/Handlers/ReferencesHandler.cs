@@ -1,0 +1,111 @@
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.FindSymbols;
+using RoslynMcp.Host.Protocol;
+using ProtocolSpan = RoslynMcp.Host.Protocol.Span;
+
+namespace RoslynMcp.Host.Handlers;
+
+public static class ReferencesHandler
+{
+    public static async Task<ReferenceList> HandleAsync(Solution solution, ReferencesRequest request, CancellationToken cancellationToken)
+    {
+        var at = await PositionResolver.ResolveAsync(solution, request.Position, cancellationToken);
+        var symbol = DefinitionHandler.Definition(await PositionResolver.RequireSymbolAsync(at, cancellationToken));
+        // Default options cascade as the IDE does: a type's constructors, a method's overrides and implementations.
+        var found = await SymbolFinder.FindReferencesAsync(symbol, solution, cancellationToken);
+
+        var declarations = new List<Location>();
+        if (request.IncludeDeclaration)
+        {
+            declarations.AddRange(symbol.Locations.Where(l => l.IsInSource));
+            declarations.AddRange(found
+                .Select(r => r.Definition)
+                .Where(d => !d.IsImplicitlyDeclared && d is not IMethodSymbol { AssociatedSymbol: not null })
+                .SelectMany(d => d.Locations.Where(l => l.IsInSource)));
+        }
+
+        // A span found several times (a type and its constructor at `new T()`) is reported once; a declaration
+        // wins over a use.
+        var references = new Dictionary<ProtocolSpan, Reference>();
+        foreach (var location in declarations)
+        {
+            var span = SymbolFormat.ToSpan(location);
+            if (!references.ContainsKey(span) && solution.GetDocument(location.SourceTree) is { } document)
+            {
+                var text = await location.SourceTree!.GetTextAsync(cancellationToken);
+                references[span] = new Reference(span, SymbolFormat.LineText(text, location.SourceSpan.Start), "Declaration", document.Project.Name);
+            }
+        }
+        foreach (var referenced in found)
+        {
+            foreach (var use in referenced.Locations.Where(l => !l.IsImplicit && l.Location.IsInSource))
+            {
+                var span = SymbolFormat.ToSpan(use.Location);
+                if (references.ContainsKey(span))
+                {
+                    continue;
+                }
+                var text = await use.Document.GetTextAsync(cancellationToken);
+                var kind = await KindOfAsync(use, referenced.Definition, cancellationToken);
+                references[span] = new Reference(span, SymbolFormat.LineText(text, use.Location.SourceSpan.Start), kind, use.Document.Project.Name);
+            }
+        }
+        return new ReferenceList(SymbolFormat.Summarize(symbol), references.Values.InSourceOrder(r => r.Span).ToValueList());
+    }
+
+    private static async Task<string> KindOfAsync(ReferenceLocation use, ISymbol definition, CancellationToken cancellationToken)
+    {
+        var root = await use.Location.SourceTree!.GetRootAsync(cancellationToken);
+        var node = root.FindNode(use.Location.SourceSpan, findInsideTrivia: true, getInnermostNodeForTie: true);
+        if (node.AncestorsAndSelf().Any(n => n is CrefSyntax))
+        {
+            return "Other";
+        }
+        if (IsInsideNameOf(node))
+        {
+            return "NameOf";
+        }
+        var name = WholeName(node);
+        if (name.Parent is ObjectCreationExpressionSyntax creation && creation.Type == name)
+        {
+            return "ObjectCreation";
+        }
+        if (IsInvoked(name))
+        {
+            return "Invocation";
+        }
+        if (use.SymbolUsageInfo.IsWrittenTo())
+        {
+            return "Write";
+        }
+        return definition is ITypeSymbol ? "TypeReference" : "Read";
+    }
+
+    /// <summary>The name including its qualifiers: <c>A.B</c> for <c>B</c>, <c>List&lt;T&gt;</c> for <c>List</c>.</summary>
+    private static SyntaxNode WholeName(SyntaxNode node)
+    {
+        while (node.Parent is QualifiedNameSyntax qualified && qualified.Right == node
+            || node.Parent is AliasQualifiedNameSyntax alias && alias.Name == node)
+        {
+            node = node.Parent;
+        }
+        return node;
+    }
+
+    private static bool IsInvoked(SyntaxNode name)
+    {
+        var callee = name.Parent switch
+        {
+            MemberAccessExpressionSyntax access when access.Name == name => access,
+            MemberBindingExpressionSyntax binding when binding.Name == name => binding,
+            _ => name,
+        };
+        return callee.Parent is InvocationExpressionSyntax invocation && invocation.Expression == callee;
+    }
+
+    private static bool IsInsideNameOf(SyntaxNode node) =>
+        node.Ancestors().OfType<InvocationExpressionSyntax>().Any(invocation =>
+            invocation.Expression is IdentifierNameSyntax { Identifier.Text: "nameof" } nameOf && nameOf.IsKind(SyntaxKind.IdentifierName));
+}

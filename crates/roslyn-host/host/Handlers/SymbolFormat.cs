@@ -1,0 +1,108 @@
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.Text;
+using RoslynMcp.Host.Protocol;
+using ProtocolSpan = RoslynMcp.Host.Protocol.Span;
+
+namespace RoslynMcp.Host.Handlers;
+
+/// <summary>How symbols, types and locations are written into answers.</summary>
+public static class SymbolFormat
+{
+    /// <summary><c>Shop.Core.Services.PriceCalculator.Calculate(decimal)</c>: C# keywords, no <c>global::</c>.</summary>
+    public static readonly SymbolDisplayFormat Display = SymbolDisplayFormat.FullyQualifiedFormat
+        .WithGlobalNamespaceStyle(SymbolDisplayGlobalNamespaceStyle.Omitted)
+        .WithMemberOptions(
+            SymbolDisplayMemberOptions.IncludeContainingType |
+            SymbolDisplayMemberOptions.IncludeExplicitInterface |
+            SymbolDisplayMemberOptions.IncludeParameters)
+        .WithParameterOptions(
+            SymbolDisplayParameterOptions.IncludeType |
+            SymbolDisplayParameterOptions.IncludeParamsRefOut |
+            SymbolDisplayParameterOptions.IncludeExtensionThis);
+
+    /// <summary><c>System.Collections.Generic.List&lt;System.String&gt;</c>: metadata names for special types.</summary>
+    public static readonly SymbolDisplayFormat FullName = SymbolDisplayFormat.FullyQualifiedFormat
+        .WithGlobalNamespaceStyle(SymbolDisplayGlobalNamespaceStyle.Omitted)
+        .RemoveMiscellaneousOptions(SymbolDisplayMiscellaneousOptions.UseSpecialTypes);
+
+    public static SymbolSummary Summarize(ISymbol symbol)
+    {
+        // Locals and parameters live in a member, not directly in a type or namespace.
+        var isMemberScoped = symbol.ContainingSymbol is not (INamedTypeSymbol or INamespaceSymbol) && symbol is not INamespaceSymbol;
+        return new SymbolSummary(
+            symbol is IMethodSymbol { MethodKind: MethodKind.Constructor or MethodKind.StaticConstructor } ctor
+                ? ctor.ContainingType.Name
+                : symbol.Name,
+            KindOf(symbol),
+            symbol.ToDisplayString(Display),
+            isMemberScoped ? null : symbol.ContainingType?.ToDisplayString(FullName),
+            isMemberScoped ? null : NamespaceOf(symbol),
+            AssemblyOf(symbol),
+            IsMetadata(symbol));
+    }
+
+    public static bool IsMetadata(ISymbol symbol) => !symbol.Locations.Any(l => l.IsInSource);
+
+    public static string AssemblyOf(ISymbol symbol) => symbol switch
+    {
+        IArrayTypeSymbol array => AssemblyOf(array.ElementType),
+        IPointerTypeSymbol pointer => AssemblyOf(pointer.PointedAtType),
+        _ => symbol.ContainingAssembly?.Name ?? "",
+    };
+
+    /// <summary>The containing namespace, or null for the global one.</summary>
+    public static string? NamespaceOf(ISymbol symbol) =>
+        symbol.ContainingNamespace is { IsGlobalNamespace: false } ns ? ns.ToDisplayString(FullName) : null;
+
+    /// <summary>Roslyn's kind, refined for C# (records, constructors, ...).</summary>
+    public static string KindOf(ISymbol symbol) => symbol switch
+    {
+        ITypeSymbol type => TypeKindOf(type),
+        IMethodSymbol method => method.MethodKind switch
+        {
+            MethodKind.Constructor or MethodKind.StaticConstructor => "Constructor",
+            MethodKind.Destructor => "Destructor",
+            MethodKind.UserDefinedOperator or MethodKind.BuiltinOperator or MethodKind.Conversion => "Operator",
+            MethodKind.LocalFunction => "LocalFunction",
+            MethodKind.PropertyGet or MethodKind.PropertySet or MethodKind.EventAdd or MethodKind.EventRemove => "Accessor",
+            _ => "Method",
+        },
+        _ => symbol.Kind.ToString(),
+    };
+
+    public static string TypeKindOf(ITypeSymbol type) => type.TypeKind switch
+    {
+        TypeKind.Class when type.IsRecord => "Record",
+        TypeKind.Struct when type.IsRecord => "RecordStruct",
+        var kind => kind.ToString(),
+    };
+
+    /// <summary>A source location as a 1-based span with an exclusive end.</summary>
+    public static ProtocolSpan ToSpan(Location location)
+    {
+        var lines = location.GetLineSpan();
+        return new ProtocolSpan(
+            lines.Path,
+            (uint)lines.StartLinePosition.Line + 1,
+            (uint)lines.StartLinePosition.Character + 1,
+            (uint)lines.EndLinePosition.Line + 1,
+            (uint)lines.EndLinePosition.Character + 1);
+    }
+
+    /// <summary>The trimmed text of the line a location starts on.</summary>
+    public static string LineText(SourceText text, int position) =>
+        text.Lines.GetLineFromPosition(position).ToString().Trim();
+
+    public static async Task<SourceLocation> ToSourceLocationAsync(Location location, CancellationToken cancellationToken)
+    {
+        var text = await location.SourceTree!.GetTextAsync(cancellationToken);
+        return new SourceLocation(ToSpan(location), LineText(text, location.SourceSpan.Start));
+    }
+
+    public static IOrderedEnumerable<T> InSourceOrder<T>(this IEnumerable<T> items, Func<T, ProtocolSpan> span) =>
+        items.OrderBy(i => span(i).File, StringComparer.Ordinal)
+            .ThenBy(i => span(i).StartLine)
+            .ThenBy(i => span(i).StartColumn)
+            .ThenBy(i => span(i).EndLine)
+            .ThenBy(i => span(i).EndColumn);
+}

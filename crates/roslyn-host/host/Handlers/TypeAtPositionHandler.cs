@@ -1,0 +1,111 @@
+using System.Text.RegularExpressions;
+using System.Xml;
+using System.Xml.Linq;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+using RoslynMcp.Host.Protocol;
+using Position = RoslynMcp.Host.Protocol.Position;
+using ProtocolTypeInfo = RoslynMcp.Host.Protocol.TypeInfo;
+
+namespace RoslynMcp.Host.Handlers;
+
+public static partial class TypeAtPositionHandler
+{
+    public static async Task<ProtocolTypeInfo> HandleAsync(Solution solution, Position position, CancellationToken cancellationToken)
+    {
+        var at = await PositionResolver.ResolveAsync(solution, position, cancellationToken);
+        var symbol = await PositionResolver.FindSymbolAsync(at, cancellationToken);
+        var type = symbol is null ? await ExpressionTypeAsync(at, cancellationToken) : TypeOf(symbol);
+        if (type is null)
+        {
+            if (symbol is null)
+            {
+                throw await PositionResolver.SymbolNotFoundAsync(at, cancellationToken);
+            }
+            throw HostErrorException.Create(
+                ErrorCodes.SymbolNotFound,
+                $"'{symbol.Name}' ({SymbolFormat.KindOf(symbol)}) at {position.File}:{position.Line}:{position.Column} has no type",
+                suggestions: "Place the column on a variable, member, expression or type name");
+        }
+
+        return new ProtocolTypeInfo(
+            SymbolFormat.Summarize(symbol ?? type),
+            type.ToMinimalDisplayString(at.Model, at.Offset),
+            type.ToDisplayString(SymbolFormat.FullName),
+            SymbolFormat.TypeKindOf(type),
+            SymbolFormat.AssemblyOf(type),
+            SymbolFormat.NamespaceOf(type) ?? "",
+            Summary(type),
+            type is INamedTypeSymbol { IsGenericType: true },
+            type is INamedTypeSymbol named ? named.TypeArguments.Select(FullName).ToValueList() : [],
+            type.TypeKind == TypeKind.Interface || type.BaseType is null ? null : FullName(type.BaseType),
+            type.AllInterfaces.Select(FullName).Distinct().Order(StringComparer.Ordinal).ToValueList(),
+            type.Locations.Where(l => l.IsInSource).Select(SymbolFormat.ToSpan).InSourceOrder(s => s).ToValueList());
+    }
+
+    /// <summary>The type a symbol has, is, or returns.</summary>
+    public static ITypeSymbol? TypeOf(ISymbol symbol) => symbol switch
+    {
+        ITypeSymbol type => type,
+        ILocalSymbol local => local.Type,
+        IParameterSymbol parameter => parameter.Type,
+        IFieldSymbol field => field.Type,
+        IPropertySymbol property => property.Type,
+        IEventSymbol @event => @event.Type,
+        IMethodSymbol { MethodKind: MethodKind.Constructor or MethodKind.StaticConstructor } ctor => ctor.ContainingType,
+        IMethodSymbol method => method.ReturnType,
+        IAliasSymbol alias => alias.Target as ITypeSymbol,
+        IDiscardSymbol discard => discard.Type,
+        _ => null,
+    };
+
+    /// <summary>Without a symbol (a literal, an operator), the type of the innermost expression there.</summary>
+    private static async Task<ITypeSymbol?> ExpressionTypeAsync(ResolvedPosition at, CancellationToken cancellationToken)
+    {
+        var root = await at.Model.SyntaxTree.GetRootAsync(cancellationToken);
+        var token = root.FindToken(at.Offset);
+        if (!token.Span.Contains(at.Offset) && token.Span.End != at.Offset)
+        {
+            return null;
+        }
+        var expression = token.Parent?.AncestorsAndSelf().OfType<ExpressionSyntax>().FirstOrDefault();
+        return expression is null ? null : at.Model.GetTypeInfo(expression, cancellationToken).Type;
+    }
+
+    private static string FullName(ITypeSymbol type) => type.ToDisplayString(SymbolFormat.FullName);
+
+    /// <summary>The whitespace-collapsed text of the XML documentation's summary, if any.</summary>
+    public static string? Summary(ISymbol symbol)
+    {
+        var xml = symbol.GetDocumentationCommentXml(expandIncludes: true);
+        if (string.IsNullOrWhiteSpace(xml))
+        {
+            return null;
+        }
+        try
+        {
+            var summary = XDocument.Parse(xml).Descendants("summary").FirstOrDefault();
+            if (summary is null)
+            {
+                return null;
+            }
+            // <see cref="T:System.String"/> reads as its last name part when it has no text of its own.
+            var text = string.Concat(summary.DescendantNodes().Select(node => node switch
+            {
+                XText t => t.Value,
+                XElement { IsEmpty: true } e => ((string?)e.Attribute("cref") ?? (string?)e.Attribute("langword") ?? (string?)e.Attribute("name") ?? "")
+                    .Split(':', '.').Last(),
+                _ => "",
+            }));
+            var collapsed = Whitespace().Replace(text, " ").Trim();
+            return collapsed.Length == 0 ? null : collapsed;
+        }
+        catch (XmlException)
+        {
+            return null;
+        }
+    }
+
+    [GeneratedRegex(@"\s+")]
+    private static partial Regex Whitespace();
+}

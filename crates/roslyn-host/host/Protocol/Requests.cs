@@ -1,0 +1,157 @@
+using System.Diagnostics;
+
+// Request payloads of `crates/protocol/src/host/messages.rs`, in the same field and variant order.
+namespace RoslynMcp.Host.Protocol;
+
+public abstract record RequestBody : IBincode<RequestBody>
+{
+    private RequestBody()
+    {
+    }
+
+    /// <summary>Open a .sln, .slnx or .csproj, restoring first when it has no assets.</summary>
+    public sealed record Load(LoadRequest Value) : RequestBody;
+
+    /// <summary>Files changed on disk: update the current solution incrementally.</summary>
+    public sealed record ApplyFileChanges(FileChanges Value) : RequestBody;
+
+    public sealed record TypeAtPosition(Position Value) : RequestBody;
+
+    public sealed record SymbolDefinition(Position Value) : RequestBody;
+
+    public sealed record References(ReferencesRequest Value) : RequestBody;
+
+    public sealed record CompilationDiagnostics(DiagnosticsRequest Value) : RequestBody;
+
+    public sealed record Ping(PingRequest Value) : RequestBody;
+
+    public void Encode(BincodeWriter writer)
+    {
+        switch (this)
+        {
+            case Load m:
+                writer.WriteVariant(0);
+                m.Value.Encode(writer);
+                break;
+            case ApplyFileChanges m:
+                writer.WriteVariant(1);
+                m.Value.Encode(writer);
+                break;
+            case TypeAtPosition m:
+                writer.WriteVariant(2);
+                m.Value.Encode(writer);
+                break;
+            case SymbolDefinition m:
+                writer.WriteVariant(3);
+                m.Value.Encode(writer);
+                break;
+            case References m:
+                writer.WriteVariant(4);
+                m.Value.Encode(writer);
+                break;
+            case CompilationDiagnostics m:
+                writer.WriteVariant(5);
+                m.Value.Encode(writer);
+                break;
+            case Ping m:
+                writer.WriteVariant(6);
+                m.Value.Encode(writer);
+                break;
+            default:
+                throw new UnreachableException();
+        }
+    }
+
+    public static RequestBody Decode(BincodeReader reader) => reader.ReadVariant() switch
+    {
+        0 => new Load(LoadRequest.Decode(reader)),
+        1 => new ApplyFileChanges(FileChanges.Decode(reader)),
+        2 => new TypeAtPosition(Position.Decode(reader)),
+        3 => new SymbolDefinition(Position.Decode(reader)),
+        4 => new References(ReferencesRequest.Decode(reader)),
+        5 => new CompilationDiagnostics(DiagnosticsRequest.Decode(reader)),
+        6 => new Ping(PingRequest.Decode(reader)),
+        var index => throw BincodeReader.UnknownVariant(nameof(RequestBody), index),
+    };
+}
+
+public sealed record LoadRequest(string SolutionPath) : IBincode<LoadRequest>
+{
+    public void Encode(BincodeWriter writer) => writer.WriteString(SolutionPath);
+
+    public static LoadRequest Decode(BincodeReader reader) => new(reader.ReadString());
+}
+
+public sealed record FileChanges(ValueList<string> Changed, ValueList<string> Removed) : IBincode<FileChanges>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteStrings(Changed);
+        writer.WriteStrings(Removed);
+    }
+
+    public static FileChanges Decode(BincodeReader reader) => new(reader.ReadStrings(), reader.ReadStrings());
+}
+
+/// <summary>A 1-based line and column (UTF-16 code units) in an absolute file path.</summary>
+public sealed record Position(string File, uint Line, uint Column) : IBincode<Position>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(File);
+        writer.WriteU32(Line);
+        writer.WriteU32(Column);
+    }
+
+    public static Position Decode(BincodeReader reader) => new(reader.ReadString(), reader.ReadU32(), reader.ReadU32());
+}
+
+public sealed record ReferencesRequest(Position Position, bool IncludeDeclaration) : IBincode<ReferencesRequest>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        Position.Encode(writer);
+        writer.WriteBool(IncludeDeclaration);
+    }
+
+    public static ReferencesRequest Decode(BincodeReader reader) => new(Position.Decode(reader), reader.ReadBool());
+}
+
+/// <summary>Ordered: a minimum severity keeps everything at or above it.</summary>
+public enum Severity : uint
+{
+    Hidden = 0,
+    Info = 1,
+    Warning = 2,
+    Error = 3,
+}
+
+public static class SeverityCodec
+{
+    public static void Encode(BincodeWriter writer, Severity severity) => writer.WriteVariant((uint)severity);
+
+    public static Severity Decode(BincodeReader reader)
+    {
+        var index = reader.ReadVariant();
+        return index <= (uint)Severity.Error ? (Severity)index : throw BincodeReader.UnknownVariant(nameof(Severity), index);
+    }
+}
+
+public sealed record DiagnosticsRequest(string? File, Severity MinSeverity) : IBincode<DiagnosticsRequest>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteOption(File, static (w, file) => w.WriteString(file));
+        SeverityCodec.Encode(writer, MinSeverity);
+    }
+
+    public static DiagnosticsRequest Decode(BincodeReader reader) =>
+        new(reader.ReadOption(static r => r.ReadString()), SeverityCodec.Decode(reader));
+}
+
+public sealed record PingRequest(uint DelayMs) : IBincode<PingRequest>
+{
+    public void Encode(BincodeWriter writer) => writer.WriteU32(DelayMs);
+
+    public static PingRequest Decode(BincodeReader reader) => new(reader.ReadU32());
+}

@@ -1,0 +1,295 @@
+using System.Diagnostics;
+
+// Answer payloads of `crates/protocol/src/host/messages.rs`, in the same field and variant order.
+namespace RoslynMcp.Host.Protocol;
+
+public abstract record ResponseBody : IBincode<ResponseBody>
+{
+    private ResponseBody()
+    {
+    }
+
+    public sealed record Loaded(WorkspaceSummary Value) : ResponseBody;
+
+    public sealed record FileChangesApplied(WorkspaceSummary Value) : ResponseBody;
+
+    public sealed record TypeAtPosition(TypeInfo Value) : ResponseBody;
+
+    public sealed record SymbolDefinition(DefinitionInfo Value) : ResponseBody;
+
+    public sealed record References(ReferenceList Value) : ResponseBody;
+
+    public sealed record CompilationDiagnostics(DiagnosticList Value) : ResponseBody;
+
+    public sealed record Pong : ResponseBody;
+
+    public void Encode(BincodeWriter writer)
+    {
+        switch (this)
+        {
+            case Loaded m:
+                writer.WriteVariant(0);
+                m.Value.Encode(writer);
+                break;
+            case FileChangesApplied m:
+                writer.WriteVariant(1);
+                m.Value.Encode(writer);
+                break;
+            case TypeAtPosition m:
+                writer.WriteVariant(2);
+                m.Value.Encode(writer);
+                break;
+            case SymbolDefinition m:
+                writer.WriteVariant(3);
+                m.Value.Encode(writer);
+                break;
+            case References m:
+                writer.WriteVariant(4);
+                m.Value.Encode(writer);
+                break;
+            case CompilationDiagnostics m:
+                writer.WriteVariant(5);
+                m.Value.Encode(writer);
+                break;
+            case Pong:
+                writer.WriteVariant(6);
+                break;
+            default:
+                throw new UnreachableException();
+        }
+    }
+
+    public static ResponseBody Decode(BincodeReader reader) => reader.ReadVariant() switch
+    {
+        0 => new Loaded(WorkspaceSummary.Decode(reader)),
+        1 => new FileChangesApplied(WorkspaceSummary.Decode(reader)),
+        2 => new TypeAtPosition(TypeInfo.Decode(reader)),
+        3 => new SymbolDefinition(DefinitionInfo.Decode(reader)),
+        4 => new References(ReferenceList.Decode(reader)),
+        5 => new CompilationDiagnostics(DiagnosticList.Decode(reader)),
+        6 => new Pong(),
+        var index => throw BincodeReader.UnknownVariant(nameof(ResponseBody), index),
+    };
+}
+
+public sealed record WorkspaceSummary(
+    string SolutionPath,
+    ValueList<ProjectSummary> Projects,
+    ValueList<WorkspaceDiagnostic> WorkspaceDiagnostics) : IBincode<WorkspaceSummary>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(SolutionPath);
+        writer.WriteSeq(Projects);
+        writer.WriteSeq(WorkspaceDiagnostics);
+    }
+
+    public static WorkspaceSummary Decode(BincodeReader reader) =>
+        new(reader.ReadString(), reader.ReadSeq<ProjectSummary>(), reader.ReadSeq<WorkspaceDiagnostic>());
+}
+
+public sealed record ProjectSummary(
+    string Name,
+    string FilePath,
+    string AssemblyName,
+    ValueList<string> TargetFrameworks,
+    uint DocumentCount,
+    ValueList<string> ProjectReferences) : IBincode<ProjectSummary>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(Name);
+        writer.WriteString(FilePath);
+        writer.WriteString(AssemblyName);
+        writer.WriteStrings(TargetFrameworks);
+        writer.WriteU32(DocumentCount);
+        writer.WriteStrings(ProjectReferences);
+    }
+
+    public static ProjectSummary Decode(BincodeReader reader) => new(
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadStrings(),
+        reader.ReadU32(),
+        reader.ReadStrings());
+}
+
+/// <summary>What MSBuildWorkspace reported while loading; <see cref="Kind"/> is <c>Failure</c> or <c>Warning</c>.</summary>
+public sealed record WorkspaceDiagnostic(string Kind, string Message) : IBincode<WorkspaceDiagnostic>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(Kind);
+        writer.WriteString(Message);
+    }
+
+    public static WorkspaceDiagnostic Decode(BincodeReader reader) => new(reader.ReadString(), reader.ReadString());
+}
+
+/// <summary>A range in a source file, 1-based; the end is exclusive.</summary>
+public sealed record Span(string File, uint StartLine, uint StartColumn, uint EndLine, uint EndColumn) : IBincode<Span>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(File);
+        writer.WriteU32(StartLine);
+        writer.WriteU32(StartColumn);
+        writer.WriteU32(EndLine);
+        writer.WriteU32(EndColumn);
+    }
+
+    public static Span Decode(BincodeReader reader) =>
+        new(reader.ReadString(), reader.ReadU32(), reader.ReadU32(), reader.ReadU32(), reader.ReadU32());
+}
+
+public sealed record SymbolSummary(
+    string Name,
+    string Kind,
+    string Display,
+    string? ContainingType,
+    string? ContainingNamespace,
+    string Assembly,
+    bool IsMetadata) : IBincode<SymbolSummary>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(Name);
+        writer.WriteString(Kind);
+        writer.WriteString(Display);
+        writer.WriteOption(ContainingType, static (w, s) => w.WriteString(s));
+        writer.WriteOption(ContainingNamespace, static (w, s) => w.WriteString(s));
+        writer.WriteString(Assembly);
+        writer.WriteBool(IsMetadata);
+    }
+
+    public static SymbolSummary Decode(BincodeReader reader) => new(
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadOption(static r => r.ReadString()),
+        reader.ReadOption(static r => r.ReadString()),
+        reader.ReadString(),
+        reader.ReadBool());
+}
+
+public sealed record TypeInfo(
+    SymbolSummary Symbol,
+    string TypeName,
+    string FullTypeName,
+    string Kind,
+    string Assembly,
+    string Namespace,
+    string? Documentation,
+    bool IsGeneric,
+    ValueList<string> TypeArguments,
+    string? BaseType,
+    ValueList<string> Interfaces,
+    ValueList<Span> Declarations) : IBincode<TypeInfo>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        Symbol.Encode(writer);
+        writer.WriteString(TypeName);
+        writer.WriteString(FullTypeName);
+        writer.WriteString(Kind);
+        writer.WriteString(Assembly);
+        writer.WriteString(Namespace);
+        writer.WriteOption(Documentation, static (w, s) => w.WriteString(s));
+        writer.WriteBool(IsGeneric);
+        writer.WriteStrings(TypeArguments);
+        writer.WriteOption(BaseType, static (w, s) => w.WriteString(s));
+        writer.WriteStrings(Interfaces);
+        writer.WriteSeq(Declarations);
+    }
+
+    public static TypeInfo Decode(BincodeReader reader) => new(
+        SymbolSummary.Decode(reader),
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadOption(static r => r.ReadString()),
+        reader.ReadBool(),
+        reader.ReadStrings(),
+        reader.ReadOption(static r => r.ReadString()),
+        reader.ReadStrings(),
+        reader.ReadSeq<Span>());
+}
+
+public sealed record DefinitionInfo(SymbolSummary Symbol, ValueList<SourceLocation> Locations) : IBincode<DefinitionInfo>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        Symbol.Encode(writer);
+        writer.WriteSeq(Locations);
+    }
+
+    public static DefinitionInfo Decode(BincodeReader reader) =>
+        new(SymbolSummary.Decode(reader), reader.ReadSeq<SourceLocation>());
+}
+
+public sealed record SourceLocation(Span Span, string LineText) : IBincode<SourceLocation>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        Span.Encode(writer);
+        writer.WriteString(LineText);
+    }
+
+    public static SourceLocation Decode(BincodeReader reader) => new(Span.Decode(reader), reader.ReadString());
+}
+
+public sealed record ReferenceList(SymbolSummary Symbol, ValueList<Reference> References) : IBincode<ReferenceList>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        Symbol.Encode(writer);
+        writer.WriteSeq(References);
+    }
+
+    public static ReferenceList Decode(BincodeReader reader) =>
+        new(SymbolSummary.Decode(reader), reader.ReadSeq<Reference>());
+}
+
+public sealed record Reference(Span Span, string LineText, string Kind, string Project) : IBincode<Reference>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        Span.Encode(writer);
+        writer.WriteString(LineText);
+        writer.WriteString(Kind);
+        writer.WriteString(Project);
+    }
+
+    public static Reference Decode(BincodeReader reader) =>
+        new(Span.Decode(reader), reader.ReadString(), reader.ReadString(), reader.ReadString());
+}
+
+public sealed record DiagnosticList(ValueList<Diagnostic> Diagnostics) : IBincode<DiagnosticList>
+{
+    public void Encode(BincodeWriter writer) => writer.WriteSeq(Diagnostics);
+
+    public static DiagnosticList Decode(BincodeReader reader) => new(reader.ReadSeq<Diagnostic>());
+}
+
+public sealed record Diagnostic(string Id, Severity Severity, string Message, string Project, Span? Location)
+    : IBincode<Diagnostic>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(Id);
+        SeverityCodec.Encode(writer, Severity);
+        writer.WriteString(Message);
+        writer.WriteString(Project);
+        writer.WriteOption(Location);
+    }
+
+    public static Diagnostic Decode(BincodeReader reader) => new(
+        reader.ReadString(),
+        SeverityCodec.Decode(reader),
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadOption<Span>());
+}

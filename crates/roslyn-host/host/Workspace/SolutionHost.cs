@@ -1,0 +1,90 @@
+using Microsoft.CodeAnalysis.MSBuild;
+using RoslynMcp.Host.Handlers;
+using RoslynMcp.Host.Protocol;
+
+namespace RoslynMcp.Host.Workspace;
+
+/// <summary>
+/// Owns the loaded solution: one current snapshot that reads capture, and a gate so that loads and file
+/// change batches apply one at a time.
+/// </summary>
+public sealed class SolutionHost : IDisposable
+{
+    private readonly SemaphoreSlim changeGate = new(1, 1);
+    private SolutionSnapshot? current;
+    private MSBuildWorkspace? workspace;
+    private bool disposed;
+
+    public SolutionSnapshot? Current => Volatile.Read(ref current);
+
+    /// <summary>0 until the first successful load; then increases with every load and applied batch.</summary>
+    public ulong CurrentVersion => Current?.Version ?? 0;
+
+    public SolutionSnapshot RequireCurrent() =>
+        Current ?? throw HostErrorException.Create(
+            ErrorCodes.WorkspaceNotLoaded,
+            "No solution is loaded in this host",
+            suggestions: "Load a solution first");
+
+    public async Task<SolutionSnapshot> LoadAsync(string solutionPath, CancellationToken cancellationToken)
+    {
+        await changeGate.WaitAsync(cancellationToken);
+        try
+        {
+            return await LoadLockedAsync(Path.GetFullPath(solutionPath), cancellationToken);
+        }
+        finally
+        {
+            changeGate.Release();
+        }
+    }
+
+    public async Task<SolutionSnapshot> ApplyFileChangesAsync(FileChanges changes, CancellationToken cancellationToken)
+    {
+        await changeGate.WaitAsync(cancellationToken);
+        try
+        {
+            var snapshot = RequireCurrent();
+            if (FileChangeApplier.NeedsReload(changes))
+            {
+                Log.Info("project structure changed; reloading the solution");
+                return await LoadLockedAsync(snapshot.SolutionPath, cancellationToken);
+            }
+            var solution = await FileChangeApplier.ApplyAsync(snapshot.Solution, changes, cancellationToken);
+            return Publish(snapshot with { Solution = solution, Version = snapshot.Version + 1 });
+        }
+        finally
+        {
+            changeGate.Release();
+        }
+    }
+
+    private async Task<SolutionSnapshot> LoadLockedAsync(string solutionPath, CancellationToken cancellationToken)
+    {
+        var loaded = await SolutionLoader.OpenAsync(solutionPath, cancellationToken);
+        var previous = workspace;
+        workspace = loaded.Workspace;
+        var snapshot = Publish(new SolutionSnapshot(loaded.Solution, CurrentVersion + 1, solutionPath, loaded.Diagnostics));
+        // Readers of the old snapshot keep their immutable Solution; the old workspace's BuildHost can go.
+        previous?.Dispose();
+        return snapshot;
+    }
+
+    private SolutionSnapshot Publish(SolutionSnapshot snapshot)
+    {
+        Volatile.Write(ref current, snapshot);
+        return snapshot;
+    }
+
+    /// <summary>Disposes the workspace, which stops its BuildHost child process.</summary>
+    public void Dispose()
+    {
+        if (disposed)
+        {
+            return;
+        }
+        disposed = true;
+        workspace?.Dispose();
+        workspace = null;
+    }
+}

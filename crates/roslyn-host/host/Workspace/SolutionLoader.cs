@@ -1,0 +1,102 @@
+using System.Text.Json.Nodes;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.MSBuild;
+using RoslynMcp.Host.Handlers;
+using RoslynMcp.Host.Protocol;
+
+namespace RoslynMcp.Host.Workspace;
+
+/// <summary>Opens a solution or project with MSBuildWorkspace, restoring first when needed.</summary>
+public static class SolutionLoader
+{
+    private static readonly string[] Extensions = [".sln", ".slnx", ".csproj"];
+
+    public sealed record Loaded(MSBuildWorkspace Workspace, Solution Solution, ValueList<WorkspaceDiagnostic> Diagnostics);
+
+    /// <summary>The caller owns (and must dispose) the returned workspace.</summary>
+    public static async Task<Loaded> OpenAsync(string solutionPath, CancellationToken cancellationToken)
+    {
+        var diagnostics = new List<WorkspaceDiagnostic>();
+        if (!File.Exists(solutionPath))
+        {
+            throw LoadFailed(solutionPath, $"Solution file not found: {solutionPath}", diagnostics);
+        }
+        var extension = Path.GetExtension(solutionPath);
+        if (!Extensions.Contains(extension, StringComparer.OrdinalIgnoreCase))
+        {
+            throw LoadFailed(solutionPath, $"Not a .sln, .slnx or .csproj file: {solutionPath}", diagnostics);
+        }
+
+        if (Restore.IsNeeded(solutionPath))
+        {
+            var failure = await Restore.RunAsync(solutionPath, cancellationToken);
+            if (failure is not null)
+            {
+                Log.Warn(failure);
+                diagnostics.Add(new WorkspaceDiagnostic("Failure", failure));
+            }
+        }
+
+        // No MSBuildLocator registration: since Roslyn 4.9 MSBuildWorkspace evaluates projects in a BuildHost
+        // child process that finds the SDK itself; this process never loads MSBuild.
+        var workspace = MSBuildWorkspace.Create();
+        using var failures = workspace.RegisterWorkspaceFailedHandler(e =>
+        {
+            lock (diagnostics)
+            {
+                diagnostics.Add(new WorkspaceDiagnostic(e.Diagnostic.Kind.ToString(), e.Diagnostic.Message));
+            }
+        });
+        try
+        {
+            var solution = extension.Equals(".csproj", StringComparison.OrdinalIgnoreCase)
+                ? (await workspace.OpenProjectAsync(solutionPath, cancellationToken: cancellationToken)).Solution
+                : await workspace.OpenSolutionAsync(solutionPath, cancellationToken: cancellationToken);
+            lock (diagnostics)
+            {
+                foreach (var diagnostic in diagnostics)
+                {
+                    Log.Warn($"workspace {diagnostic.Kind}: {diagnostic.Message}");
+                }
+                if (!solution.ProjectIds.Any())
+                {
+                    throw LoadFailed(solutionPath, $"No project of {solutionPath} could be loaded", diagnostics);
+                }
+                return new Loaded(workspace, solution, diagnostics.ToValueList());
+            }
+        }
+        catch (Exception e) when (e is not HostErrorException and not OperationCanceledException)
+        {
+            workspace.Dispose();
+            throw LoadFailed(solutionPath, $"Could not load {solutionPath}: {e.Message}", Snapshot(diagnostics));
+        }
+        catch
+        {
+            workspace.Dispose();
+            throw;
+        }
+    }
+
+    private static List<WorkspaceDiagnostic> Snapshot(List<WorkspaceDiagnostic> diagnostics)
+    {
+        lock (diagnostics)
+        {
+            return [.. diagnostics];
+        }
+    }
+
+    private static HostErrorException LoadFailed(string solutionPath, string message, IEnumerable<WorkspaceDiagnostic> diagnostics)
+    {
+        var list = new JsonArray();
+        foreach (var diagnostic in diagnostics)
+        {
+            list.Add(new JsonObject { ["kind"] = diagnostic.Kind, ["message"] = diagnostic.Message });
+        }
+        return HostErrorException.Create(
+            ErrorCodes.SolutionLoadFailed,
+            message,
+            new JsonObject { ["solutionPath"] = solutionPath, ["diagnostics"] = list },
+            "Check that the path exists and `dotnet build` succeeds on it",
+            "Run `dotnet restore` on the solution if packages are missing");
+    }
+}

@@ -1,0 +1,14 @@
+using Microsoft.CodeAnalysis;
+using RoslynMcp.Host.Protocol;
+
+namespace RoslynMcp.Host.Workspace;
+
+/// <summary>
+/// An immutable loaded solution and its version. Requests capture one at their start, so a concurrent reload
+/// or file change never shows them a half-updated state.
+/// </summary>
+public sealed record SolutionSnapshot(
+    Solution Solution,
+    ulong Version,
+    string SolutionPath,
+    ValueList<WorkspaceDiagnostic> LoadDiagnostics);

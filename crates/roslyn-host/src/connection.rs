@@ -1,0 +1,241 @@
+//! One connection to a host: a writer task, a reader task that routes responses to their callers by id,
+//! cancellation by id, per-request deadlines, and a token that fires when the host goes away.
+
+use crate::failure::HostFailure;
+use protocol::host::{
+    BrokerHello, BrokerMessage, HEADER_BYTES, HostHello, HostMessage, HostRequest, HostResponse,
+    Outcome, PROTOCOL_VERSION, RequestBody, RequestId, ResponseBody, decode_payload, encode_frame,
+    payload_len,
+};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::sync::{mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
+
+type Pending = Arc<Mutex<HashMap<RequestId, oneshot::Sender<HostResponse>>>>;
+
+/// A successful answer with the host's own accounting.
+#[derive(Debug, Clone)]
+pub struct HostReply {
+    pub body: ResponseBody,
+    /// Time the host spent on the request.
+    pub host_micros: u64,
+    pub workspace_version: u64,
+}
+
+pub struct HostConnection {
+    hello: HostHello,
+    outbox: mpsc::UnboundedSender<BrokerMessage>,
+    pending: Pending,
+    next_id: AtomicU64,
+    closed: CancellationToken,
+}
+
+impl HostConnection {
+    /// Runs the handshake on a fresh stream and starts the reader and writer tasks.
+    pub async fn establish<S>(stream: S) -> Result<Self, HostFailure>
+    where
+        S: AsyncRead + AsyncWrite + Send + 'static,
+    {
+        let (mut reader, mut writer) = tokio::io::split(stream);
+        let hello = match read_message(&mut reader).await? {
+            Some(HostMessage::Hello(hello)) => hello,
+            Some(other) => {
+                return Err(HostFailure::Handshake(format!(
+                    "expected Hello, got {other:?}"
+                )));
+            }
+            None => {
+                return Err(HostFailure::Handshake(
+                    "the host closed the connection before Hello".into(),
+                ));
+            }
+        };
+        if hello.protocol_version != PROTOCOL_VERSION {
+            return Err(HostFailure::Handshake(format!(
+                "host speaks protocol {}, this service speaks {PROTOCOL_VERSION}",
+                hello.protocol_version
+            )));
+        }
+        write_message(
+            &mut writer,
+            &BrokerMessage::Hello(BrokerHello {
+                protocol_version: PROTOCOL_VERSION,
+            }),
+        )
+        .await?;
+
+        let pending: Pending = Arc::default();
+        let closed = CancellationToken::new();
+        let (outbox, inbox) = mpsc::unbounded_channel();
+        tokio::spawn(write_loop(writer, inbox, closed.clone()));
+        tokio::spawn(read_loop(reader, pending.clone(), closed.clone()));
+        Ok(Self {
+            hello,
+            outbox,
+            pending,
+            next_id: AtomicU64::new(1),
+            closed,
+        })
+    }
+
+    pub fn hello(&self) -> &HostHello {
+        &self.hello
+    }
+
+    /// Fires when the host's connection ends, for whatever reason.
+    pub fn closed(&self) -> CancellationToken {
+        self.closed.clone()
+    }
+
+    pub fn is_closed(&self) -> bool {
+        self.closed.is_cancelled()
+    }
+
+    /// Sends a request and waits for its answer, the deadline, `cancel`, or the host's end, whichever comes
+    /// first. A request given up on is cancelled in the host too.
+    pub async fn request(
+        &self,
+        body: RequestBody,
+        deadline: Duration,
+        cancel: &CancellationToken,
+    ) -> Result<HostReply, HostFailure> {
+        let id = RequestId(self.next_id.fetch_add(1, Ordering::Relaxed));
+        let (tx, rx) = oneshot::channel();
+        lock(&self.pending).insert(id, tx);
+        let _in_flight = InFlight {
+            id,
+            connection: self,
+        };
+        if self
+            .outbox
+            .send(BrokerMessage::Request(HostRequest { id, body }))
+            .is_err()
+        {
+            return Err(HostFailure::Crashed);
+        }
+        let response = tokio::select! {
+            response = rx => response.map_err(|_| HostFailure::Crashed)?,
+            _ = tokio::time::sleep(deadline) => return Err(HostFailure::Timeout(deadline)),
+            _ = cancel.cancelled() => return Err(HostFailure::Cancelled),
+            _ = self.closed.cancelled() => return Err(HostFailure::Crashed),
+        };
+        match response.outcome {
+            Outcome::Ok(body) => Ok(HostReply {
+                body,
+                host_micros: response.host_micros,
+                workspace_version: response.workspace_version,
+            }),
+            Outcome::Err(error) => Err(HostFailure::Remote(error)),
+            Outcome::Cancelled => Err(HostFailure::Cancelled),
+        }
+    }
+
+    /// Asks the host to exit; it also exits by itself when the connection closes.
+    pub fn shutdown(&self) {
+        let _ = self.outbox.send(BrokerMessage::Shutdown);
+    }
+}
+
+/// Removes an abandoned request and tells the host to stop working on it.
+struct InFlight<'a> {
+    id: RequestId,
+    connection: &'a HostConnection,
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        // Still pending means nobody answered it: the reader removes answered ones.
+        if lock(&self.connection.pending).remove(&self.id).is_some() {
+            let _ = self.connection.outbox.send(BrokerMessage::Cancel(self.id));
+        }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // A poisoned map only means another task panicked mid-insert; the map itself is still consistent.
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+async fn write_loop<W: AsyncWrite + Unpin>(
+    mut writer: W,
+    mut inbox: mpsc::UnboundedReceiver<BrokerMessage>,
+    closed: CancellationToken,
+) {
+    loop {
+        let message = tokio::select! {
+            message = inbox.recv() => message,
+            _ = closed.cancelled() => None,
+        };
+        let Some(message) = message else { break };
+        let shutdown = matches!(message, BrokerMessage::Shutdown);
+        if let Err(error) = write_message(&mut writer, &message).await {
+            tracing::debug!(%error, "host connection write failed");
+            break;
+        }
+        if shutdown {
+            break;
+        }
+    }
+    let _ = writer.shutdown().await;
+}
+
+async fn read_loop<R: AsyncRead + Unpin>(
+    mut reader: R,
+    pending: Pending,
+    closed: CancellationToken,
+) {
+    loop {
+        match read_message(&mut reader).await {
+            Ok(Some(HostMessage::Response(response))) => {
+                if let Some(waiter) = lock(&pending).remove(&response.id) {
+                    let _ = waiter.send(response);
+                }
+            }
+            Ok(Some(HostMessage::Hello(_))) => tracing::warn!("host sent a second Hello; ignored"),
+            Ok(None) => break,
+            Err(error) => {
+                tracing::error!(%error, "host connection failed");
+                break;
+            }
+        }
+    }
+    // Waiters see their sender dropped and report the crash.
+    lock(&pending).clear();
+    closed.cancel();
+}
+
+async fn read_message<R: AsyncRead + Unpin>(
+    reader: &mut R,
+) -> Result<Option<HostMessage>, HostFailure> {
+    let mut header = [0u8; HEADER_BYTES];
+    match reader.read_exact(&mut header).await {
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(None),
+        Err(_) => return Err(HostFailure::Crashed),
+    }
+    let len = payload_len(header)?;
+    let mut payload = vec![0u8; len];
+    reader
+        .read_exact(&mut payload)
+        .await
+        .map_err(|_| HostFailure::Crashed)?;
+    Ok(Some(decode_payload(&payload)?))
+}
+
+async fn write_message<W: AsyncWrite + Unpin>(
+    writer: &mut W,
+    message: &BrokerMessage,
+) -> Result<(), HostFailure> {
+    let frame = encode_frame(message)?;
+    writer
+        .write_all(&frame)
+        .await
+        .map_err(|_| HostFailure::Crashed)?;
+    writer.flush().await.map_err(|_| HostFailure::Crashed)
+}

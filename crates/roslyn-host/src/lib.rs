@@ -1,0 +1,12 @@
+//! The Rust side of the Roslyn host: where it is, how it starts, and the framed request/response
+//! connection to it. The C# host itself lives in `host/` beside this crate.
+
+mod connection;
+mod failure;
+mod locate;
+mod process;
+
+pub use connection::{HostConnection, HostReply};
+pub use failure::HostFailure;
+pub use locate::{HOST_DLL_ENV, HostInstall, Located, locate};
+pub use process::HostProcess;

@@ -1,0 +1,153 @@
+//! Spawning a host process on a private local socket, and owning it: the process is killed when its
+//! owner drops it, and its stderr goes to our log.
+
+use crate::connection::HostConnection;
+use crate::failure::HostFailure;
+use crate::locate::HostInstall;
+use interprocess::local_socket::tokio::prelude::*;
+use interprocess::local_socket::{GenericFilePath, ListenerOptions};
+use interprocess::os::unix::local_socket::ListenerOptionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{Child, Command};
+
+/// A running host and its connection. Dropping it kills the process.
+pub struct HostProcess {
+    child: tokio::sync::Mutex<Child>,
+    pid: u32,
+    connection: HostConnection,
+    socket: PathBuf,
+}
+
+impl HostProcess {
+    /// Starts the host and completes the handshake within `limit`.
+    pub async fn start(
+        install: &HostInstall,
+        label: &str,
+        limit: Duration,
+    ) -> Result<Self, HostFailure> {
+        let socket =
+            socket_path().map_err(|e| HostFailure::Spawn(format!("socket directory: {e}")))?;
+        let listener = ListenerOptions::new()
+            .name(
+                socket
+                    .as_path()
+                    .to_fs_name::<GenericFilePath>()
+                    .map_err(|e| HostFailure::Spawn(e.to_string()))?,
+            )
+            .mode(0o600)
+            .create_tokio()
+            .map_err(|e| HostFailure::Spawn(format!("listening on {}: {e}", socket.display())))?;
+        let mut child = Command::new(&install.dotnet)
+            .arg(&install.host_dll)
+            .arg("--socket")
+            .arg(&socket)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .env("DOTNET_CLI_TELEMETRY_OPTOUT", "1")
+            .env("DOTNET_NOLOGO", "1")
+            .env("MSBUILDDISABLENODEREUSE", "1")
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|e| HostFailure::Spawn(format!("{}: {e}", install.dotnet.display())))?;
+        let pid = child.id().unwrap_or_default();
+        if let Some(stderr) = child.stderr.take() {
+            tokio::spawn(forward_stderr(stderr, pid, label.to_owned()));
+        }
+        let connect = async {
+            let stream = listener
+                .accept()
+                .await
+                .map_err(|e| HostFailure::Spawn(format!("accepting the host: {e}")))?;
+            HostConnection::establish(stream).await
+        };
+        let connection = tokio::select! {
+            connection = tokio::time::timeout(limit, connect) => match connection {
+                Ok(result) => result?,
+                Err(_) => return Err(HostFailure::Handshake(format!("no handshake within {limit:?}"))),
+            },
+            status = child.wait() => {
+                return Err(HostFailure::Spawn(format!("the host exited during start-up ({})", describe(status))));
+            }
+        };
+        // The socket file is only needed until the host has connected.
+        let _ = std::fs::remove_file(&socket);
+        Ok(Self {
+            child: tokio::sync::Mutex::new(child),
+            pid,
+            connection,
+            socket,
+        })
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.pid
+    }
+
+    pub fn connection(&self) -> &HostConnection {
+        &self.connection
+    }
+
+    /// Asks the host to exit, and kills it if it has not within `grace`.
+    pub async fn stop(&self, grace: Duration) {
+        self.connection.shutdown();
+        let mut child = self.child.lock().await;
+        if tokio::time::timeout(grace, child.wait()).await.is_err() {
+            let _ = child.kill().await;
+        }
+    }
+}
+
+impl Drop for HostProcess {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.socket);
+    }
+}
+
+fn describe(status: std::io::Result<std::process::ExitStatus>) -> String {
+    match status {
+        Ok(status) => status.to_string(),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// A fresh socket path in a directory only this user can enter.
+fn socket_path() -> std::io::Result<PathBuf> {
+    let base = std::env::var_os("XDG_RUNTIME_DIR")
+        .map(PathBuf::from)
+        .filter(|p| p.is_dir())
+        .unwrap_or_else(std::env::temp_dir);
+    let dir = base.join(format!("roslyn-mcp-{}", user_id()));
+    create_private_dir(&dir)?;
+    Ok(dir.join(format!(
+        "host-{}-{}.sock",
+        std::process::id(),
+        uuid::Uuid::new_v4().simple()
+    )))
+}
+
+fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)?;
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+}
+
+fn user_id() -> u32 {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata("/proc/self")
+        .map(|m| m.uid())
+        .unwrap_or_default()
+}
+
+async fn forward_stderr(stderr: tokio::process::ChildStderr, pid: u32, label: String) {
+    let mut lines = BufReader::new(stderr).lines();
+    while let Ok(Some(line)) = lines.next_line().await {
+        tracing::info!(target: "roslyn_host", host_pid = pid, solution = %label, "{line}");
+    }
+}

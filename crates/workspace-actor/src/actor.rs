@@ -1,0 +1,207 @@
+//! The workspace actor: owns the host process of one solution, starts it on demand, restarts it after a
+//! crash with bounded, backed-off retries, and stops it when the workspace is evicted.
+//! Requests do not pass through the mailbox: callers `Acquire` the live host and talk to it directly,
+//! so reads run concurrently.
+
+use crate::settings::WorkspaceSettings;
+use crate::status::StatusCell;
+use arc_swap::ArcSwapOption;
+use kameo::prelude::*;
+use protocol::host::{LoadRequest, RequestBody, ResponseBody};
+use protocol::tools::diagnose::WorkspaceState;
+use protocol::{ErrorCode, ToolError};
+use roslyn_host::{HostFailure, HostInstall, HostProcess};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio_util::sync::CancellationToken;
+
+/// Grace given to a host asked to exit before it is killed.
+const STOP_GRACE: Duration = Duration::from_secs(3);
+
+pub struct WorkspaceActor {
+    solution: PathBuf,
+    install: Result<HostInstall, ToolError>,
+    settings: WorkspaceSettings,
+    status: Arc<StatusCell>,
+    /// The ready host, shared with the file-change forwarder.
+    ready: Arc<ArcSwapOption<HostProcess>>,
+    failures_in_row: u32,
+    last_attempt: Option<Instant>,
+    started_once: bool,
+}
+
+pub struct WorkspaceArgs {
+    pub solution: PathBuf,
+    pub install: Result<HostInstall, ToolError>,
+    pub settings: WorkspaceSettings,
+    pub status: Arc<StatusCell>,
+    pub ready: Arc<ArcSwapOption<HostProcess>>,
+}
+
+impl Actor for WorkspaceActor {
+    type Args = WorkspaceArgs;
+    type Error = std::convert::Infallible;
+
+    async fn on_start(args: Self::Args, _: ActorRef<Self>) -> Result<Self, Self::Error> {
+        Ok(Self {
+            solution: args.solution,
+            install: args.install,
+            settings: args.settings,
+            status: args.status,
+            ready: args.ready,
+            failures_in_row: 0,
+            last_attempt: None,
+            started_once: false,
+        })
+    }
+
+    async fn on_stop(
+        &mut self,
+        _: WeakActorRef<Self>,
+        _: ActorStopReason,
+    ) -> Result<(), Self::Error> {
+        if let Some(host) = self.ready.swap(None) {
+            host.stop(STOP_GRACE).await;
+        }
+        Ok(())
+    }
+}
+
+/// Returns the live host, starting or restarting it (and loading the solution) first when needed.
+pub struct Acquire;
+
+impl Message<Acquire> for WorkspaceActor {
+    type Reply = Result<Arc<HostProcess>, ToolError>;
+
+    async fn handle(&mut self, _: Acquire, _: &mut Context<Self, Self::Reply>) -> Self::Reply {
+        if let Some(host) = self.ready.load_full() {
+            if !host.connection().is_closed() {
+                return Ok(host);
+            }
+            self.ready.store(None);
+            tracing::warn!(solution = %self.solution.display(), pid = host.pid(), "Roslyn host died; restarting");
+        }
+        self.start().await
+    }
+}
+
+impl WorkspaceActor {
+    async fn start(&mut self) -> Result<Arc<HostProcess>, ToolError> {
+        // A missing SDK or host is not a failed start: it is reported as is, with nothing to back off from.
+        if let Err(error) = &self.install {
+            return Err(error.clone());
+        }
+        if self.failures_in_row >= self.settings.max_restarts {
+            let cooled = self
+                .last_attempt
+                .is_some_and(|t| t.elapsed() >= self.settings.give_up_for);
+            if !cooled {
+                return Err(ToolError::new(
+                    ErrorCode::ROSLYN_ERROR,
+                    format!(
+                        "The Roslyn host failed {} times in a row; not retrying yet",
+                        self.failures_in_row
+                    ),
+                )
+                .detail("solutionPath", self.solution.display().to_string())
+                .detail("lastErrors", self.status.get().errors.clone())
+                .suggest(format!(
+                    "Retry in {} seconds, or fix the cause shown by diagnose",
+                    self.settings.give_up_for.as_secs()
+                )));
+            }
+            self.failures_in_row = 0;
+        }
+        if self.failures_in_row > 0 {
+            tokio::time::sleep(self.settings.restart_backoff * 2u32.pow(self.failures_in_row - 1))
+                .await;
+        }
+        let restarting = self.started_once;
+        self.status.update(|s| {
+            s.state = if restarting {
+                WorkspaceState::Restarting
+            } else {
+                WorkspaceState::Loading
+            };
+            s.host_pid = None;
+        });
+        self.last_attempt = Some(Instant::now());
+        let began = Instant::now();
+        match self.start_and_load().await {
+            Ok((host, version, summary)) => {
+                self.failures_in_row = 0;
+                self.started_once = true;
+                let elapsed = began.elapsed().as_millis() as u64;
+                self.status.loaded(&summary, version);
+                self.status.update(|s| {
+                    s.host_pid = Some(host.pid());
+                    s.last_load_ms = Some(elapsed);
+                    if restarting {
+                        s.host_restarts += 1;
+                    }
+                });
+                self.watch_for_crash(&host);
+                self.ready.store(Some(host.clone()));
+                Ok(host)
+            }
+            Err(error) => {
+                self.failures_in_row += 1;
+                let message = error.to_string();
+                self.status.update(|s| {
+                    s.state = WorkspaceState::Error;
+                    s.solution_loaded = false;
+                    s.errors = vec![message.clone()];
+                });
+                Err(error)
+            }
+        }
+    }
+
+    async fn start_and_load(
+        &self,
+    ) -> Result<(Arc<HostProcess>, u64, protocol::host::WorkspaceSummary), ToolError> {
+        let install = self.install.clone()?;
+        let label = self.solution.display().to_string();
+        let host =
+            Arc::new(HostProcess::start(&install, &label, self.settings.load_timeout).await?);
+        let load = RequestBody::Load(LoadRequest {
+            solution_path: label,
+        });
+        let reply = host
+            .connection()
+            .request(load, self.settings.load_timeout, &CancellationToken::new())
+            .await;
+        match reply {
+            Ok(reply) => match reply.body {
+                ResponseBody::Loaded(summary) => Ok((host, reply.workspace_version, summary)),
+                other => Err(HostFailure::Handshake(format!(
+                    "unexpected answer to Load: {other:?}"
+                ))
+                .into()),
+            },
+            Err(failure) => {
+                host.stop(STOP_GRACE).await;
+                Err(failure.into())
+            }
+        }
+    }
+
+    /// Marks the workspace as restarting as soon as its host goes away, so diagnose shows it at once.
+    fn watch_for_crash(&self, host: &Arc<HostProcess>) {
+        let closed = host.connection().closed();
+        let status = self.status.clone();
+        let ready = self.ready.clone();
+        let pid = host.pid();
+        tokio::spawn(async move {
+            closed.cancelled().await;
+            let current = ready.load();
+            if current.as_ref().is_some_and(|h| h.pid() == pid) {
+                status.update(|s| {
+                    s.state = WorkspaceState::Restarting;
+                    s.host_pid = None;
+                });
+            }
+        });
+    }
+}

@@ -1,0 +1,140 @@
+//! One workspace per loaded solution: a kameo actor that owns the Roslyn host, the write lock, and the
+//! folder watcher. [`Workspace`] is the handle the broker keeps in its registry.
+
+mod actor;
+mod settings;
+mod status;
+mod watcher;
+mod write_lock;
+
+pub use actor::{Acquire, WorkspaceActor};
+pub use settings::WorkspaceSettings;
+pub use write_lock::{WriteGuard, WriteLock};
+
+use actor::WorkspaceArgs;
+use arc_swap::ArcSwapOption;
+use kameo::actor::{ActorRef, Spawn};
+use kameo::error::SendError;
+use protocol::host::{HostHello, RequestBody, WorkspaceSummary};
+use protocol::tools::diagnose::WorkspaceStatus;
+use protocol::{ErrorCode, ToolError};
+use roslyn_host::{HostInstall, HostReply};
+use status::StatusCell;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use tokio_util::sync::CancellationToken;
+
+pub struct Workspace {
+    solution: PathBuf,
+    actor: ActorRef<WorkspaceActor>,
+    status: Arc<StatusCell>,
+    write_lock: WriteLock,
+    settings: WorkspaceSettings,
+    ready: Arc<ArcSwapOption<roslyn_host::HostProcess>>,
+    _watcher: Option<watcher::FolderWatcher>,
+}
+
+impl Workspace {
+    /// Spawns the actor and the watcher; the host starts with the first request.
+    pub fn spawn(
+        solution: PathBuf,
+        install: Result<HostInstall, ToolError>,
+        settings: WorkspaceSettings,
+    ) -> Self {
+        let status = Arc::new(StatusCell::new(solution.display().to_string()));
+        let ready = Arc::new(ArcSwapOption::empty());
+        let watcher =
+            watcher::watch(&solution, settings.debounce, ready.clone(), status.clone(), settings.request_timeout)
+                .inspect_err(|error| {
+                    // Usually the inotify watch limit: the service still answers, but edits are not seen.
+                    tracing::error!(%error, solution = %solution.display(), "cannot watch the solution folder");
+                    status.update(|s| s.warnings.push(format!("file watching unavailable: {error}")));
+                })
+                .ok();
+        let actor = WorkspaceActor::spawn(WorkspaceArgs {
+            solution: solution.clone(),
+            install,
+            settings: settings.clone(),
+            status: status.clone(),
+            ready: ready.clone(),
+        });
+        Self {
+            solution,
+            actor,
+            status,
+            write_lock: WriteLock::default(),
+            settings,
+            ready,
+            _watcher: watcher,
+        }
+    }
+
+    pub fn solution(&self) -> &Path {
+        &self.solution
+    }
+
+    /// A snapshot for diagnose: reads published state only.
+    pub fn status(&self) -> WorkspaceStatus {
+        let mut status = WorkspaceStatus::clone(&self.status.get());
+        status.write_locked = self.write_lock.is_held();
+        status
+    }
+
+    /// The projects as last loaded; `None` until the first load.
+    pub fn summary(&self) -> Option<Arc<WorkspaceSummary>> {
+        self.status.summary()
+    }
+
+    /// Versions the running host reported in its handshake.
+    pub fn host_hello(&self) -> Option<HostHello> {
+        self.ready
+            .load()
+            .as_ref()
+            .map(|host| host.connection().hello().clone())
+    }
+
+    pub fn write_lock(&self) -> &WriteLock {
+        &self.write_lock
+    }
+
+    /// Runs a read on the current host, loading the solution first if needed. A host that dies under the
+    /// request is restarted and the request is tried once more: reads are idempotent.
+    pub async fn request(
+        &self,
+        body: RequestBody,
+        cancel: &CancellationToken,
+    ) -> Result<HostReply, ToolError> {
+        let mut attempts = 0;
+        loop {
+            attempts += 1;
+            let host = self.acquire().await?;
+            match host
+                .connection()
+                .request(body.clone(), self.settings.request_timeout, cancel)
+                .await
+            {
+                Err(failure) if failure.is_crash() && attempts < 2 => continue,
+                result => return result.map_err(ToolError::from),
+            }
+        }
+    }
+
+    /// Ensures the solution is loaded.
+    pub async fn acquire(&self) -> Result<Arc<roslyn_host::HostProcess>, ToolError> {
+        self.actor.ask(Acquire).await.map_err(|error| match error {
+            SendError::HandlerError(error) => error,
+            other => ToolError::new(
+                ErrorCode::ROSLYN_ERROR,
+                format!("workspace actor unavailable: {other}"),
+            ),
+        })
+    }
+
+    /// Waits for a write in progress, then stops the actor, which stops the host.
+    pub async fn stop(&self) {
+        let _guard = self.write_lock.drain().await;
+        if self.actor.stop_gracefully().await.is_ok() {
+            self.actor.wait_for_shutdown().await;
+        }
+    }
+}

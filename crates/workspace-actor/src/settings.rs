@@ -1,0 +1,32 @@
+//! Time limits and retry bounds of a workspace.
+
+use std::time::Duration;
+
+#[derive(Debug, Clone)]
+pub struct WorkspaceSettings {
+    /// Starting the host and loading the solution (restore included).
+    pub load_timeout: Duration,
+    /// One read request.
+    pub request_timeout: Duration,
+    /// Consecutive failed starts before the workspace reports ROSLYN_ERROR instead of trying again.
+    pub max_restarts: u32,
+    /// First pause between restarts; doubles with each consecutive failure.
+    pub restart_backoff: Duration,
+    /// After this long without a start attempt, a workspace that gave up tries again.
+    pub give_up_for: Duration,
+    /// How long file events settle before they go to the host.
+    pub debounce: Duration,
+}
+
+impl Default for WorkspaceSettings {
+    fn default() -> Self {
+        Self {
+            load_timeout: Duration::from_secs(300),
+            request_timeout: Duration::from_secs(30),
+            max_restarts: 3,
+            restart_backoff: Duration::from_millis(250),
+            give_up_for: Duration::from_secs(30),
+            debounce: Duration::from_millis(150),
+        }
+    }
+}

@@ -1,0 +1,75 @@
+//! The state a workspace publishes for lock-free readers (diagnose): swapped whole, never waited on.
+
+use arc_swap::{ArcSwap, ArcSwapOption};
+use protocol::host::WorkspaceSummary;
+use protocol::tools::diagnose::{WorkspaceState, WorkspaceStatus};
+use std::sync::Arc;
+
+pub struct StatusCell {
+    status: ArcSwap<WorkspaceStatus>,
+    summary: ArcSwapOption<WorkspaceSummary>,
+}
+
+impl StatusCell {
+    pub fn new(solution_path: String) -> Self {
+        let status = ArcSwap::from_pointee(WorkspaceStatus {
+            state: WorkspaceState::Loading,
+            solution_loaded: false,
+            solution_path,
+            project_count: 0,
+            document_count: 0,
+            workspace_version: 0,
+            host_pid: None,
+            host_restarts: 0,
+            last_load_ms: None,
+            write_locked: false,
+            errors: Vec::new(),
+            warnings: Vec::new(),
+        });
+        Self {
+            status,
+            summary: ArcSwapOption::empty(),
+        }
+    }
+
+    pub fn get(&self) -> Arc<WorkspaceStatus> {
+        self.status.load_full()
+    }
+
+    /// The projects of the last load or applied change.
+    pub fn summary(&self) -> Option<Arc<WorkspaceSummary>> {
+        self.summary.load_full()
+    }
+
+    pub fn update(&self, change: impl Fn(&mut WorkspaceStatus)) {
+        self.status.rcu(|current| {
+            let mut next = WorkspaceStatus::clone(current);
+            change(&mut next);
+            next
+        });
+    }
+
+    /// Records what a load or an applied change reported.
+    pub fn loaded(&self, summary: &WorkspaceSummary, version: u64) {
+        self.summary.store(Some(Arc::new(summary.clone())));
+        self.update(|s| {
+            s.state = WorkspaceState::Ready;
+            s.solution_loaded = true;
+            s.project_count = summary.projects.len() as u32;
+            s.document_count = summary.projects.iter().map(|p| p.document_count).sum();
+            s.workspace_version = version;
+            s.errors = summary
+                .workspace_diagnostics
+                .iter()
+                .filter(|d| d.kind == "Failure")
+                .map(|d| d.message.clone())
+                .collect();
+            s.warnings = summary
+                .workspace_diagnostics
+                .iter()
+                .filter(|d| d.kind != "Failure")
+                .map(|d| d.message.clone())
+                .collect();
+        });
+    }
+}

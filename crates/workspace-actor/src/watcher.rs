@@ -1,0 +1,137 @@
+//! Watches a solution's folder and forwards settled changes of source and project files to the ready host,
+//! in order. Changes seen while no host is ready wait for the next one (a fresh load reads them anyway).
+
+use crate::status::StatusCell;
+use arc_swap::ArcSwapOption;
+use notify::RecursiveMode;
+use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
+use protocol::host::{FileChanges, RequestBody, ResponseBody};
+use roslyn_host::HostProcess;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+pub type FolderWatcher = Debouncer<notify::RecommendedWatcher, RecommendedCache>;
+
+/// Extensions whose changes the host must see.
+const WATCHED: &[&str] = &["cs", "csproj", "props", "targets", "sln", "slnx"];
+/// Folders whose contents are build output or tooling state, never sources.
+const IGNORED_DIRS: &[&str] = &["bin", "obj", ".git", ".vs", "node_modules"];
+/// How often a waiting batch looks for a ready host.
+const RETRY: Duration = Duration::from_millis(100);
+
+/// Starts watching the solution's folder; the forwarder stops when the returned watcher is dropped.
+pub fn watch(
+    solution: &Path,
+    debounce: Duration,
+    ready: Arc<ArcSwapOption<HostProcess>>,
+    status: Arc<StatusCell>,
+    request_timeout: Duration,
+) -> notify::Result<FolderWatcher> {
+    let root = solution.parent().unwrap_or(solution).to_path_buf();
+    let solution = solution.to_path_buf();
+    let (tx, rx) = mpsc::unbounded_channel::<Vec<PathBuf>>();
+    let mut debouncer =
+        new_debouncer(
+            debounce,
+            None,
+            move |result: DebounceEventResult| match result {
+                Ok(events) => {
+                    let rescan = events.iter().any(|e| e.event.need_rescan());
+                    let mut paths: Vec<PathBuf> = events
+                        .into_iter()
+                        .flat_map(|e| e.event.paths)
+                        .filter(|p| relevant(p))
+                        .collect();
+                    if rescan {
+                        // Events were lost: a changed solution file makes the host reload everything.
+                        tracing::warn!("file watcher overflowed; reloading the solution");
+                        paths.push(solution.clone());
+                    }
+                    if !paths.is_empty() {
+                        let _ = tx.send(paths);
+                    }
+                }
+                Err(errors) => tracing::warn!(?errors, "file watcher error"),
+            },
+        )?;
+    debouncer.watch(&root, RecursiveMode::Recursive)?;
+    tokio::spawn(forward(rx, ready, status, request_timeout));
+    Ok(debouncer)
+}
+
+fn relevant(path: &Path) -> bool {
+    let watched = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| WATCHED.contains(&e));
+    watched
+        && !path
+            .components()
+            .any(|c| IGNORED_DIRS.iter().any(|d| c.as_os_str() == *d))
+}
+
+async fn forward(
+    mut rx: mpsc::UnboundedReceiver<Vec<PathBuf>>,
+    ready: Arc<ArcSwapOption<HostProcess>>,
+    status: Arc<StatusCell>,
+    request_timeout: Duration,
+) {
+    let mut waiting = BTreeSet::new();
+    loop {
+        if waiting.is_empty() {
+            match rx.recv().await {
+                Some(paths) => waiting.extend(paths),
+                None => return,
+            }
+        }
+        while let Ok(paths) = rx.try_recv() {
+            waiting.extend(paths);
+        }
+        let host = ready.load_full().filter(|h| !h.connection().is_closed());
+        let Some(host) = host else {
+            tokio::select! {
+                _ = tokio::time::sleep(RETRY) => continue,
+                more = rx.recv() => match more {
+                    Some(paths) => { waiting.extend(paths); continue }
+                    None => return,
+                },
+            }
+        };
+        let (changed, removed): (Vec<PathBuf>, Vec<PathBuf>) = std::mem::take(&mut waiting)
+            .into_iter()
+            .partition(|p| p.exists());
+        let changes = FileChanges {
+            changed: changed.iter().map(|p| p.display().to_string()).collect(),
+            removed: removed.iter().map(|p| p.display().to_string()).collect(),
+        };
+        tracing::debug!(
+            changed = changes.changed.len(),
+            removed = changes.removed.len(),
+            "applying file changes"
+        );
+        match host
+            .connection()
+            .request(
+                RequestBody::ApplyFileChanges(changes),
+                request_timeout,
+                &CancellationToken::new(),
+            )
+            .await
+        {
+            Ok(reply) => {
+                if let ResponseBody::FileChangesApplied(summary) = reply.body {
+                    status.loaded(&summary, reply.workspace_version);
+                }
+            }
+            Err(error) if error.is_crash() => {
+                // The restarted host loads everything afresh.
+                tracing::warn!(%error, "host lost while applying file changes");
+            }
+            Err(error) => tracing::warn!(%error, "host refused file changes"),
+        }
+    }
+}

@@ -1,0 +1,58 @@
+//! The per-workspace write lock: one writer at a time, and a second one is refused at once, never queued.
+
+use protocol::{ErrorCode, ToolError};
+use std::sync::Arc;
+use tokio::sync::{Mutex, OwnedMutexGuard};
+
+#[derive(Clone, Default)]
+pub struct WriteLock(Arc<Mutex<()>>);
+
+/// Held for the whole of a write; dropping it releases the workspace.
+pub struct WriteGuard(#[allow(dead_code)] OwnedMutexGuard<()>);
+
+impl WriteLock {
+    pub fn try_acquire(&self, solution: &str) -> Result<WriteGuard, ToolError> {
+        self.0
+            .clone()
+            .try_lock_owned()
+            .map(WriteGuard)
+            .map_err(|_| {
+                ToolError::new(
+                    ErrorCode::WORKSPACE_BUSY,
+                    format!("Another write is in progress on {solution}"),
+                )
+                .detail("solutionPath", solution)
+                .suggest(
+                    "Retry when the other operation has finished; reads keep working meanwhile",
+                )
+            })
+    }
+
+    /// Waits for a write in progress to finish: eviction never cuts one off.
+    pub async fn drain(&self) -> WriteGuard {
+        WriteGuard(self.0.clone().lock_owned().await)
+    }
+
+    pub fn is_held(&self) -> bool {
+        self.0.try_lock().is_err()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn second_writer_is_refused_at_once_and_admitted_after_release() {
+        let lock = WriteLock::default();
+        let first = lock.try_acquire("/s.sln").expect("first writer");
+        assert!(lock.is_held());
+        let refused = lock
+            .try_acquire("/s.sln")
+            .err()
+            .expect("second writer refused");
+        assert_eq!(refused.code, ErrorCode::WORKSPACE_BUSY);
+        drop(first);
+        assert!(lock.try_acquire("/s.sln").is_ok());
+    }
+}

@@ -6,12 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn main() {
-    let manifest = PathBuf::from(
-        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"),
-    );
+    let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let project = manifest.join("host").join("RoslynMcp.Host.csproj");
-    let out =
-        PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("roslyn-host");
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("roslyn-host");
     println!("cargo:rerun-if-env-changed=ROSLYN_MCP_SKIP_HOST_BUILD");
     for file in host_sources(&manifest) {
         println!("cargo:rerun-if-changed={}", file.display());
@@ -25,14 +22,9 @@ fn main() {
         build(&project, &out)
     };
     if status != "ok" {
-        println!(
-            "cargo:warning=Roslyn host not built ({status}); roslyn-mcp will report it in diagnose"
-        );
+        println!("cargo:warning=Roslyn host not built ({status}); roslyn-mcp will report it in diagnose");
     }
-    println!(
-        "cargo:rustc-env=ROSLYN_MCP_BUILT_HOST_DLL={}",
-        dll.display()
-    );
+    println!("cargo:rustc-env=ROSLYN_MCP_BUILT_HOST_DLL={}", dll.display());
     println!("cargo:rustc-env=ROSLYN_MCP_HOST_BUILD_STATUS={status}");
 }
 
@@ -40,12 +32,7 @@ fn main() {
 fn host_sources(manifest: &Path) -> Vec<PathBuf> {
     // The project file is listed even while missing, so that its arrival triggers a build.
     let mut files = vec![manifest.join("host").join("RoslynMcp.Host.csproj")];
-    for name in [
-        "Directory.Build.props",
-        "Directory.Packages.props",
-        "global.json",
-        "nuget.config",
-    ] {
+    for name in ["Directory.Build.props", "Directory.Packages.props", "global.json", "nuget.config"] {
         let path = manifest.join(name);
         if path.exists() {
             files.push(path);
@@ -74,15 +61,7 @@ fn host_sources(manifest: &Path) -> Vec<PathBuf> {
 fn build(project: &Path, out: &Path) -> String {
     let log = out.with_extension("build.log");
     let result = Command::new("dotnet")
-        .args([
-            "build",
-            "-c",
-            "Release",
-            "-nologo",
-            "--disable-build-servers",
-            "-p:UseSharedCompilation=false",
-            "-o",
-        ])
+        .args(["build", "-c", "Release", "-nologo", "--disable-build-servers", "-p:UseSharedCompilation=false", "-o"])
         .arg(out)
         .arg(project)
         .env("DOTNET_CLI_TELEMETRY_OPTOUT", "1")

@@ -15,19 +15,13 @@ pub fn parse<T: DeserializeOwned>(args: JsonObject) -> Result<T, ToolError> {
 
 fn refusal(path: &str, message: &str) -> ToolError {
     if let Some(field) = quoted(message, "missing field `") {
-        return ToolError::new(
-            ErrorCode::MISSING_REQUIRED_PARAM,
-            format!("Required parameter `{field}` is missing"),
-        )
-        .detail("field", field);
+        return ToolError::new(ErrorCode::MISSING_REQUIRED_PARAM, format!("Required parameter `{field}` is missing"))
+            .detail("field", field);
     }
     if let Some(field) = quoted(message, "unknown field `") {
-        return ToolError::new(
-            ErrorCode::INVALID_PARAMETER,
-            format!("Unknown parameter `{field}`"),
-        )
-        .detail("field", field)
-        .suggest("See the tool's inputSchema for the parameters it takes");
+        return ToolError::new(ErrorCode::INVALID_PARAMETER, format!("Unknown parameter `{field}`"))
+            .detail("field", field)
+            .suggest("See the tool's inputSchema for the parameters it takes");
     }
     let field = path.trim_start_matches('.');
     let code = match field {
@@ -48,18 +42,12 @@ fn quoted<'a>(message: &'a str, prefix: &str) -> Option<&'a str> {
 /// 1-based line and column, as the schema says.
 pub fn position(line: u32, column: u32) -> Result<(), ToolError> {
     if line == 0 {
-        return Err(ToolError::new(
-            ErrorCode::INVALID_LINE_NUMBER,
-            "Lines are 1-based; line 0 does not exist",
-        )
-        .detail("line", line));
+        return Err(ToolError::new(ErrorCode::INVALID_LINE_NUMBER, "Lines are 1-based; line 0 does not exist")
+            .detail("line", line));
     }
     if column == 0 {
-        return Err(ToolError::new(
-            ErrorCode::INVALID_POSITION,
-            "Columns are 1-based; column 0 does not exist",
-        )
-        .detail("column", column));
+        return Err(ToolError::new(ErrorCode::INVALID_POSITION, "Columns are 1-based; column 0 does not exist")
+            .detail("column", column));
     }
     Ok(())
 }
@@ -69,12 +57,9 @@ pub fn limit(value: Option<u32>, default: u32, max: u32, field: &str) -> Result<
     match value {
         None => Ok(default as usize),
         Some(n) if (1..=max).contains(&n) => Ok(n as usize),
-        Some(n) => Err(ToolError::new(
-            ErrorCode::INVALID_PARAMETER,
-            format!("`{field}` must be between 1 and {max}"),
-        )
-        .detail("field", field)
-        .detail("value", n)),
+        Some(n) => Err(ToolError::new(ErrorCode::INVALID_PARAMETER, format!("`{field}` must be between 1 and {max}"))
+            .detail("field", field)
+            .detail("value", n)),
     }
 }
 
@@ -85,52 +70,30 @@ mod tests {
     use serde_json::json;
 
     fn parse_json(value: serde_json::Value) -> Result<PositionInput, ToolError> {
-        let serde_json::Value::Object(map) = value else {
-            panic!("object")
-        };
+        let serde_json::Value::Object(map) = value else { panic!("object") };
         parse(map)
     }
 
     #[test]
     fn missing_unknown_and_mistyped_fields_get_their_codes() {
-        let missing = parse_json(json!({"line": 1, "column": 1}))
-            .err()
-            .expect("refused");
+        let missing = parse_json(json!({"line": 1, "column": 1})).err().expect("refused");
         assert_eq!(
-            (
-                missing.code,
-                missing
-                    .details
-                    .as_ref()
-                    .and_then(|d| d.get("field"))
-                    .cloned()
-            ),
+            (missing.code, missing.details.as_ref().and_then(|d| d.get("field")).cloned()),
             (ErrorCode::MISSING_REQUIRED_PARAM, Some(json!("filePath")))
         );
-        let unknown = parse_json(json!({"filePath": "a.cs", "line": 1, "column": 1, "bogus": 1}))
-            .err()
-            .expect("refused");
+        let unknown =
+            parse_json(json!({"filePath": "a.cs", "line": 1, "column": 1, "bogus": 1})).err().expect("refused");
         assert_eq!(unknown.code, ErrorCode::INVALID_PARAMETER);
-        let negative = parse_json(json!({"filePath": "a.cs", "line": -1, "column": 1}))
-            .err()
-            .expect("refused");
+        let negative = parse_json(json!({"filePath": "a.cs", "line": -1, "column": 1})).err().expect("refused");
         assert_eq!(negative.code, ErrorCode::INVALID_LINE_NUMBER);
-        let text_column = parse_json(json!({"filePath": "a.cs", "line": 1, "column": "x"}))
-            .err()
-            .expect("refused");
+        let text_column = parse_json(json!({"filePath": "a.cs", "line": 1, "column": "x"})).err().expect("refused");
         assert_eq!(text_column.code, ErrorCode::INVALID_POSITION);
     }
 
     #[test]
     fn zero_positions_are_refused() {
-        assert_eq!(
-            position(0, 1).err().map(|e| e.code),
-            Some(ErrorCode::INVALID_LINE_NUMBER)
-        );
-        assert_eq!(
-            position(1, 0).err().map(|e| e.code),
-            Some(ErrorCode::INVALID_POSITION)
-        );
+        assert_eq!(position(0, 1).err().map(|e| e.code), Some(ErrorCode::INVALID_LINE_NUMBER));
+        assert_eq!(position(1, 0).err().map(|e| e.code), Some(ErrorCode::INVALID_POSITION));
         assert!(position(1, 1).is_ok());
     }
 }

@@ -55,17 +55,10 @@ async fn first_line(program: &std::path::Path, args: &[&str]) -> Option<String> 
         .stdin(std::process::Stdio::null())
         .kill_on_drop(true)
         .output();
-    let output = tokio::time::timeout(Duration::from_secs(30), run)
-        .await
-        .ok()?
-        .ok()?;
+    let output = tokio::time::timeout(Duration::from_secs(30), run).await.ok()?.ok()?;
     if !output.status.success() {
         return None;
     }
     let text = String::from_utf8_lossy(&output.stdout);
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .next_back()
-        .map(str::to_owned)
+    text.lines().map(str::trim).filter(|l| !l.is_empty()).next_back().map(str::to_owned)
 }

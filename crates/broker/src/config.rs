@@ -5,11 +5,7 @@ use std::time::Duration;
 use workspace_actor::WorkspaceSettings;
 
 #[derive(Debug, Parser)]
-#[command(
-    name = "roslyn-mcp",
-    version,
-    about = "Compiler-accurate C# navigation for AI agents, over MCP"
-)]
+#[command(name = "roslyn-mcp", version, about = "Compiler-accurate C# navigation for AI agents, over MCP")]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,

@@ -2,13 +2,12 @@
 //! or `isError: true` with the failure envelope.
 
 use protocol::{ErrorEnvelope, ToolError};
-use rmcp::model::CallToolResult;
+use rmcp::model::{CallToolResult, MetaObject};
 use serde::Serialize;
 
 pub fn to_result<T: Serialize>(outcome: Result<T, ToolError>) -> CallToolResult {
     match outcome.and_then(|payload| {
-        serde_json::to_value(payload)
-            .map_err(|e| ToolError::new(protocol::ErrorCode::ROSLYN_ERROR, e.to_string()))
+        serde_json::to_value(payload).map_err(|e| ToolError::new(protocol::ErrorCode::ROSLYN_ERROR, e.to_string()))
     }) {
         Ok(value) => CallToolResult::structured(value),
         Err(error) => failure(error),
@@ -18,7 +17,15 @@ pub fn to_result<T: Serialize>(outcome: Result<T, ToolError>) -> CallToolResult 
 pub fn failure(error: ToolError) -> CallToolResult {
     let envelope = ErrorEnvelope::from(error);
     // Serializing plain data cannot fail; the fallback keeps the promise of never panicking anyway.
-    let value =
-        serde_json::to_value(&envelope).unwrap_or_else(|_| serde_json::json!({"success": false}));
+    let value = serde_json::to_value(&envelope).unwrap_or_else(|_| serde_json::json!({"success": false}));
     CallToolResult::structured_error(value)
+}
+
+/// Where the time of a call went: `totalMs` in the service, `hostMs` of it inside the Roslyn host.
+pub const TIMING_META_KEY: &str = "roslyn-mcp/timing";
+
+pub fn timing(total_ms: f64, host_ms: f64) -> MetaObject {
+    let mut meta = MetaObject::default();
+    meta.0.insert(TIMING_META_KEY.to_owned(), serde_json::json!({"totalMs": total_ms, "hostMs": host_ms}));
+    meta
 }

@@ -20,25 +20,15 @@ fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     let Command::Stdio(args) = cli.command;
     init_logging(&args);
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?
-        .block_on(stdio(args))
+    tokio::runtime::Builder::new_multi_thread().enable_all().build()?.block_on(stdio(args))
 }
 
 /// Logs go to stderr: stdout carries only MCP messages.
 fn init_logging(args: &ServiceArgs) {
     let filter = tracing_subscriber::EnvFilter::try_from_env("ROSLYN_MCP_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(false);
-    if args.log_json {
-        builder.json().init()
-    } else {
-        builder.init()
-    }
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(false);
+    if args.log_json { builder.json().init() } else { builder.init() }
 }
 
 async fn stdio(args: ServiceArgs) -> anyhow::Result<()> {
@@ -56,10 +46,7 @@ async fn stdio(args: ServiceArgs) -> anyhow::Result<()> {
 
 async fn shutdown_signal() {
     use tokio::signal::unix::{SignalKind, signal};
-    let (Ok(mut term), Ok(mut int)) = (
-        signal(SignalKind::terminate()),
-        signal(SignalKind::interrupt()),
-    ) else {
+    let (Ok(mut term), Ok(mut int)) = (signal(SignalKind::terminate()), signal(SignalKind::interrupt())) else {
         return std::future::pending().await;
     };
     tokio::select! {

@@ -33,11 +33,7 @@ impl Registry {
                 let _ = evicted_tx.send((workspace, cause));
             })
             .build();
-        let registry = Arc::new(Self {
-            cache,
-            max_solutions,
-            idle_timeout,
-        });
+        let registry = Arc::new(Self { cache, max_solutions, idle_timeout });
         tokio::spawn(stop_evicted(evicted_rx));
         let weak = Arc::downgrade(&registry);
         tokio::spawn(async move {
@@ -70,10 +66,7 @@ impl Registry {
 
     /// A loaded workspace, without touching its recency (diagnose must not keep solutions alive).
     pub fn peek(&self, solution: &PathBuf) -> Option<Arc<Workspace>> {
-        self.cache
-            .iter()
-            .find(|(k, _)| k.as_ref() == solution)
-            .map(|(_, w)| w)
+        self.cache.iter().find(|(k, _)| k.as_ref() == solution).map(|(_, w)| w)
     }
 
     /// Stops every workspace and waits for their hosts to exit.
@@ -101,16 +94,8 @@ pub struct Broker {
 }
 
 impl Broker {
-    pub fn new(
-        registry: Arc<Registry>,
-        install: Result<HostInstall, ToolError>,
-        settings: WorkspaceSettings,
-    ) -> Self {
-        Self {
-            registry,
-            install,
-            settings,
-        }
+    pub fn new(registry: Arc<Registry>, install: Result<HostInstall, ToolError>, settings: WorkspaceSettings) -> Self {
+        Self { registry, install, settings }
     }
 }
 
@@ -138,11 +123,7 @@ impl Message<OpenWorkspace> for Broker {
             return workspace;
         }
         tracing::info!(solution = %solution.display(), "opening solution");
-        let workspace = Arc::new(Workspace::spawn(
-            solution.clone(),
-            self.install.clone(),
-            self.settings.clone(),
-        ));
+        let workspace = Arc::new(Workspace::spawn(solution.clone(), self.install.clone(), self.settings.clone()));
         self.registry.cache.insert(solution, workspace.clone());
         // Evict beyond capacity now rather than at the next tick.
         self.registry.cache.run_pending_tasks();

@@ -26,31 +26,17 @@ impl Target {
         }
         Err(ToolError::new(
             ErrorCode::SOURCE_NOT_IN_WORKSPACE,
-            format!(
-                "{} is outside the workspace of {}",
-                file.display(),
-                self.solution.display()
-            ),
+            format!("{} is outside the workspace of {}", file.display(), self.solution.display()),
         )
         .detail("file", file.display().to_string())
-        .detail(
-            "workspaceRoots",
-            self.roots
-                .iter()
-                .map(|r| r.display().to_string())
-                .collect::<Vec<_>>(),
-        )
-        .suggest(
-            "Pass a file inside the solution's folder, or name its solution with solutionPath",
-        ))
+        .detail("workspaceRoots", self.roots.iter().map(|r| r.display().to_string()).collect::<Vec<_>>())
+        .suggest("Pass a file inside the solution's folder, or name its solution with solutionPath"))
     }
 }
 
 /// Base directory for relative paths: the session's workspace root, else the working directory.
 pub fn base_dir(session: Option<&SessionWorkspace>) -> PathBuf {
-    session
-        .map(|s| s.root.clone())
-        .unwrap_or_else(working_directory)
+    session.map(|s| s.root.clone()).unwrap_or_else(working_directory)
 }
 
 pub fn working_directory() -> PathBuf {
@@ -58,40 +44,22 @@ pub fn working_directory() -> PathBuf {
 }
 
 /// An existing file named by a tool argument, absolute and with symlinks resolved.
-pub fn existing_file(
-    raw: &str,
-    field: &str,
-    session: Option<&SessionWorkspace>,
-) -> Result<PathBuf, ToolError> {
+pub fn existing_file(raw: &str, field: &str, session: Option<&SessionWorkspace>) -> Result<PathBuf, ToolError> {
     if raw.trim().is_empty() {
-        return Err(
-            ToolError::new(ErrorCode::INVALID_SOURCE_PATH, format!("{field} is empty"))
-                .detail("field", field),
-        );
+        return Err(ToolError::new(ErrorCode::INVALID_SOURCE_PATH, format!("{field} is empty")).detail("field", field));
     }
     if raw.contains('\0') {
-        return Err(ToolError::new(
-            ErrorCode::INVALID_SOURCE_PATH,
-            format!("{field} contains a NUL character"),
-        )
-        .detail("field", field));
+        return Err(ToolError::new(ErrorCode::INVALID_SOURCE_PATH, format!("{field} contains a NUL character"))
+            .detail("field", field));
     }
     let path = base_dir(session).join(raw);
     match std::fs::canonicalize(&path) {
         Ok(real) if real.is_file() => Ok(real),
-        Ok(real) => Err(ToolError::new(
-            ErrorCode::INVALID_SOURCE_PATH,
-            format!("{} is not a file", real.display()),
-        )
-        .detail(field, real.display().to_string())),
-        Err(_) => Err(ToolError::new(
-            ErrorCode::SOURCE_FILE_NOT_FOUND,
-            format!("{} does not exist", path.display()),
-        )
-        .detail(field, path.display().to_string())
-        .suggest(
-            "Paths are absolute or relative to the workspace root (see initialize_workspace)",
-        )),
+        Ok(real) => Err(ToolError::new(ErrorCode::INVALID_SOURCE_PATH, format!("{} is not a file", real.display()))
+            .detail(field, real.display().to_string())),
+        Err(_) => Err(ToolError::new(ErrorCode::SOURCE_FILE_NOT_FOUND, format!("{} does not exist", path.display()))
+            .detail(field, path.display().to_string())
+            .suggest("Paths are absolute or relative to the workspace root (see initialize_workspace)")),
     }
 }
 
@@ -110,13 +78,10 @@ pub fn target(
     } else {
         let cwd = working_directory();
         nearest_above(&cwd).ok_or_else(|| {
-            ToolError::new(
-                ErrorCode::SOLUTION_NOT_FOUND,
-                "No .sln, .slnx or .csproj was found for this call",
-            )
-            .detail("searchedFrom", file.unwrap_or(&cwd).display().to_string())
-            .suggest("Call initialize_workspace with the folder of your solution")
-            .suggest("Or pass solutionPath")
+            ToolError::new(ErrorCode::SOLUTION_NOT_FOUND, "No .sln, .slnx or .csproj was found for this call")
+                .detail("searchedFrom", file.unwrap_or(&cwd).display().to_string())
+                .suggest("Call initialize_workspace with the folder of your solution")
+                .suggest("Or pass solutionPath")
         })?
     };
     let mut roots = vec![solution.parent().unwrap_or(&solution).to_path_buf()];
@@ -129,11 +94,8 @@ pub fn target(
 fn explicit_solution(raw: &str, session: Option<&SessionWorkspace>) -> Result<PathBuf, ToolError> {
     let path = base_dir(session).join(raw);
     let not_found = || {
-        ToolError::new(
-            ErrorCode::SOLUTION_NOT_FOUND,
-            format!("No solution or project at {}", path.display()),
-        )
-        .detail("solutionPath", path.display().to_string())
+        ToolError::new(ErrorCode::SOLUTION_NOT_FOUND, format!("No solution or project at {}", path.display()))
+            .detail("solutionPath", path.display().to_string())
     };
     let real = std::fs::canonicalize(&path).map_err(|_| not_found())?;
     if real.is_dir() {
@@ -151,8 +113,7 @@ fn explicit_solution(raw: &str, session: Option<&SessionWorkspace>) -> Result<Pa
 }
 
 fn is_solution_or_project(path: &Path) -> bool {
-    extension(path).is_some_and(|e| SOLUTION_EXTENSIONS.contains(&e) || e == PROJECT_EXTENSION)
-        && path.is_file()
+    extension(path).is_some_and(|e| SOLUTION_EXTENSIONS.contains(&e) || e == PROJECT_EXTENSION) && path.is_file()
 }
 
 fn extension(path: &Path) -> Option<&str> {
@@ -177,11 +138,7 @@ pub fn nearest_above(dir: &Path) -> Option<PathBuf> {
 /// Solutions directly in `dir` (sorted), else its projects.
 pub fn solutions_in(dir: &Path) -> Vec<PathBuf> {
     let (solutions, projects) = entries_of(dir);
-    if solutions.is_empty() {
-        projects
-    } else {
-        solutions
-    }
+    if solutions.is_empty() { projects } else { solutions }
 }
 
 /// (solution files, project files) directly in `dir`, each sorted.
@@ -218,10 +175,7 @@ mod tests {
         touch(&root.join("App.sln"));
         touch(&root.join("src/Core/Core.csproj"));
         touch(&root.join("src/Core/Models/A.cs"));
-        assert_eq!(
-            nearest_above(&root.join("src/Core/Models")),
-            Some(root.join("App.sln"))
-        );
+        assert_eq!(nearest_above(&root.join("src/Core/Models")), Some(root.join("App.sln")));
     }
 
     #[test]
@@ -230,27 +184,15 @@ mod tests {
         let root = std::fs::canonicalize(dir.path()).expect("canonical");
         touch(&root.join("Lib/Lib.csproj"));
         touch(&root.join("Lib/Deep/B.cs"));
-        assert_eq!(
-            nearest_above(&root.join("Lib/Deep")),
-            Some(root.join("Lib/Lib.csproj"))
-        );
+        assert_eq!(nearest_above(&root.join("Lib/Deep")), Some(root.join("Lib/Lib.csproj")));
     }
 
     #[test]
     fn the_gate_refuses_files_outside_every_root() {
-        let target = Target {
-            solution: "/w/S.sln".into(),
-            roots: vec!["/w".into()],
-        };
+        let target = Target { solution: "/w/S.sln".into(), roots: vec!["/w".into()] };
         assert!(target.admit(Path::new("/w/src/a.cs")).is_ok());
-        let refused = target
-            .admit(Path::new("/etc/passwd"))
-            .err()
-            .expect("refused");
+        let refused = target.admit(Path::new("/etc/passwd")).err().expect("refused");
         assert_eq!(refused.code, ErrorCode::SOURCE_NOT_IN_WORKSPACE);
-        assert!(
-            target.admit(Path::new("/wx/a.cs")).is_err(),
-            "a sibling with a common prefix is outside"
-        );
+        assert!(target.admit(Path::new("/wx/a.cs")).is_err(), "a sibling with a common prefix is outside");
     }
 }

@@ -7,17 +7,14 @@ use crate::services::Services;
 use crate::session::Session;
 use crate::tools::{self, Call};
 use protocol::ToolError;
-use protocol::tools::{
-    PositionInput, diagnose, diagnostics, input_schema, navigation, output_schema, workspace,
-};
-use rmcp::model::{
-    CallToolResult, Implementation, InitializeResult, JsonObject, ServerCapabilities,
-};
+use protocol::tools::{PositionInput, diagnose, diagnostics, input_schema, navigation, output_schema, workspace};
+use rmcp::model::{CallToolResult, Implementation, InitializeResult, JsonObject, ServerCapabilities};
 use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::future::Future;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 use tokio_util::sync::CancellationToken;
 
@@ -29,10 +26,7 @@ pub struct RoslynMcp {
 
 impl RoslynMcp {
     pub fn new(services: Arc<Services>) -> Self {
-        Self {
-            services,
-            session: Arc::default(),
-        }
+        Self { services, session: Arc::default() }
     }
 
     /// Parses, runs, logs and wraps one tool call.
@@ -50,10 +44,12 @@ impl RoslynMcp {
         Fut: Future<Output = Result<O, ToolError>>,
     {
         let began = Instant::now();
+        let host_micros = Arc::new(AtomicU64::new(0));
         let call = Call {
             services: self.services.clone(),
             session: self.session.clone(),
             cancel,
+            host_micros: host_micros.clone(),
         };
         let outcome = match args::parse::<I>(raw) {
             Ok(input) => f(call, input).await,
@@ -66,7 +62,8 @@ impl RoslynMcp {
                 tracing::info!(tool, elapsed_ms, outcome = "error", code = %error.code, "tools/call")
             }
         }
-        envelope::to_result(outcome)
+        let host_ms = host_micros.load(Ordering::Relaxed) as f64 / 1000.0;
+        envelope::to_result(outcome).with_meta(Some(envelope::timing(elapsed_ms, host_ms)))
     }
 }
 
@@ -79,10 +76,8 @@ impl RoslynMcp {
         annotations(title = "Diagnose", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
     async fn diagnose(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
-        self.run("diagnose", raw, cancel, |call, input| async move {
-            tools::diagnose::diagnose(&call, input).await
-        })
-        .await
+        self.run("diagnose", raw, cancel, |call, input| async move { tools::diagnose::diagnose(&call, input).await })
+            .await
     }
 
     #[tool(
@@ -91,11 +86,7 @@ impl RoslynMcp {
         output_schema = Arc::new(output_schema::<workspace::InitializeWorkspaceOutput>()),
         annotations(title = "Initialize workspace", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn initialize_workspace(
-        &self,
-        raw: JsonObject,
-        cancel: CancellationToken,
-    ) -> CallToolResult {
+    async fn initialize_workspace(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
         self.run("initialize_workspace", raw, cancel, |call, input| async move {
             tools::initialize::initialize_workspace(&call, input).await
         })
@@ -108,17 +99,10 @@ impl RoslynMcp {
         output_schema = Arc::new(output_schema::<navigation::TypeAtPositionOutput>()),
         annotations(title = "Type at position", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn get_type_at_position(
-        &self,
-        raw: JsonObject,
-        cancel: CancellationToken,
-    ) -> CallToolResult {
-        self.run(
-            "get_type_at_position",
-            raw,
-            cancel,
-            |call, input| async move { tools::navigation::type_at_position(&call, input).await },
-        )
+    async fn get_type_at_position(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
+        self.run("get_type_at_position", raw, cancel, |call, input| async move {
+            tools::navigation::type_at_position(&call, input).await
+        })
         .await
     }
 
@@ -128,17 +112,10 @@ impl RoslynMcp {
         output_schema = Arc::new(output_schema::<navigation::SymbolDefinitionOutput>()),
         annotations(title = "Find definition", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn find_symbol_definition(
-        &self,
-        raw: JsonObject,
-        cancel: CancellationToken,
-    ) -> CallToolResult {
-        self.run(
-            "find_symbol_definition",
-            raw,
-            cancel,
-            |call, input| async move { tools::navigation::symbol_definition(&call, input).await },
-        )
+    async fn find_symbol_definition(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
+        self.run("find_symbol_definition", raw, cancel, |call, input| async move {
+            tools::navigation::symbol_definition(&call, input).await
+        })
         .await
     }
 
@@ -161,11 +138,7 @@ impl RoslynMcp {
         output_schema = Arc::new(output_schema::<diagnostics::CompilationDiagnosticsOutput>()),
         annotations(title = "Compilation diagnostics", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn get_compilation_diagnostics(
-        &self,
-        raw: JsonObject,
-        cancel: CancellationToken,
-    ) -> CallToolResult {
+    async fn get_compilation_diagnostics(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
         self.run("get_compilation_diagnostics", raw, cancel, |call, input| async move {
             tools::diagnostics::compilation_diagnostics(&call, input).await
         })

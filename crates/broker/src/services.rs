@@ -22,24 +22,16 @@ impl Services {
         let located = roslyn_host::locate();
         let registry = Registry::start(args.max_solutions, args.idle_timeout());
         let components = ComponentsCell::start(&located);
-        let broker = Broker::spawn(Broker::new(
-            registry.clone(),
-            located.install(),
-            args.workspace_settings(),
-        ));
-        Arc::new(Self {
-            broker,
-            registry,
-            components,
-            located,
-        })
+        let broker = Broker::spawn(Broker::new(registry.clone(), located.install(), args.workspace_settings()));
+        Arc::new(Self { broker, registry, components, located })
     }
 
     /// The workspace of `solution`, started if needed (the solution loads on its first request).
     pub async fn workspace(&self, solution: PathBuf) -> Result<Arc<Workspace>, ToolError> {
-        self.broker.ask(OpenWorkspace(solution)).await.map_err(|e| {
-            ToolError::new(ErrorCode::ROSLYN_ERROR, format!("broker unavailable: {e}"))
-        })
+        self.broker
+            .ask(OpenWorkspace(solution))
+            .await
+            .map_err(|e| ToolError::new(ErrorCode::ROSLYN_ERROR, format!("broker unavailable: {e}")))
     }
 
     /// Records the versions a host reported, for diagnose.
@@ -53,8 +45,7 @@ impl Services {
             c.roslyn_version = non_empty(&hello.roslyn_version).or(c.roslyn_version.take());
             c.msbuild_version = non_empty(&hello.msbuild_version).or(c.msbuild_version.take());
             c.msbuild_found = c.msbuild_found || !hello.msbuild_version.is_empty();
-            c.dotnet_sdk_version =
-                non_empty(&hello.dotnet_sdk_version).or(c.dotnet_sdk_version.take());
+            c.dotnet_sdk_version = non_empty(&hello.dotnet_sdk_version).or(c.dotnet_sdk_version.take());
         });
     }
 

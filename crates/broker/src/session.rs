@@ -17,16 +17,10 @@ pub struct Session {
 
 impl Session {
     pub fn workspace(&self) -> Option<SessionWorkspace> {
-        self.workspace
-            .read()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .clone()
+        self.workspace.read().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
     }
 
     pub fn set_workspace(&self, workspace: SessionWorkspace) {
-        *self
-            .workspace
-            .write()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(workspace);
+        *self.workspace.write().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(workspace);
     }
 }

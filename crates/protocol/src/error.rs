@@ -88,19 +88,12 @@ pub struct ToolError {
 
 impl ToolError {
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        Self {
-            code,
-            message: message.into(),
-            details: None,
-            suggestions: Vec::new(),
-        }
+        Self { code, message: message.into(), details: None, suggestions: Vec::new() }
     }
 
     /// Adds one `details` entry.
     pub fn detail(mut self, key: &str, value: impl Into<Value>) -> Self {
-        self.details
-            .get_or_insert_with(Map::new)
-            .insert(key.to_owned(), value.into());
+        self.details.get_or_insert_with(Map::new).insert(key.to_owned(), value.into());
         self
     }
 
@@ -128,10 +121,7 @@ pub struct ErrorEnvelope {
 
 impl From<ToolError> for ErrorEnvelope {
     fn from(error: ToolError) -> Self {
-        Self {
-            success: false,
-            error,
-        }
+        Self { success: false, error }
     }
 }
 
@@ -147,19 +137,14 @@ mod tests {
         assert_eq!(numbers.len(), ErrorCode::ALL.len());
         for code in ErrorCode::ALL {
             assert_eq!(ErrorCode::from_name(code.name()), Some(*code));
-            assert_eq!(
-                serde_json::to_value(code).expect("serializes"),
-                Value::String(code.name().into())
-            );
+            assert_eq!(serde_json::to_value(code).expect("serializes"), Value::String(code.name().into()));
         }
     }
 
     #[test]
     fn envelope_matches_seed_shape() {
         let envelope = ErrorEnvelope::from(
-            ToolError::new(ErrorCode::SYMBOL_NOT_FOUND, "No symbol")
-                .detail("line", 3)
-                .suggest("Check the line"),
+            ToolError::new(ErrorCode::SYMBOL_NOT_FOUND, "No symbol").detail("line", 3).suggest("Check the line"),
         );
         let json = serde_json::to_value(&envelope).expect("serializes");
         assert_eq!(

@@ -9,13 +9,7 @@ fn golden_dir() -> PathBuf {
 }
 
 fn span(file: &str, line: u32, column: u32, end_column: u32) -> Span {
-    Span {
-        file: file.into(),
-        start_line: line,
-        start_column: column,
-        end_line: line,
-        end_column,
-    }
+    Span { file: file.into(), start_line: line, start_column: column, end_line: line, end_column }
 }
 
 fn symbol() -> SymbolSummary {
@@ -31,45 +25,20 @@ fn symbol() -> SymbolSummary {
 }
 
 fn request(id: u64, body: RequestBody) -> BrokerMessage {
-    BrokerMessage::Request(HostRequest {
-        id: RequestId(id),
-        body,
-    })
+    BrokerMessage::Request(HostRequest { id: RequestId(id), body })
 }
 
 fn response(id: u64, outcome: Outcome) -> HostMessage {
-    HostMessage::Response(HostResponse {
-        id: RequestId(id),
-        host_micros: 1234,
-        workspace_version: 3,
-        outcome,
-    })
+    HostMessage::Response(HostResponse { id: RequestId(id), host_micros: 1234, workspace_version: 3, outcome })
 }
 
 /// Each vector exercises a different encoding rule: varint widths (1, 3, 5 and 9 bytes), options, nested
 /// enums, empty and non-ASCII strings, empty and non-empty sequences.
 fn broker_vectors() -> Vec<(&'static str, BrokerMessage)> {
-    let position = Position {
-        file: "/w/Ünïcode.cs".into(),
-        line: 70_000,
-        column: 12,
-    };
+    let position = Position { file: "/w/Ünïcode.cs".into(), line: 70_000, column: 12 };
     vec![
-        (
-            "broker_hello",
-            BrokerMessage::Hello(BrokerHello {
-                protocol_version: PROTOCOL_VERSION,
-            }),
-        ),
-        (
-            "broker_load",
-            request(
-                1,
-                RequestBody::Load(LoadRequest {
-                    solution_path: "/work/Shop/Shop.sln".into(),
-                }),
-            ),
-        ),
+        ("broker_hello", BrokerMessage::Hello(BrokerHello { protocol_version: PROTOCOL_VERSION })),
+        ("broker_load", request(1, RequestBody::Load(LoadRequest { solution_path: "/work/Shop/Shop.sln".into() }))),
         (
             "broker_file_changes",
             request(
@@ -80,23 +49,11 @@ fn broker_vectors() -> Vec<(&'static str, BrokerMessage)> {
                 }),
             ),
         ),
-        (
-            "broker_type_at_position",
-            request(250, RequestBody::TypeAtPosition(position.clone())),
-        ),
-        (
-            "broker_symbol_definition",
-            request(251, RequestBody::SymbolDefinition(position.clone())),
-        ),
+        ("broker_type_at_position", request(250, RequestBody::TypeAtPosition(position.clone()))),
+        ("broker_symbol_definition", request(251, RequestBody::SymbolDefinition(position.clone()))),
         (
             "broker_references",
-            request(
-                65_536,
-                RequestBody::References(ReferencesRequest {
-                    position,
-                    include_declaration: true,
-                }),
-            ),
+            request(65_536, RequestBody::References(ReferencesRequest { position, include_declaration: true })),
         ),
         (
             "broker_diagnostics_file",
@@ -112,16 +69,10 @@ fn broker_vectors() -> Vec<(&'static str, BrokerMessage)> {
             "broker_diagnostics_solution",
             request(
                 u64::MAX,
-                RequestBody::CompilationDiagnostics(DiagnosticsRequest {
-                    file: None,
-                    min_severity: Severity::Hidden,
-                }),
+                RequestBody::CompilationDiagnostics(DiagnosticsRequest { file: None, min_severity: Severity::Hidden }),
             ),
         ),
-        (
-            "broker_ping",
-            request(3, RequestBody::Ping(PingRequest { delay_ms: 0 })),
-        ),
+        ("broker_ping", request(3, RequestBody::Ping(PingRequest { delay_ms: 0 }))),
         ("broker_cancel", BrokerMessage::Cancel(RequestId(7))),
         ("broker_shutdown", BrokerMessage::Shutdown),
     ]
@@ -157,14 +108,8 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
                 process_id: 4242,
             }),
         ),
-        (
-            "host_loaded",
-            response(1, Outcome::Ok(ResponseBody::Loaded(summary.clone()))),
-        ),
-        (
-            "host_file_changes_applied",
-            response(2, Outcome::Ok(ResponseBody::FileChangesApplied(summary))),
-        ),
+        ("host_loaded", response(1, Outcome::Ok(ResponseBody::Loaded(summary.clone())))),
+        ("host_file_changes_applied", response(2, Outcome::Ok(ResponseBody::FileChangesApplied(summary)))),
         (
             "host_type_info",
             response(
@@ -200,12 +145,7 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
                 Outcome::Ok(ResponseBody::SymbolDefinition(DefinitionInfo {
                     symbol: symbol(),
                     locations: vec![SourceLocation {
-                        span: span(
-                            "/work/Shop/src/Shop.Core/Services/PriceCalculator.cs",
-                            12,
-                            24,
-                            33,
-                        ),
+                        span: span("/work/Shop/src/Shop.Core/Services/PriceCalculator.cs", 12, 24, 33),
                         line_text: "public decimal Calculate(decimal price)".into(),
                     }],
                 })),
@@ -267,22 +207,15 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
     ]
 }
 
-fn check<T: bincode::Encode + bincode::Decode<()> + PartialEq + std::fmt::Debug>(
-    name: &str,
-    message: &T,
-) {
+fn check<T: bincode::Encode + bincode::Decode<()> + PartialEq + std::fmt::Debug>(name: &str, message: &T) {
     let path = golden_dir().join(format!("{name}.bin"));
     let frame = encode_frame(message).expect("encodes");
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         std::fs::create_dir_all(golden_dir()).expect("golden dir");
         std::fs::write(&path, &frame).expect("writes golden file");
     }
-    let golden = std::fs::read(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_GOLDEN=1 writes it)", path.display()));
-    assert_eq!(
-        frame, golden,
-        "{name}: encoding differs from the golden vector"
-    );
+    let golden = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e} (UPDATE_GOLDEN=1 writes it)", path.display()));
+    assert_eq!(frame, golden, "{name}: encoding differs from the golden vector");
     let len = payload_len(golden[..HEADER_BYTES].try_into().expect("header")).expect("length");
     assert_eq!(len, golden.len() - HEADER_BYTES, "{name}: length prefix");
     let decoded: T = decode_payload(&golden[HEADER_BYTES..]).expect("decodes");

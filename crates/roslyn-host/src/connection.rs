@@ -3,9 +3,8 @@
 
 use crate::failure::HostFailure;
 use protocol::host::{
-    BrokerHello, BrokerMessage, HEADER_BYTES, HostHello, HostMessage, HostRequest, HostResponse,
-    Outcome, PROTOCOL_VERSION, RequestBody, RequestId, ResponseBody, decode_payload, encode_frame,
-    payload_len,
+    BrokerHello, BrokerMessage, HEADER_BYTES, HostHello, HostMessage, HostRequest, HostResponse, Outcome,
+    PROTOCOL_VERSION, RequestBody, RequestId, ResponseBody, decode_payload, encode_frame, payload_len,
 };
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -44,14 +43,10 @@ impl HostConnection {
         let hello = match read_message(&mut reader).await? {
             Some(HostMessage::Hello(hello)) => hello,
             Some(other) => {
-                return Err(HostFailure::Handshake(format!(
-                    "expected Hello, got {other:?}"
-                )));
+                return Err(HostFailure::Handshake(format!("expected Hello, got {other:?}")));
             }
             None => {
-                return Err(HostFailure::Handshake(
-                    "the host closed the connection before Hello".into(),
-                ));
+                return Err(HostFailure::Handshake("the host closed the connection before Hello".into()));
             }
         };
         if hello.protocol_version != PROTOCOL_VERSION {
@@ -60,26 +55,14 @@ impl HostConnection {
                 hello.protocol_version
             )));
         }
-        write_message(
-            &mut writer,
-            &BrokerMessage::Hello(BrokerHello {
-                protocol_version: PROTOCOL_VERSION,
-            }),
-        )
-        .await?;
+        write_message(&mut writer, &BrokerMessage::Hello(BrokerHello { protocol_version: PROTOCOL_VERSION })).await?;
 
         let pending: Pending = Arc::default();
         let closed = CancellationToken::new();
         let (outbox, inbox) = mpsc::unbounded_channel();
         tokio::spawn(write_loop(writer, inbox, closed.clone()));
         tokio::spawn(read_loop(reader, pending.clone(), closed.clone()));
-        Ok(Self {
-            hello,
-            outbox,
-            pending,
-            next_id: AtomicU64::new(1),
-            closed,
-        })
+        Ok(Self { hello, outbox, pending, next_id: AtomicU64::new(1), closed })
     }
 
     pub fn hello(&self) -> &HostHello {
@@ -106,15 +89,8 @@ impl HostConnection {
         let id = RequestId(self.next_id.fetch_add(1, Ordering::Relaxed));
         let (tx, rx) = oneshot::channel();
         lock(&self.pending).insert(id, tx);
-        let _in_flight = InFlight {
-            id,
-            connection: self,
-        };
-        if self
-            .outbox
-            .send(BrokerMessage::Request(HostRequest { id, body }))
-            .is_err()
-        {
+        let _in_flight = InFlight { id, connection: self };
+        if self.outbox.send(BrokerMessage::Request(HostRequest { id, body })).is_err() {
             return Err(HostFailure::Crashed);
         }
         let response = tokio::select! {
@@ -124,11 +100,9 @@ impl HostConnection {
             _ = self.closed.cancelled() => return Err(HostFailure::Crashed),
         };
         match response.outcome {
-            Outcome::Ok(body) => Ok(HostReply {
-                body,
-                host_micros: response.host_micros,
-                workspace_version: response.workspace_version,
-            }),
+            Outcome::Ok(body) => {
+                Ok(HostReply { body, host_micros: response.host_micros, workspace_version: response.workspace_version })
+            }
             Outcome::Err(error) => Err(HostFailure::Remote(error)),
             Outcome::Cancelled => Err(HostFailure::Cancelled),
         }
@@ -157,9 +131,7 @@ impl Drop for InFlight<'_> {
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     // A poisoned map only means another task panicked mid-insert; the map itself is still consistent.
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 async fn write_loop<W: AsyncWrite + Unpin>(
@@ -185,11 +157,7 @@ async fn write_loop<W: AsyncWrite + Unpin>(
     let _ = writer.shutdown().await;
 }
 
-async fn read_loop<R: AsyncRead + Unpin>(
-    mut reader: R,
-    pending: Pending,
-    closed: CancellationToken,
-) {
+async fn read_loop<R: AsyncRead + Unpin>(mut reader: R, pending: Pending, closed: CancellationToken) {
     loop {
         match read_message(&mut reader).await {
             Ok(Some(HostMessage::Response(response))) => {
@@ -210,9 +178,7 @@ async fn read_loop<R: AsyncRead + Unpin>(
     closed.cancel();
 }
 
-async fn read_message<R: AsyncRead + Unpin>(
-    reader: &mut R,
-) -> Result<Option<HostMessage>, HostFailure> {
+async fn read_message<R: AsyncRead + Unpin>(reader: &mut R) -> Result<Option<HostMessage>, HostFailure> {
     let mut header = [0u8; HEADER_BYTES];
     match reader.read_exact(&mut header).await {
         Ok(_) => {}
@@ -221,21 +187,12 @@ async fn read_message<R: AsyncRead + Unpin>(
     }
     let len = payload_len(header)?;
     let mut payload = vec![0u8; len];
-    reader
-        .read_exact(&mut payload)
-        .await
-        .map_err(|_| HostFailure::Crashed)?;
+    reader.read_exact(&mut payload).await.map_err(|_| HostFailure::Crashed)?;
     Ok(Some(decode_payload(&payload)?))
 }
 
-async fn write_message<W: AsyncWrite + Unpin>(
-    writer: &mut W,
-    message: &BrokerMessage,
-) -> Result<(), HostFailure> {
+async fn write_message<W: AsyncWrite + Unpin>(writer: &mut W, message: &BrokerMessage) -> Result<(), HostFailure> {
     let frame = encode_frame(message)?;
-    writer
-        .write_all(&frame)
-        .await
-        .map_err(|_| HostFailure::Crashed)?;
+    writer.write_all(&frame).await.map_err(|_| HostFailure::Crashed)?;
     writer.flush().await.map_err(|_| HostFailure::Crashed)
 }

@@ -44,14 +44,9 @@ impl Located {
             )
             .detail("hostDll", self.host_dll.display().to_string())
             .suggest("Run `cargo build` on a machine with the .NET SDK and NuGet access")
-            .suggest(format!(
-                "Or point {HOST_DLL_ENV} at a built RoslynMcp.Host.dll"
-            )));
+            .suggest(format!("Or point {HOST_DLL_ENV} at a built RoslynMcp.Host.dll")));
         }
-        Ok(HostInstall {
-            dotnet,
-            host_dll: self.host_dll.clone(),
-        })
+        Ok(HostInstall { dotnet, host_dll: self.host_dll.clone() })
     }
 }
 
@@ -61,11 +56,7 @@ pub fn locate() -> Located {
         .map(PathBuf::from)
         .or_else(beside_executable)
         .unwrap_or_else(|| PathBuf::from(env!("ROSLYN_MCP_BUILT_HOST_DLL")));
-    Located {
-        dotnet: find_dotnet(),
-        host_dll,
-        build_status: env!("ROSLYN_MCP_HOST_BUILD_STATUS"),
-    }
+    Located { dotnet: find_dotnet(), host_dll, build_status: env!("ROSLYN_MCP_HOST_BUILD_STATUS") }
 }
 
 fn beside_executable() -> Option<PathBuf> {
@@ -76,7 +67,5 @@ fn beside_executable() -> Option<PathBuf> {
 
 fn find_dotnet() -> Option<PathBuf> {
     let from_root = std::env::var_os("DOTNET_ROOT").map(|root| Path::new(&root).join("dotnet"));
-    from_root
-        .filter(|p| p.is_file())
-        .or_else(|| which::which("dotnet").ok())
+    from_root.filter(|p| p.is_file()).or_else(|| which::which("dotnet").ok())
 }

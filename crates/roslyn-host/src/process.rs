@@ -23,20 +23,10 @@ pub struct HostProcess {
 
 impl HostProcess {
     /// Starts the host and completes the handshake within `limit`.
-    pub async fn start(
-        install: &HostInstall,
-        label: &str,
-        limit: Duration,
-    ) -> Result<Self, HostFailure> {
-        let socket =
-            socket_path().map_err(|e| HostFailure::Spawn(format!("socket directory: {e}")))?;
+    pub async fn start(install: &HostInstall, label: &str, limit: Duration) -> Result<Self, HostFailure> {
+        let socket = socket_path().map_err(|e| HostFailure::Spawn(format!("socket directory: {e}")))?;
         let listener = ListenerOptions::new()
-            .name(
-                socket
-                    .as_path()
-                    .to_fs_name::<GenericFilePath>()
-                    .map_err(|e| HostFailure::Spawn(e.to_string()))?,
-            )
+            .name(socket.as_path().to_fs_name::<GenericFilePath>().map_err(|e| HostFailure::Spawn(e.to_string()))?)
             .mode(0o600)
             .create_tokio()
             .map_err(|e| HostFailure::Spawn(format!("listening on {}: {e}", socket.display())))?;
@@ -58,10 +48,7 @@ impl HostProcess {
             tokio::spawn(forward_stderr(stderr, pid, label.to_owned()));
         }
         let connect = async {
-            let stream = listener
-                .accept()
-                .await
-                .map_err(|e| HostFailure::Spawn(format!("accepting the host: {e}")))?;
+            let stream = listener.accept().await.map_err(|e| HostFailure::Spawn(format!("accepting the host: {e}")))?;
             HostConnection::establish(stream).await
         };
         let connection = tokio::select! {
@@ -75,12 +62,7 @@ impl HostProcess {
         };
         // The socket file is only needed until the host has connected.
         let _ = std::fs::remove_file(&socket);
-        Ok(Self {
-            child: tokio::sync::Mutex::new(child),
-            pid,
-            connection,
-            socket,
-        })
+        Ok(Self { child: tokio::sync::Mutex::new(child), pid, connection, socket })
     }
 
     pub fn pid(&self) -> u32 {
@@ -122,27 +104,18 @@ fn socket_path() -> std::io::Result<PathBuf> {
         .unwrap_or_else(std::env::temp_dir);
     let dir = base.join(format!("roslyn-mcp-{}", user_id()));
     create_private_dir(&dir)?;
-    Ok(dir.join(format!(
-        "host-{}-{}.sock",
-        std::process::id(),
-        uuid::Uuid::new_v4().simple()
-    )))
+    Ok(dir.join(format!("host-{}-{}.sock", std::process::id(), uuid::Uuid::new_v4().simple())))
 }
 
 fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
-    std::fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(dir)?;
+    std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
     std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
 }
 
 fn user_id() -> u32 {
     use std::os::unix::fs::MetadataExt;
-    std::fs::metadata("/proc/self")
-        .map(|m| m.uid())
-        .unwrap_or_default()
+    std::fs::metadata("/proc/self").map(|m| m.uid()).unwrap_or_default()
 }
 
 async fn forward_stderr(stderr: tokio::process::ChildStderr, pid: u32, label: String) {

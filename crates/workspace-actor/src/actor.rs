@@ -56,11 +56,7 @@ impl Actor for WorkspaceActor {
         })
     }
 
-    async fn on_stop(
-        &mut self,
-        _: WeakActorRef<Self>,
-        _: ActorStopReason,
-    ) -> Result<(), Self::Error> {
+    async fn on_stop(&mut self, _: WeakActorRef<Self>, _: ActorStopReason) -> Result<(), Self::Error> {
         if let Some(host) = self.ready.swap(None) {
             host.stop(STOP_GRACE).await;
         }
@@ -93,16 +89,11 @@ impl WorkspaceActor {
             return Err(error.clone());
         }
         if self.failures_in_row >= self.settings.max_restarts {
-            let cooled = self
-                .last_attempt
-                .is_some_and(|t| t.elapsed() >= self.settings.give_up_for);
+            let cooled = self.last_attempt.is_some_and(|t| t.elapsed() >= self.settings.give_up_for);
             if !cooled {
                 return Err(ToolError::new(
                     ErrorCode::ROSLYN_ERROR,
-                    format!(
-                        "The Roslyn host failed {} times in a row; not retrying yet",
-                        self.failures_in_row
-                    ),
+                    format!("The Roslyn host failed {} times in a row; not retrying yet", self.failures_in_row),
                 )
                 .detail("solutionPath", self.solution.display().to_string())
                 .detail("lastErrors", self.status.get().errors.clone())
@@ -114,16 +105,11 @@ impl WorkspaceActor {
             self.failures_in_row = 0;
         }
         if self.failures_in_row > 0 {
-            tokio::time::sleep(self.settings.restart_backoff * 2u32.pow(self.failures_in_row - 1))
-                .await;
+            tokio::time::sleep(self.settings.restart_backoff * 2u32.pow(self.failures_in_row - 1)).await;
         }
         let restarting = self.started_once;
         self.status.update(|s| {
-            s.state = if restarting {
-                WorkspaceState::Restarting
-            } else {
-                WorkspaceState::Loading
-            };
+            s.state = if restarting { WorkspaceState::Restarting } else { WorkspaceState::Loading };
             s.host_pid = None;
         });
         self.last_attempt = Some(Instant::now());
@@ -158,27 +144,16 @@ impl WorkspaceActor {
         }
     }
 
-    async fn start_and_load(
-        &self,
-    ) -> Result<(Arc<HostProcess>, u64, protocol::host::WorkspaceSummary), ToolError> {
+    async fn start_and_load(&self) -> Result<(Arc<HostProcess>, u64, protocol::host::WorkspaceSummary), ToolError> {
         let install = self.install.clone()?;
         let label = self.solution.display().to_string();
-        let host =
-            Arc::new(HostProcess::start(&install, &label, self.settings.load_timeout).await?);
-        let load = RequestBody::Load(LoadRequest {
-            solution_path: label,
-        });
-        let reply = host
-            .connection()
-            .request(load, self.settings.load_timeout, &CancellationToken::new())
-            .await;
+        let host = Arc::new(HostProcess::start(&install, &label, self.settings.load_timeout).await?);
+        let load = RequestBody::Load(LoadRequest { solution_path: label });
+        let reply = host.connection().request(load, self.settings.load_timeout, &CancellationToken::new()).await;
         match reply {
             Ok(reply) => match reply.body {
                 ResponseBody::Loaded(summary) => Ok((host, reply.workspace_version, summary)),
-                other => Err(HostFailure::Handshake(format!(
-                    "unexpected answer to Load: {other:?}"
-                ))
-                .into()),
+                other => Err(HostFailure::Handshake(format!("unexpected answer to Load: {other:?}")).into()),
             },
             Err(failure) => {
                 host.stop(STOP_GRACE).await;

@@ -36,11 +36,7 @@ pub struct Workspace {
 
 impl Workspace {
     /// Spawns the actor and the watcher; the host starts with the first request.
-    pub fn spawn(
-        solution: PathBuf,
-        install: Result<HostInstall, ToolError>,
-        settings: WorkspaceSettings,
-    ) -> Self {
+    pub fn spawn(solution: PathBuf, install: Result<HostInstall, ToolError>, settings: WorkspaceSettings) -> Self {
         let status = Arc::new(StatusCell::new(solution.display().to_string()));
         let ready = Arc::new(ArcSwapOption::empty());
         let watcher =
@@ -58,15 +54,7 @@ impl Workspace {
             status: status.clone(),
             ready: ready.clone(),
         });
-        Self {
-            solution,
-            actor,
-            status,
-            write_lock: WriteLock::default(),
-            settings,
-            ready,
-            _watcher: watcher,
-        }
+        Self { solution, actor, status, write_lock: WriteLock::default(), settings, ready, _watcher: watcher }
     }
 
     pub fn solution(&self) -> &Path {
@@ -87,10 +75,7 @@ impl Workspace {
 
     /// Versions the running host reported in its handshake.
     pub fn host_hello(&self) -> Option<HostHello> {
-        self.ready
-            .load()
-            .as_ref()
-            .map(|host| host.connection().hello().clone())
+        self.ready.load().as_ref().map(|host| host.connection().hello().clone())
     }
 
     pub fn write_lock(&self) -> &WriteLock {
@@ -99,20 +84,12 @@ impl Workspace {
 
     /// Runs a read on the current host, loading the solution first if needed. A host that dies under the
     /// request is restarted and the request is tried once more: reads are idempotent.
-    pub async fn request(
-        &self,
-        body: RequestBody,
-        cancel: &CancellationToken,
-    ) -> Result<HostReply, ToolError> {
+    pub async fn request(&self, body: RequestBody, cancel: &CancellationToken) -> Result<HostReply, ToolError> {
         let mut attempts = 0;
         loop {
             attempts += 1;
             let host = self.acquire().await?;
-            match host
-                .connection()
-                .request(body.clone(), self.settings.request_timeout, cancel)
-                .await
-            {
+            match host.connection().request(body.clone(), self.settings.request_timeout, cancel).await {
                 Err(failure) if failure.is_crash() && attempts < 2 => continue,
                 result => return result.map_err(ToolError::from),
             }
@@ -123,10 +100,7 @@ impl Workspace {
     pub async fn acquire(&self) -> Result<Arc<roslyn_host::HostProcess>, ToolError> {
         self.actor.ask(Acquire).await.map_err(|error| match error {
             SendError::HandlerError(error) => error,
-            other => ToolError::new(
-                ErrorCode::ROSLYN_ERROR,
-                format!("workspace actor unavailable: {other}"),
-            ),
+            other => ToolError::new(ErrorCode::ROSLYN_ERROR, format!("workspace actor unavailable: {other}")),
         })
     }
 

@@ -26,10 +26,7 @@ impl StatusCell {
             errors: Vec::new(),
             warnings: Vec::new(),
         });
-        Self {
-            status,
-            summary: ArcSwapOption::empty(),
-        }
+        Self { status, summary: ArcSwapOption::empty() }
     }
 
     pub fn get(&self) -> Arc<WorkspaceStatus> {

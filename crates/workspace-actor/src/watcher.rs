@@ -34,44 +34,30 @@ pub fn watch(
     let root = solution.parent().unwrap_or(solution).to_path_buf();
     let solution = solution.to_path_buf();
     let (tx, rx) = mpsc::unbounded_channel::<Vec<PathBuf>>();
-    let mut debouncer =
-        new_debouncer(
-            debounce,
-            None,
-            move |result: DebounceEventResult| match result {
-                Ok(events) => {
-                    let rescan = events.iter().any(|e| e.event.need_rescan());
-                    let mut paths: Vec<PathBuf> = events
-                        .into_iter()
-                        .flat_map(|e| e.event.paths)
-                        .filter(|p| relevant(p))
-                        .collect();
-                    if rescan {
-                        // Events were lost: a changed solution file makes the host reload everything.
-                        tracing::warn!("file watcher overflowed; reloading the solution");
-                        paths.push(solution.clone());
-                    }
-                    if !paths.is_empty() {
-                        let _ = tx.send(paths);
-                    }
-                }
-                Err(errors) => tracing::warn!(?errors, "file watcher error"),
-            },
-        )?;
+    let mut debouncer = new_debouncer(debounce, None, move |result: DebounceEventResult| match result {
+        Ok(events) => {
+            let rescan = events.iter().any(|e| e.event.need_rescan());
+            let mut paths: Vec<PathBuf> =
+                events.into_iter().flat_map(|e| e.event.paths).filter(|p| relevant(p)).collect();
+            if rescan {
+                // Events were lost: a changed solution file makes the host reload everything.
+                tracing::warn!("file watcher overflowed; reloading the solution");
+                paths.push(solution.clone());
+            }
+            if !paths.is_empty() {
+                let _ = tx.send(paths);
+            }
+        }
+        Err(errors) => tracing::warn!(?errors, "file watcher error"),
+    })?;
     debouncer.watch(&root, RecursiveMode::Recursive)?;
     tokio::spawn(forward(rx, ready, status, request_timeout));
     Ok(debouncer)
 }
 
 fn relevant(path: &Path) -> bool {
-    let watched = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| WATCHED.contains(&e));
-    watched
-        && !path
-            .components()
-            .any(|c| IGNORED_DIRS.iter().any(|d| c.as_os_str() == *d))
+    let watched = path.extension().and_then(|e| e.to_str()).is_some_and(|e| WATCHED.contains(&e));
+    watched && !path.components().any(|c| IGNORED_DIRS.iter().any(|d| c.as_os_str() == *d))
 }
 
 async fn forward(
@@ -101,25 +87,16 @@ async fn forward(
                 },
             }
         };
-        let (changed, removed): (Vec<PathBuf>, Vec<PathBuf>) = std::mem::take(&mut waiting)
-            .into_iter()
-            .partition(|p| p.exists());
+        let (changed, removed): (Vec<PathBuf>, Vec<PathBuf>) =
+            std::mem::take(&mut waiting).into_iter().partition(|p| p.exists());
         let changes = FileChanges {
             changed: changed.iter().map(|p| p.display().to_string()).collect(),
             removed: removed.iter().map(|p| p.display().to_string()).collect(),
         };
-        tracing::debug!(
-            changed = changes.changed.len(),
-            removed = changes.removed.len(),
-            "applying file changes"
-        );
+        tracing::debug!(changed = changes.changed.len(), removed = changes.removed.len(), "applying file changes");
         match host
             .connection()
-            .request(
-                RequestBody::ApplyFileChanges(changes),
-                request_timeout,
-                &CancellationToken::new(),
-            )
+            .request(RequestBody::ApplyFileChanges(changes), request_timeout, &CancellationToken::new())
             .await
         {
             Ok(reply) => {

@@ -12,20 +12,11 @@ pub struct WriteGuard(#[allow(dead_code)] OwnedMutexGuard<()>);
 
 impl WriteLock {
     pub fn try_acquire(&self, solution: &str) -> Result<WriteGuard, ToolError> {
-        self.0
-            .clone()
-            .try_lock_owned()
-            .map(WriteGuard)
-            .map_err(|_| {
-                ToolError::new(
-                    ErrorCode::WORKSPACE_BUSY,
-                    format!("Another write is in progress on {solution}"),
-                )
+        self.0.clone().try_lock_owned().map(WriteGuard).map_err(|_| {
+            ToolError::new(ErrorCode::WORKSPACE_BUSY, format!("Another write is in progress on {solution}"))
                 .detail("solutionPath", solution)
-                .suggest(
-                    "Retry when the other operation has finished; reads keep working meanwhile",
-                )
-            })
+                .suggest("Retry when the other operation has finished; reads keep working meanwhile")
+        })
     }
 
     /// Waits for a write in progress to finish: eviction never cuts one off.
@@ -47,10 +38,7 @@ mod tests {
         let lock = WriteLock::default();
         let first = lock.try_acquire("/s.sln").expect("first writer");
         assert!(lock.is_held());
-        let refused = lock
-            .try_acquire("/s.sln")
-            .err()
-            .expect("second writer refused");
+        let refused = lock.try_acquire("/s.sln").err().expect("second writer refused");
         assert_eq!(refused.code, ErrorCode::WORKSPACE_BUSY);
         drop(first);
         assert!(lock.try_acquire("/s.sln").is_ok());

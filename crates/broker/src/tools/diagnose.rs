@@ -21,21 +21,10 @@ pub async fn diagnose(call: &Call, input: DiagnoseInput) -> Result<DiagnoseOutpu
     let components = services.components.get();
     let mut errors = Vec::new();
     if let Err(error) = services.located.install() {
-        errors.push(Issue {
-            code: error.code.name().to_owned(),
-            message: error.message,
-        });
+        errors.push(Issue { code: error.code.name().to_owned(), message: error.message });
     }
-    let workspaces: Vec<WorkspaceStatus> = services
-        .registry
-        .workspaces()
-        .iter()
-        .map(|w| w.status())
-        .collect();
-    for status in workspaces
-        .iter()
-        .filter(|s| s.state == WorkspaceState::Error)
-    {
+    let workspaces: Vec<WorkspaceStatus> = services.registry.workspaces().iter().map(|w| w.status()).collect();
+    for status in workspaces.iter().filter(|s| s.state == WorkspaceState::Error) {
         errors.push(Issue {
             code: ErrorCode::SOLUTION_LOAD_FAILED.name().to_owned(),
             message: format!("{}: {}", status.solution_path, status.errors.join("; ")),
@@ -46,10 +35,7 @@ pub async fn diagnose(call: &Call, input: DiagnoseInput) -> Result<DiagnoseOutpu
         .filter(|s| s.host_restarts > 0)
         .map(|s| Issue {
             code: ErrorCode::ROSLYN_ERROR.name().to_owned(),
-            message: format!(
-                "the Roslyn host of {} was restarted {} time(s)",
-                s.solution_path, s.host_restarts
-            ),
+            message: format!("the Roslyn host of {} was restarted {} time(s)", s.solution_path, s.host_restarts),
         })
         .collect();
     let workspace = match input.solution_path.as_deref() {
@@ -73,11 +59,7 @@ pub async fn diagnose(call: &Call, input: DiagnoseInput) -> Result<DiagnoseOutpu
             max_solutions: services.registry.max_solutions(),
             idle_timeout_secs: services.registry.idle_timeout().as_secs(),
             host_dll: Some(services.located.host_dll.display().to_string()),
-            dotnet_path: services
-                .located
-                .dotnet
-                .as_ref()
-                .map(|p| p.display().to_string()),
+            dotnet_path: services.located.dotnet.as_ref().map(|p| p.display().to_string()),
             host_protocol_version: PROTOCOL_VERSION,
         }),
     })

@@ -13,39 +13,16 @@ pub async fn compilation_diagnostics(
     call: &Call,
     input: CompilationDiagnosticsInput,
 ) -> Result<CompilationDiagnosticsOutput, ToolError> {
-    let max = args::limit(
-        input.max_results,
-        DEFAULT_DIAGNOSTICS,
-        MAX_DIAGNOSTICS,
-        "maxResults",
-    )?;
-    let file = input
-        .file_path
-        .as_deref()
-        .map(|raw| call.file(raw, "filePath"))
-        .transpose()?;
-    let resolved = call
-        .resolve(input.solution_path.as_deref(), file.as_deref())
-        .await?;
+    let max = args::limit(input.max_results, DEFAULT_DIAGNOSTICS, MAX_DIAGNOSTICS, "maxResults")?;
+    let file = input.file_path.as_deref().map(|raw| call.file(raw, "filePath")).transpose()?;
+    let resolved = call.resolve(input.solution_path.as_deref(), file.as_deref()).await?;
     let request = DiagnosticsRequest {
         file: file.as_ref().map(|f| f.display().to_string()),
         min_severity: convert::severity(input.min_severity.unwrap_or(SeverityName::Warning)),
     };
-    match call
-        .ask(
-            &resolved.workspace,
-            RequestBody::CompilationDiagnostics(request),
-        )
-        .await?
-        .body
-    {
+    match call.ask(&resolved.workspace, RequestBody::CompilationDiagnostics(request)).await?.body {
         ResponseBody::CompilationDiagnostics(list) => {
-            let count = |severity| {
-                list.diagnostics
-                    .iter()
-                    .filter(|d| d.severity == severity)
-                    .count() as u32
-            };
+            let count = |severity| list.diagnostics.iter().filter(|d| d.severity == severity).count() as u32;
             let total = list.diagnostics.len();
             Ok(CompilationDiagnosticsOutput {
                 error_count: count(Severity::Error),

@@ -23,10 +23,7 @@ pub async fn initialize_workspace(
     let workspace = call.services.workspace(primary.clone()).await?;
     workspace.acquire().await?;
     call.services.note_host_versions(&workspace);
-    call.session.set_workspace(SessionWorkspace {
-        root: root.clone(),
-        solution: primary.clone(),
-    });
+    call.session.set_workspace(SessionWorkspace { root: root.clone(), solution: primary.clone() });
 
     let summary = workspace.summary();
     let projects: Vec<ProjectItem> = summary
@@ -40,10 +37,7 @@ pub async fn initialize_workspace(
             project_references: p.project_references.clone(),
         })
         .collect();
-    let framework_versions: BTreeSet<String> = projects
-        .iter()
-        .flat_map(|p| p.target_frameworks.clone())
-        .collect();
+    let framework_versions: BTreeSet<String> = projects.iter().flat_map(|p| p.target_frameworks.clone()).collect();
     let all_solutions = found
         .iter()
         .map(|path| FoundSolution {
@@ -58,10 +52,7 @@ pub async fn initialize_workspace(
     Ok(InitializeWorkspaceOutput {
         primary_solution: PrimarySolution {
             path: primary.display().to_string(),
-            name: primary
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default(),
+            name: primary.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
             project_count: projects.len() as u32,
             document_count: projects.iter().map(|p| p.document_count).sum(),
         },
@@ -81,16 +72,10 @@ fn working_directory(raw: Option<&str>) -> Result<PathBuf, ToolError> {
     let path = resolve::working_directory().join(raw.unwrap_or("."));
     match std::fs::canonicalize(&path) {
         Ok(dir) if dir.is_dir() => Ok(dir),
-        Ok(_) => Err(ToolError::new(
-            ErrorCode::INVALID_PARAMETER,
-            format!("{} is not a directory", path.display()),
-        )
-        .detail("field", "workingDirectory")),
-        Err(_) => Err(ToolError::new(
-            ErrorCode::SOLUTION_NOT_FOUND,
-            format!("{} does not exist", path.display()),
-        )
-        .detail("workingDirectory", path.display().to_string())),
+        Ok(_) => Err(ToolError::new(ErrorCode::INVALID_PARAMETER, format!("{} is not a directory", path.display()))
+            .detail("field", "workingDirectory")),
+        Err(_) => Err(ToolError::new(ErrorCode::SOLUTION_NOT_FOUND, format!("{} does not exist", path.display()))
+            .detail("workingDirectory", path.display().to_string())),
     }
 }
 
@@ -104,10 +89,7 @@ fn discover(root: &Path) -> Vec<PathBuf> {
             continue;
         };
         for path in entries.flatten().map(|e| e.path()) {
-            let name = path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .unwrap_or_default();
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
             if path.is_dir() {
                 if depth < SEARCH_DEPTH && !SKIPPED_DIRS.contains(&name) {
                     dirs.push((path, depth + 1));
@@ -132,12 +114,7 @@ fn discover(root: &Path) -> Vec<PathBuf> {
 
 /// The preferred solution if named (by path or file name), else the shallowest, then the first by name.
 fn choose(found: &[PathBuf], preferred: Option<&str>, root: &Path) -> Result<PathBuf, ToolError> {
-    let listed = || {
-        found
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-    };
+    let listed = || found.iter().map(|p| p.display().to_string()).collect::<Vec<_>>();
     if let Some(preferred) = preferred {
         let as_path = std::fs::canonicalize(root.join(preferred)).ok();
         return found
@@ -145,50 +122,30 @@ fn choose(found: &[PathBuf], preferred: Option<&str>, root: &Path) -> Result<Pat
             .find(|p| Some(*p) == as_path.as_ref() || p.file_name().is_some_and(|n| n == preferred))
             .cloned()
             .ok_or_else(|| {
-                ToolError::new(
-                    ErrorCode::SOLUTION_NOT_FOUND,
-                    format!("No solution named {preferred} was found"),
-                )
-                .detail("preferredSolution", preferred)
-                .detail("found", listed())
+                ToolError::new(ErrorCode::SOLUTION_NOT_FOUND, format!("No solution named {preferred} was found"))
+                    .detail("preferredSolution", preferred)
+                    .detail("found", listed())
             });
     }
-    found
-        .iter()
-        .min_by_key(|p| (p.components().count(), p.to_path_buf()))
-        .cloned()
-        .ok_or_else(|| {
-            ToolError::new(
-                ErrorCode::SOLUTION_NOT_FOUND,
-                format!(
-                    "No .sln, .slnx or .csproj under or above {}",
-                    root.display()
-                ),
-            )
-            .detail("workingDirectory", root.display().to_string())
-            .suggest("Pass the folder that holds your solution as workingDirectory")
-        })
+    found.iter().min_by_key(|p| (p.components().count(), p.to_path_buf())).cloned().ok_or_else(|| {
+        ToolError::new(
+            ErrorCode::SOLUTION_NOT_FOUND,
+            format!("No .sln, .slnx or .csproj under or above {}", root.display()),
+        )
+        .detail("workingDirectory", root.display().to_string())
+        .suggest("Pass the folder that holds your solution as workingDirectory")
+    })
 }
 
 /// Project names a solution file lists, without loading it.
 fn listed_projects(path: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(path).unwrap_or_default();
-    let stem = |p: &str| {
-        Path::new(&p.replace('\\', "/"))
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-    };
+    let stem = |p: &str| Path::new(&p.replace('\\', "/")).file_stem().map(|s| s.to_string_lossy().into_owned());
     let mut names: Vec<String> = if path.extension().is_some_and(|e| e == "csproj") {
-        path.file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .into_iter()
-            .collect()
+        path.file_stem().map(|s| s.to_string_lossy().into_owned()).into_iter().collect()
     } else {
         // `.sln`: `Project("{guid}") = "Name", "path\Name.csproj", ...`; `.slnx`: `<Project Path="..." />`.
-        text.split('"')
-            .filter(|piece| piece.ends_with(".csproj"))
-            .filter_map(stem)
-            .collect()
+        text.split('"').filter(|piece| piece.ends_with(".csproj")).filter_map(stem).collect()
     };
     names.sort();
     names.dedup();
@@ -207,28 +164,16 @@ mod tests {
             .expect("write");
         assert_eq!(listed_projects(&sln), vec!["Core".to_owned()]);
         let slnx = dir.path().join("B.slnx");
-        std::fs::write(
-            &slnx,
-            "<Solution><Project Path=\"B/B.csproj\" /></Solution>",
-        )
-        .expect("write");
+        std::fs::write(&slnx, "<Solution><Project Path=\"B/B.csproj\" /></Solution>").expect("write");
         assert_eq!(listed_projects(&slnx), vec!["B".to_owned()]);
     }
 
     #[test]
     fn the_shallowest_solution_is_primary_unless_one_is_preferred() {
         let found = vec![PathBuf::from("/w/a/Deep.sln"), PathBuf::from("/w/Top.sln")];
-        assert_eq!(
-            choose(&found, None, Path::new("/w")).expect("chosen"),
-            PathBuf::from("/w/Top.sln")
-        );
-        assert_eq!(
-            choose(&found, Some("Deep.sln"), Path::new("/w")).expect("chosen"),
-            PathBuf::from("/w/a/Deep.sln")
-        );
-        let missing = choose(&found, Some("Nope.sln"), Path::new("/w"))
-            .err()
-            .expect("refused");
+        assert_eq!(choose(&found, None, Path::new("/w")).expect("chosen"), PathBuf::from("/w/Top.sln"));
+        assert_eq!(choose(&found, Some("Deep.sln"), Path::new("/w")).expect("chosen"), PathBuf::from("/w/a/Deep.sln"));
+        let missing = choose(&found, Some("Nope.sln"), Path::new("/w")).err().expect("refused");
         assert_eq!(missing.code, ErrorCode::SOLUTION_NOT_FOUND);
     }
 }

@@ -14,6 +14,7 @@ use protocol::host::{RequestBody, ResponseBody};
 use roslyn_host::HostReply;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use tokio_util::sync::CancellationToken;
 use workspace_actor::Workspace;
 
@@ -22,6 +23,8 @@ pub struct Call {
     pub services: Arc<Services>,
     pub session: Arc<Session>,
     pub cancel: CancellationToken,
+    /// Microseconds the Roslyn host spent on this call, reported back in the result's `_meta`.
+    pub host_micros: Arc<AtomicU64>,
 }
 
 /// A call's resolved target with its workspace.
@@ -36,11 +39,7 @@ impl Call {
     }
 
     /// Resolves the solution for a call about `file` (if any) and opens its workspace.
-    pub async fn resolve(
-        &self,
-        solution_path: Option<&str>,
-        file: Option<&Path>,
-    ) -> Result<Resolved, ToolError> {
+    pub async fn resolve(&self, solution_path: Option<&str>, file: Option<&Path>) -> Result<Resolved, ToolError> {
         let session = self.session_workspace();
         let target = resolve::target(solution_path, file, session.as_ref())?;
         if let Some(file) = file {
@@ -56,21 +55,17 @@ impl Call {
     }
 
     /// Sends one request to the workspace's host.
-    pub async fn ask(
-        &self,
-        workspace: &Workspace,
-        body: RequestBody,
-    ) -> Result<HostReply, ToolError> {
+    pub async fn ask(&self, workspace: &Workspace, body: RequestBody) -> Result<HostReply, ToolError> {
         let reply = workspace.request(body, &self.cancel).await;
         self.services.note_host_versions(workspace);
+        if let Ok(reply) = &reply {
+            self.host_micros.fetch_add(reply.host_micros, Ordering::Relaxed);
+        }
         reply
     }
 }
 
 /// The answer of the wrong kind is a host fault, never a panic.
 pub fn unexpected(body: ResponseBody) -> ToolError {
-    ToolError::new(
-        protocol::ErrorCode::ROSLYN_ERROR,
-        format!("unexpected answer from the Roslyn host: {body:?}"),
-    )
+    ToolError::new(protocol::ErrorCode::ROSLYN_ERROR, format!("unexpected answer from the Roslyn host: {body:?}"))
 }

@@ -21,33 +21,13 @@ async fn position(
     args::position(line, column)?;
     let file = call.file(file_path, "filePath")?;
     let resolved = call.resolve(solution_path, Some(&file)).await?;
-    Ok((
-        resolved,
-        Position {
-            file: file.display().to_string(),
-            line,
-            column,
-        },
-    ))
+    Ok((resolved, Position { file: file.display().to_string(), line, column }))
 }
 
-pub async fn type_at_position(
-    call: &Call,
-    input: PositionInput,
-) -> Result<TypeAtPositionOutput, ToolError> {
-    let (resolved, position) = position(
-        call,
-        &input.file_path,
-        input.line,
-        input.column,
-        input.solution_path.as_deref(),
-    )
-    .await?;
-    match call
-        .ask(&resolved.workspace, RequestBody::TypeAtPosition(position))
-        .await?
-        .body
-    {
+pub async fn type_at_position(call: &Call, input: PositionInput) -> Result<TypeAtPositionOutput, ToolError> {
+    let (resolved, position) =
+        position(call, &input.file_path, input.line, input.column, input.solution_path.as_deref()).await?;
+    match call.ask(&resolved.workspace, RequestBody::TypeAtPosition(position)).await?.body {
         ResponseBody::TypeAtPosition(info) => Ok(TypeAtPositionOutput {
             symbol_name: info.type_name,
             full_type_name: info.full_type_name,
@@ -67,31 +47,15 @@ pub async fn type_at_position(
     }
 }
 
-pub async fn symbol_definition(
-    call: &Call,
-    input: PositionInput,
-) -> Result<SymbolDefinitionOutput, ToolError> {
-    let (resolved, position) = position(
-        call,
-        &input.file_path,
-        input.line,
-        input.column,
-        input.solution_path.as_deref(),
-    )
-    .await?;
-    match call
-        .ask(&resolved.workspace, RequestBody::SymbolDefinition(position))
-        .await?
-        .body
-    {
+pub async fn symbol_definition(call: &Call, input: PositionInput) -> Result<SymbolDefinitionOutput, ToolError> {
+    let (resolved, position) =
+        position(call, &input.file_path, input.line, input.column, input.solution_path.as_deref()).await?;
+    match call.ask(&resolved.workspace, RequestBody::SymbolDefinition(position)).await?.body {
         ResponseBody::SymbolDefinition(info) => {
             let locations: Vec<DefinitionSite> = info
                 .locations
                 .iter()
-                .map(|l| DefinitionSite {
-                    location: convert::location(&l.span),
-                    source_text: l.line_text.clone(),
-                })
+                .map(|l| DefinitionSite { location: convert::location(&l.span), source_text: l.line_text.clone() })
                 .collect();
             Ok(SymbolDefinitionOutput {
                 definition_location: locations.first().map(|l| l.location.clone()),
@@ -105,33 +69,12 @@ pub async fn symbol_definition(
     }
 }
 
-pub async fn find_references(
-    call: &Call,
-    input: FindReferencesInput,
-) -> Result<FindReferencesOutput, ToolError> {
-    let max = args::limit(
-        input.max_results,
-        DEFAULT_REFERENCES,
-        MAX_REFERENCES,
-        "maxResults",
-    )?;
-    let (resolved, position) = position(
-        call,
-        &input.file_path,
-        input.line,
-        input.column,
-        input.solution_path.as_deref(),
-    )
-    .await?;
-    let request = ReferencesRequest {
-        position,
-        include_declaration: input.include_declaration.unwrap_or(false),
-    };
-    match call
-        .ask(&resolved.workspace, RequestBody::References(request))
-        .await?
-        .body
-    {
+pub async fn find_references(call: &Call, input: FindReferencesInput) -> Result<FindReferencesOutput, ToolError> {
+    let max = args::limit(input.max_results, DEFAULT_REFERENCES, MAX_REFERENCES, "maxResults")?;
+    let (resolved, position) =
+        position(call, &input.file_path, input.line, input.column, input.solution_path.as_deref()).await?;
+    let request = ReferencesRequest { position, include_declaration: input.include_declaration.unwrap_or(false) };
+    match call.ask(&resolved.workspace, RequestBody::References(request)).await?.body {
         ResponseBody::References(list) => {
             let total = list.references.len();
             Ok(FindReferencesOutput {

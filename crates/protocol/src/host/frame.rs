@@ -22,8 +22,7 @@ fn config() -> bincode::config::Configuration {
 
 /// The payload bytes of `message`, without the length prefix.
 pub fn encode_payload<T: Encode>(message: &T) -> Result<Vec<u8>, FrameError> {
-    let payload = bincode::encode_to_vec(message, config())
-        .map_err(|e| FrameError::Malformed(e.to_string()))?;
+    let payload = bincode::encode_to_vec(message, config()).map_err(|e| FrameError::Malformed(e.to_string()))?;
     check_len(payload.len() as u64)?;
     Ok(payload)
 }
@@ -46,13 +45,10 @@ pub fn payload_len(header: [u8; HEADER_BYTES]) -> Result<usize, FrameError> {
 
 /// Decodes one payload; trailing bytes make the frame malformed.
 pub fn decode_payload<T: Decode<()>>(payload: &[u8]) -> Result<T, FrameError> {
-    let (value, read) = bincode::decode_from_slice(payload, config())
-        .map_err(|e| FrameError::Malformed(e.to_string()))?;
+    let (value, read) =
+        bincode::decode_from_slice(payload, config()).map_err(|e| FrameError::Malformed(e.to_string()))?;
     if read != payload.len() {
-        return Err(FrameError::Malformed(format!(
-            "{} trailing bytes",
-            payload.len() - read
-        )));
+        return Err(FrameError::Malformed(format!("{} trailing bytes", payload.len() - read)));
     }
     Ok(value)
 }
@@ -81,25 +77,13 @@ mod tests {
     #[test]
     fn oversized_length_is_refused_before_reading() {
         let header = (MAX_FRAME_BYTES + 1).to_le_bytes();
-        assert_eq!(
-            payload_len(header),
-            Err(FrameError::Oversized(u64::from(MAX_FRAME_BYTES) + 1))
-        );
+        assert_eq!(payload_len(header), Err(FrameError::Oversized(u64::from(MAX_FRAME_BYTES) + 1)));
     }
 
     #[test]
     fn unknown_variant_and_trailing_bytes_are_malformed() {
-        assert!(matches!(
-            decode_payload::<BrokerMessage>(&[9]),
-            Err(FrameError::Malformed(_))
-        ));
-        assert!(matches!(
-            decode_payload::<BrokerMessage>(&[3, 0]),
-            Err(FrameError::Malformed(_))
-        ));
-        assert!(matches!(
-            decode_payload::<BrokerMessage>(&[]),
-            Err(FrameError::Malformed(_))
-        ));
+        assert!(matches!(decode_payload::<BrokerMessage>(&[9]), Err(FrameError::Malformed(_))));
+        assert!(matches!(decode_payload::<BrokerMessage>(&[3, 0]), Err(FrameError::Malformed(_))));
+        assert!(matches!(decode_payload::<BrokerMessage>(&[]), Err(FrameError::Malformed(_))));
     }
 }

@@ -15,11 +15,7 @@ use serde_json::{Map, Value};
 
 /// JSON Schema (draft 2020-12) of a tool input, as `tools/list` publishes it.
 pub fn input_schema<T: JsonSchema>() -> Map<String, Value> {
-    object_schema(
-        SchemaSettings::draft2020_12()
-            .into_generator()
-            .into_root_schema_for::<T>(),
-    )
+    object_schema(SchemaSettings::draft2020_12().into_generator().into_root_schema_for::<T>())
 }
 
 /// The output schema of a tool: its payload or the failure envelope, so that `structuredContent`
@@ -32,11 +28,8 @@ pub fn output_schema<T: JsonSchema>() -> Map<String, Value> {
         Success(T),
         Failure(ErrorEnvelope),
     }
-    let mut schema = object_schema(
-        SchemaSettings::draft2020_12()
-            .into_generator()
-            .into_root_schema_for::<Outcome<T>>(),
-    );
+    let mut schema =
+        object_schema(SchemaSettings::draft2020_12().into_generator().into_root_schema_for::<Outcome<T>>());
     schema.insert("type".into(), "object".into());
     schema.insert("title".into(), T::schema_name().into_owned().into());
     schema

@@ -66,14 +66,16 @@ public static class PositionResolver
     /// <summary>The symbol at the position, or null.</summary>
     public static async Task<ISymbol?> FindSymbolAsync(ResolvedPosition at, CancellationToken cancellationToken)
     {
-        var services = at.Document.Project.Solution.Services;
-        var symbol = await SymbolFinder.FindSymbolAtPositionAsync(at.Model, at.Offset, services, cancellationToken);
+        var symbol = await SymbolFinder.FindSymbolAtPositionAsync(at.Document, at.Offset, cancellationToken);
         // A cursor just after an identifier (`name|`) means that identifier.
         if (symbol is null && at.Offset > 0 && IsIdentifierChar(at.Text[at.Offset - 1]))
         {
-            symbol = await SymbolFinder.FindSymbolAtPositionAsync(at.Model, at.Offset - 1, services, cancellationToken);
+            symbol = await SymbolFinder.FindSymbolAtPositionAsync(at.Document, at.Offset - 1, cancellationToken);
         }
-        return symbol;
+        // `new Customer()` without a declared constructor names the class: there is nothing else to show.
+        return symbol is IMethodSymbol { MethodKind: MethodKind.Constructor, IsImplicitlyDeclared: true } constructor
+            ? constructor.ContainingType
+            : symbol;
     }
 
     public static async Task<ISymbol> RequireSymbolAsync(ResolvedPosition at, CancellationToken cancellationToken) =>

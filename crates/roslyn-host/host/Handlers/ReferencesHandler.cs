@@ -76,7 +76,7 @@ public static class ReferencesHandler
         {
             return "Invocation";
         }
-        if (use.SymbolUsageInfo.IsWrittenTo())
+        if (IsWrittenTo(name))
         {
             return "Write";
         }
@@ -105,7 +105,29 @@ public static class ReferencesHandler
         return callee.Parent is InvocationExpressionSyntax invocation && invocation.Expression == callee;
     }
 
+    /// <summary>
+    /// Whether the name is assigned, incremented, passed by ref/out or deconstructed into. (Roslyn computes the
+    /// same as <c>SymbolUsageInfo</c>, but does not expose it on <see cref="ReferenceLocation"/>.)
+    /// </summary>
+    private static bool IsWrittenTo(SyntaxNode name)
+    {
+        var target = name.Parent is MemberAccessExpressionSyntax access && access.Name == name ? access : name;
+        while (target.Parent is ParenthesizedExpressionSyntax
+               || target.Parent is ArgumentSyntax { Parent: TupleExpressionSyntax })
+        {
+            target = target.Parent is ArgumentSyntax { Parent: TupleExpressionSyntax tuple } ? tuple : target.Parent;
+        }
+        return target.Parent switch
+        {
+            AssignmentExpressionSyntax assignment => assignment.Left == target,
+            PrefixUnaryExpressionSyntax prefix => prefix.IsKind(SyntaxKind.PreIncrementExpression) || prefix.IsKind(SyntaxKind.PreDecrementExpression),
+            PostfixUnaryExpressionSyntax postfix => postfix.IsKind(SyntaxKind.PostIncrementExpression) || postfix.IsKind(SyntaxKind.PostDecrementExpression),
+            ArgumentSyntax argument => argument.RefKindKeyword.IsKind(SyntaxKind.RefKeyword) || argument.RefKindKeyword.IsKind(SyntaxKind.OutKeyword),
+            _ => false,
+        };
+    }
+
     private static bool IsInsideNameOf(SyntaxNode node) =>
         node.Ancestors().OfType<InvocationExpressionSyntax>().Any(invocation =>
-            invocation.Expression is IdentifierNameSyntax { Identifier.Text: "nameof" } nameOf && nameOf.IsKind(SyntaxKind.IdentifierName));
+            invocation.Expression is IdentifierNameSyntax { Identifier.ValueText: "nameof" });
 }

@@ -46,7 +46,9 @@ public static partial class TypeAtPositionHandler
     /// <summary>The type a symbol has, is, or returns.</summary>
     public static ITypeSymbol? TypeOf(ISymbol symbol) => symbol switch
     {
-        ITypeSymbol type => type,
+        // With nullable enabled `var` always infers `T?`: the annotation says nothing about the variable.
+        ITypeSymbol type => WithoutAnnotation(type),
+        ILocalSymbol local when IsDeclaredWithVar(local) => WithoutAnnotation(local.Type),
         ILocalSymbol local => local.Type,
         IParameterSymbol parameter => parameter.Type,
         IFieldSymbol field => field.Type,
@@ -58,6 +60,19 @@ public static partial class TypeAtPositionHandler
         IDiscardSymbol discard => discard.Type,
         _ => null,
     };
+
+    private static ITypeSymbol WithoutAnnotation(ITypeSymbol type) =>
+        type.IsReferenceType ? type.WithNullableAnnotation(NullableAnnotation.NotAnnotated) : type;
+
+    private static bool IsDeclaredWithVar(ILocalSymbol local) =>
+        local.DeclaringSyntaxReferences.FirstOrDefault()?.GetSyntax() switch
+        {
+            VariableDeclaratorSyntax { Parent: VariableDeclarationSyntax declaration } => declaration.Type.IsVar,
+            ForEachStatementSyntax forEach => forEach.Type.IsVar,
+            SingleVariableDesignationSyntax designation => designation.Ancestors().Any(a =>
+                a is DeclarationExpressionSyntax { Type.IsVar: true } or VarPatternSyntax),
+            _ => false,
+        };
 
     /// <summary>Without a symbol (a literal, an operator), the type of the innermost expression there.</summary>
     private static async Task<ITypeSymbol?> ExpressionTypeAsync(ResolvedPosition at, CancellationToken cancellationToken)

@@ -20,11 +20,10 @@ public sealed class SolutionHost : IDisposable
     /// <summary>0 until the first successful load; then increases with every load and applied batch.</summary>
     public ulong CurrentVersion => Current?.Version ?? 0;
 
-    public SolutionSnapshot RequireCurrent() =>
-        Current ?? throw HostErrorException.Create(
-            ErrorCodes.WorkspaceNotLoaded,
-            "No solution is loaded in this host",
-            suggestions: "Load a solution first");
+    public static HostErrorException NotLoaded() => HostErrorException.Create(
+        ErrorCodes.WorkspaceNotLoaded,
+        "No solution is loaded in this host",
+        suggestions: "Load a solution first");
 
     public async Task<SolutionSnapshot> LoadAsync(string solutionPath, CancellationToken cancellationToken)
     {
@@ -44,7 +43,7 @@ public sealed class SolutionHost : IDisposable
         await changeGate.WaitAsync(cancellationToken);
         try
         {
-            var snapshot = RequireCurrent();
+            var snapshot = Current ?? throw NotLoaded();
             if (FileChangeApplier.NeedsReload(changes))
             {
                 Log.Info("project structure changed; reloading the solution");

@@ -3,6 +3,7 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.MSBuild;
 using RoslynMcp.Host.Handlers;
 using RoslynMcp.Host.Protocol;
+using WorkspaceDiagnostic = RoslynMcp.Host.Protocol.WorkspaceDiagnostic;
 
 namespace RoslynMcp.Host.Workspace;
 

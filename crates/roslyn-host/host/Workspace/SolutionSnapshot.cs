@@ -1,5 +1,6 @@
 using Microsoft.CodeAnalysis;
 using RoslynMcp.Host.Protocol;
+using WorkspaceDiagnostic = RoslynMcp.Host.Protocol.WorkspaceDiagnostic;
 
 namespace RoslynMcp.Host.Workspace;
 

@@ -1,0 +1,72 @@
+using System.Diagnostics;
+using RoslynMcp.Host.Handlers;
+using RoslynMcp.Host.Protocol;
+using RoslynMcp.Host.Workspace;
+
+namespace RoslynMcp.Host.Tests;
+
+/// <summary>A private copy of a fixture loaded through the request handlers, as the broker would drive them.</summary>
+public abstract class LoadedSolution(string fixture, string solutionFile) : IAsyncLifetime
+{
+    private readonly SolutionHost host = new();
+
+    public string Root { get; } = TestPaths.CopyFixture(fixture);
+
+    public string SolutionPath => Path.Combine(Root, solutionFile);
+
+    public RequestDispatcher Dispatcher => new(host);
+
+    public WorkspaceSummary Summary { get; private set; } = null!;
+
+    public TimeSpan LoadTime { get; private set; }
+
+    public async Task InitializeAsync()
+    {
+        var clock = Stopwatch.StartNew();
+        Summary = (await OkAsync<ResponseBody.Loaded>(new RequestBody.Load(new LoadRequest(SolutionPath)))).Value;
+        LoadTime = clock.Elapsed;
+        Console.Error.WriteLine($"loaded {SolutionPath} in {LoadTime.TotalMilliseconds:F0} ms (restore included)");
+    }
+
+    public Task DisposeAsync()
+    {
+        host.Dispose();
+        try
+        {
+            Directory.Delete(Root, recursive: true);
+        }
+        catch (IOException)
+        {
+            // Best effort: the temp folder is for this run only.
+        }
+        return Task.CompletedTask;
+    }
+
+    public string PathOf(string relative) => Path.Combine(Root, relative.Replace('/', Path.DirectorySeparatorChar));
+
+    public Position At(string relative, uint line, uint column) => new(PathOf(relative), line, column);
+
+    public async Task<T> OkAsync<T>(RequestBody body)
+        where T : ResponseBody
+    {
+        var (outcome, _) = await Dispatcher.HandleAsync(body, CancellationToken.None);
+        var ok = Assert.IsType<Outcome.Ok>(outcome);
+        return Assert.IsType<T>(ok.Body);
+    }
+
+    public async Task<HostError> ErrAsync(RequestBody body)
+    {
+        var (outcome, _) = await Dispatcher.HandleAsync(body, CancellationToken.None);
+        return Assert.IsType<Outcome.Err>(outcome).Error;
+    }
+}
+
+public sealed class ShopSolution() : LoadedSolution("Shop", "Shop.sln");
+
+public sealed class BrokenProject() : LoadedSolution("Broken", "Broken.csproj");
+
+[CollectionDefinition(Name)]
+public sealed class ShopCollection : ICollectionFixture<ShopSolution>
+{
+    public const string Name = "Shop";
+}

@@ -1,0 +1,37 @@
+using RoslynMcp.Host.Handlers;
+using RoslynMcp.Host.Protocol;
+using RoslynMcp.Host.Workspace;
+
+namespace RoslynMcp.Host.Tests;
+
+public sealed class WorkspaceLifecycleTests
+{
+    [Fact]
+    public async Task ReadsBeforeALoadAreRefused()
+    {
+        using var host = new SolutionHost();
+        var (outcome, version) = await new RequestDispatcher(host).HandleAsync(
+            new RequestBody.TypeAtPosition(new Position("/nowhere/a.cs", 1, 1)), CancellationToken.None);
+        Assert.Equal("WORKSPACE_NOT_LOADED", Assert.IsType<Outcome.Err>(outcome).Error.Code);
+        Assert.Equal(0ul, version);
+    }
+
+    [Fact]
+    public async Task LoadingAMissingSolutionFails()
+    {
+        using var host = new SolutionHost();
+        var path = Path.Combine(Path.GetTempPath(), $"missing-{Guid.NewGuid():N}", "Nope.sln");
+        var (outcome, _) = await new RequestDispatcher(host).HandleAsync(new RequestBody.Load(new LoadRequest(path)), CancellationToken.None);
+        var error = Assert.IsType<Outcome.Err>(outcome).Error;
+        Assert.Equal("SOLUTION_LOAD_FAILED", error.Code);
+        Assert.Equal($$"""{"solutionPath":"{{path}}","diagnostics":[]}""", error.DetailsJson);
+    }
+
+    [Fact]
+    public async Task PingAnswersPong()
+    {
+        using var host = new SolutionHost();
+        var (outcome, _) = await new RequestDispatcher(host).HandleAsync(new RequestBody.Ping(new PingRequest(0)), CancellationToken.None);
+        Assert.IsType<ResponseBody.Pong>(Assert.IsType<Outcome.Ok>(outcome).Body);
+    }
+}

@@ -1,0 +1,78 @@
+using System.Globalization;
+using Microsoft.CodeAnalysis;
+using RoslynMcp.Host.Protocol;
+using ProtocolDiagnostic = RoslynMcp.Host.Protocol.Diagnostic;
+using RoslynDiagnostic = Microsoft.CodeAnalysis.Diagnostic;
+
+namespace RoslynMcp.Host.Handlers;
+
+public static class DiagnosticsHandler
+{
+    public static async Task<DiagnosticList> HandleAsync(Solution solution, DiagnosticsRequest request, CancellationToken cancellationToken)
+    {
+        var found = new List<ProtocolDiagnostic>();
+        if (request.File is { } file)
+        {
+            PositionResolver.FindDocument(solution, file);
+            // Every project compiling the file (one per target framework) may see it differently.
+            var path = Path.GetFullPath(file);
+            foreach (var document in solution.GetDocumentIdsWithFilePath(path).Select(solution.GetDocument).OfType<Document>())
+            {
+                var model = await document.GetSemanticModelAsync(cancellationToken);
+                if (model is not null)
+                {
+                    Collect(found, model.GetDiagnostics(cancellationToken: cancellationToken), document.Project.Name, request.MinSeverity);
+                }
+            }
+        }
+        else
+        {
+            foreach (var project in solution.Projects)
+            {
+                var compilation = await project.GetCompilationAsync(cancellationToken);
+                if (compilation is not null)
+                {
+                    Collect(found, compilation.GetDiagnostics(cancellationToken), project.Name, request.MinSeverity);
+                }
+            }
+        }
+
+        var sorted = found
+            .DistinctBy(d => (d.Id, d.Severity, d.Message, d.Location))
+            .OrderBy(d => d.Location is not null)
+            .ThenBy(d => d.Location?.File, StringComparer.Ordinal)
+            .ThenBy(d => d.Location?.StartLine)
+            .ThenBy(d => d.Location?.StartColumn)
+            .ThenBy(d => d.Id, StringComparer.Ordinal)
+            .ThenBy(d => d.Location?.EndLine)
+            .ThenBy(d => d.Location?.EndColumn)
+            .ThenBy(d => d.Message, StringComparer.Ordinal);
+        return new DiagnosticList(sorted.ToValueList());
+    }
+
+    private static void Collect(List<ProtocolDiagnostic> found, IEnumerable<RoslynDiagnostic> diagnostics, string project, Severity minimum)
+    {
+        foreach (var diagnostic in diagnostics)
+        {
+            var severity = SeverityOf(diagnostic.Severity);
+            if (diagnostic.IsSuppressed || severity < minimum)
+            {
+                continue;
+            }
+            found.Add(new ProtocolDiagnostic(
+                diagnostic.Id,
+                severity,
+                diagnostic.GetMessage(CultureInfo.InvariantCulture),
+                project,
+                diagnostic.Location.IsInSource ? SymbolFormat.ToSpan(diagnostic.Location) : null));
+        }
+    }
+
+    private static Severity SeverityOf(DiagnosticSeverity severity) => severity switch
+    {
+        DiagnosticSeverity.Hidden => Severity.Hidden,
+        DiagnosticSeverity.Info => Severity.Info,
+        DiagnosticSeverity.Warning => Severity.Warning,
+        _ => Severity.Error,
+    };
+}

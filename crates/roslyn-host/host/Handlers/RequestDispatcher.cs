@@ -1,0 +1,77 @@
+using RoslynMcp.Host.Protocol;
+using RoslynMcp.Host.Workspace;
+
+namespace RoslynMcp.Host.Handlers;
+
+/// <summary>Routes each request to its handler against the solution snapshot current when it started.</summary>
+public sealed class RequestDispatcher(SolutionHost host) : IRequestHandler
+{
+    public ulong CurrentVersion => host.CurrentVersion;
+
+    public async Task<(Outcome Outcome, ulong WorkspaceVersion)> HandleAsync(RequestBody body, CancellationToken cancellationToken)
+    {
+        // Reads see this one immutable snapshot, whatever loads or changes meanwhile.
+        var snapshot = host.Current;
+        var version = snapshot?.Version ?? 0;
+        try
+        {
+            var (response, usedVersion) = await DispatchAsync(body, snapshot, cancellationToken);
+            return (new Outcome.Ok(response), usedVersion);
+        }
+        catch (HostErrorException e)
+        {
+            return (new Outcome.Err(e.Error), version);
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            throw;
+        }
+        catch (Exception e)
+        {
+            Log.Error($"{body.GetType().Name} failed: {e}");
+            return (new Outcome.Err(new HostError(ErrorCodes.RoslynError, e.Message, "", [])), version);
+        }
+    }
+
+    private async Task<(ResponseBody Response, ulong Version)> DispatchAsync(
+        RequestBody body,
+        SolutionSnapshot? snapshot,
+        CancellationToken cancellationToken)
+    {
+        switch (body)
+        {
+            case RequestBody.Ping { Value.DelayMs: var delay }:
+                await Task.Delay(TimeSpan.FromMilliseconds(delay), cancellationToken);
+                return (new ResponseBody.Pong(), host.CurrentVersion);
+            case RequestBody.Load { Value.SolutionPath: var path }:
+            {
+                var loaded = await host.LoadAsync(path, cancellationToken);
+                return (new ResponseBody.Loaded(WorkspaceSummaries.Describe(loaded)), loaded.Version);
+            }
+            case RequestBody.ApplyFileChanges { Value: var changes }:
+            {
+                var updated = await host.ApplyFileChangesAsync(changes, cancellationToken);
+                return (new ResponseBody.FileChangesApplied(WorkspaceSummaries.Describe(updated)), updated.Version);
+            }
+        }
+
+        if (snapshot is null)
+        {
+            throw SolutionHost.NotLoaded();
+        }
+        var solution = snapshot.Solution;
+        ResponseBody response = body switch
+        {
+            RequestBody.TypeAtPosition { Value: var position } =>
+                new ResponseBody.TypeAtPosition(await TypeAtPositionHandler.HandleAsync(solution, position, cancellationToken)),
+            RequestBody.SymbolDefinition { Value: var position } =>
+                new ResponseBody.SymbolDefinition(await DefinitionHandler.HandleAsync(solution, position, cancellationToken)),
+            RequestBody.References { Value: var request } =>
+                new ResponseBody.References(await ReferencesHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.CompilationDiagnostics { Value: var request } =>
+                new ResponseBody.CompilationDiagnostics(await DiagnosticsHandler.HandleAsync(solution, request, cancellationToken)),
+            _ => throw new InvalidOperationException($"Unhandled request {body.GetType().Name}"),
+        };
+        return (response, snapshot.Version);
+    }
+}

@@ -1,0 +1,43 @@
+using System.Net.Sockets;
+using RoslynMcp.Host.Connection;
+using RoslynMcp.Host.Handlers;
+using RoslynMcp.Host.Workspace;
+
+namespace RoslynMcp.Host;
+
+/// <summary>The process's work, callable in-process by tests: connect, serve one session, clean up.</summary>
+public static class HostProgram
+{
+    public const string Usage = "usage: RoslynMcp.Host --socket <path>";
+
+    public static async Task<int> RunAsync(string[] args, CancellationToken cancellationToken = default)
+    {
+        if (args is not ["--socket", var socketPath])
+        {
+            Log.Error(Usage);
+            return ExitCodes.Usage;
+        }
+
+        using var socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
+        try
+        {
+            await socket.ConnectAsync(new UnixDomainSocketEndPoint(socketPath), cancellationToken);
+        }
+        catch (SocketException e)
+        {
+            Log.Error($"cannot connect to {socketPath}: {e.Message}");
+            return ExitCodes.Usage;
+        }
+
+        var hello = HostInfo.Hello();
+        Log.Info($"connected to {socketPath}: host {hello.HostVersion}, Roslyn {hello.RoslynVersion}, " +
+            $"SDK {(hello.DotnetSdkVersion.Length > 0 ? hello.DotnetSdkVersion : "not found")}, pid {hello.ProcessId}");
+
+        // Disposing the host disposes the workspace, which ends its BuildHost child process.
+        using var solutionHost = new SolutionHost();
+        await using var stream = new NetworkStream(socket, ownsSocket: false);
+        var exitCode = await new HostSession(stream, new RequestDispatcher(solutionHost), hello).RunAsync(cancellationToken);
+        Log.Info($"exiting with code {exitCode}");
+        return exitCode;
+    }
+}

@@ -1,0 +1,54 @@
+//! get_compilation_diagnostics on a clean and a broken fixture (positions from Broken/FIXTURE.md).
+
+use crate::support::{Fixture, Server};
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_broken_fixture_reports_exactly_its_error_and_warning() {
+    let broken = Fixture::copy("Broken");
+    let server = Server::start(&broken.root, &[]).await;
+    let file = broken.file("Broken.cs");
+
+    let solution =
+        server.ok("get_compilation_diagnostics", json!({"solutionPath": broken.file("Broken.csproj")})).await;
+    assert_eq!(solution["scope"], json!("solution"));
+    assert_eq!((solution["errorCount"].clone(), solution["warningCount"].clone()), (json!(1), json!(1)));
+    let found: Vec<(String, String, u64, u64, u64)> = solution["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| {
+            let at = &d["location"];
+            (
+                d["id"].as_str().expect("id").to_owned(),
+                d["severity"].as_str().expect("severity").to_owned(),
+                at["line"].as_u64().expect("line"),
+                at["column"].as_u64().expect("column"),
+                at["endColumn"].as_u64().expect("endColumn"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        vec![
+            ("CS0168".to_owned(), "warning".to_owned(), 7, 13, 19),
+            ("CS0029".to_owned(), "error".to_owned(), 8, 21, 28),
+        ]
+    );
+    assert_eq!(solution["diagnostics"][1]["location"]["filePath"], json!(file));
+
+    let errors_only = server.ok("get_compilation_diagnostics", json!({"filePath": file, "minSeverity": "error"})).await;
+    assert_eq!(errors_only["scope"], json!("file"));
+    assert_eq!(errors_only["totalCount"], json!(1));
+    assert_eq!(errors_only["diagnostics"][0]["id"], json!("CS0029"));
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_shop_fixture_compiles_without_errors_or_warnings() {
+    let shop = Fixture::copy("Shop");
+    let server = Server::start(&shop.root, &[]).await;
+    let all = server.ok("get_compilation_diagnostics", json!({"solutionPath": shop.file("Shop.sln")})).await;
+    assert_eq!((all["errorCount"].clone(), all["warningCount"].clone()), (json!(0), json!(0)), "{all}");
+    server.stop().await;
+}

@@ -1,0 +1,120 @@
+//! Bad input gets `isError: true` with its catalog code, and the service goes on answering.
+
+use crate::support::{Fixture, Server};
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_bad_input_gets_its_catalog_code_and_the_service_goes_on() {
+    let shop = Fixture::copy("Shop");
+    let server = Server::start(&shop.root, &[]).await;
+    let program = shop.file("src/Shop.App/Program.cs");
+    let good = json!({"filePath": program, "line": 15, "column": 13});
+    server.ok("get_type_at_position", good.clone()).await;
+
+    let missing =
+        server.fails("get_type_at_position", json!({"filePath": program, "line": 15}), "MISSING_REQUIRED_PARAM").await;
+    assert_eq!(missing["details"]["field"], json!("column"));
+    let unknown = server
+        .fails(
+            "find_references",
+            json!({"filePath": program, "line": 15, "column": 13, "colour": "red"}),
+            "INVALID_PARAMETER",
+        )
+        .await;
+    assert_eq!(unknown["details"]["field"], json!("colour"));
+    server
+        .fails("find_symbol_definition", json!({"filePath": program, "line": 0, "column": 1}), "INVALID_LINE_NUMBER")
+        .await;
+    server
+        .fails("find_symbol_definition", json!({"filePath": program, "line": -3, "column": 1}), "INVALID_LINE_NUMBER")
+        .await;
+    let past_end = server
+        .fails("get_type_at_position", json!({"filePath": program, "line": 9999, "column": 1}), "INVALID_LINE_NUMBER")
+        .await;
+    // 36 lines of text and the empty one after the final newline, as Roslyn counts them.
+    assert_eq!(past_end["details"]["lineCount"], json!(37));
+    server
+        .fails("get_type_at_position", json!({"filePath": program, "line": 15, "column": 500}), "INVALID_POSITION")
+        .await;
+    server
+        .fails("get_type_at_position", json!({"filePath": program, "line": 15, "column": 0}), "INVALID_POSITION")
+        .await;
+    server
+        .fails("get_type_at_position", json!({"filePath": program, "line": 16, "column": 1}), "SYMBOL_NOT_FOUND")
+        .await;
+    server
+        .fails(
+            "get_type_at_position",
+            json!({"filePath": shop.file("src/Nope.cs"), "line": 1, "column": 1}),
+            "SOURCE_FILE_NOT_FOUND",
+        )
+        .await;
+    server
+        .fails("get_type_at_position", json!({"filePath": "  ", "line": 1, "column": 1}), "INVALID_SOURCE_PATH")
+        .await;
+    server
+        .fails(
+            "find_references",
+            json!({"filePath": program, "line": 15, "column": 13, "maxResults": 0}),
+            "INVALID_PARAMETER",
+        )
+        .await;
+
+    // A file outside the solution's folder is refused, even when it exists.
+    let outside = shop.root.parent().expect("temp dir").join("Outside.cs");
+    std::fs::write(&outside, "class Outside {}\n").expect("write outside file");
+    let refused = server
+        .fails(
+            "get_type_at_position",
+            json!({"filePath": outside.display().to_string(), "line": 1, "column": 7, "solutionPath": shop.file("Shop.sln")}),
+            "SOURCE_NOT_IN_WORKSPACE",
+        )
+        .await;
+    assert!(refused["message"].as_str().expect("message").contains("outside the workspace"));
+    // A file inside the folder that no project compiles is not part of the solution.
+    let stray = shop.path("Stray.cs");
+    std::fs::write(&stray, "class Stray {}\n").expect("write stray file");
+    server
+        .fails(
+            "get_type_at_position",
+            json!({"filePath": stray.display().to_string(), "line": 1, "column": 7}),
+            "SOURCE_NOT_IN_WORKSPACE",
+        )
+        .await;
+
+    server.fails("diagnose", json!({"verbose": "yes"}), "INVALID_PARAMETER").await;
+    server.fails("initialize_workspace", json!({"workingDirectory": "/no/such/dir"}), "SOLUTION_NOT_FOUND").await;
+
+    // The service is still healthy after all of that.
+    let answer = server.ok("get_type_at_position", good).await;
+    assert_eq!(answer["fullTypeName"], json!("Shop.Core.Models.Customer"));
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn tools_publish_strict_schemas_and_annotations() {
+    let shop = Fixture::copy("Shop");
+    let server = Server::start(&shop.root, &[]).await;
+    let tools = server.tools().await;
+    let mut names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    names.sort_unstable();
+    assert_eq!(
+        names,
+        [
+            "diagnose",
+            "find_references",
+            "find_symbol_definition",
+            "get_compilation_diagnostics",
+            "get_type_at_position",
+            "initialize_workspace"
+        ]
+    );
+    for tool in &tools {
+        assert_eq!(tool.input_schema.get("additionalProperties"), Some(&json!(false)), "{}", tool.name);
+        assert!(tool.output_schema.is_some(), "{} has no outputSchema", tool.name);
+        let annotations = tool.annotations.as_ref().expect("annotations");
+        assert_eq!(annotations.read_only_hint, Some(true), "{}", tool.name);
+        assert_eq!(annotations.open_world_hint, Some(false), "{}", tool.name);
+    }
+    server.stop().await;
+}

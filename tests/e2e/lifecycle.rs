@@ -1,0 +1,114 @@
+//! The host's life: restart after a crash, eviction of the least recently used solution, no orphan when
+//! the service dies, and diagnose answering while a solution loads.
+
+use crate::support::{Fixture, Server, alive, children, eventually, kill9};
+use serde_json::json;
+use std::time::{Duration, Instant};
+
+fn host_pid(status: &serde_json::Value) -> u32 {
+    status["hostPid"].as_u64().unwrap_or_else(|| panic!("no hostPid in {status}")) as u32
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_killed_host_is_restarted_by_the_next_call_and_diagnose_shows_it() {
+    let alpha = Fixture::copy("tiny/Alpha");
+    let server = Server::start(&alpha.root, &[]).await;
+    let file = alpha.file("Alpha.cs");
+    let solution = alpha.path("Alpha.csproj");
+    let question = json!({"filePath": file, "line": 3, "column": 14});
+    let before = server.ok("find_symbol_definition", question.clone()).await;
+
+    let status = server.workspace_status(&solution).await.expect("Alpha is loaded");
+    assert_eq!((status["state"].clone(), status["hostRestarts"].clone()), (json!("Ready"), json!(0)));
+    let first = host_pid(&status);
+    kill9(first);
+
+    let after = server.ok("find_symbol_definition", question).await;
+    assert_eq!(after, before);
+    let status = server.workspace_status(&solution).await.expect("Alpha is loaded");
+    assert_eq!((status["state"].clone(), status["hostRestarts"].clone()), (json!("Ready"), json!(1)), "{status}");
+    assert_ne!(host_pid(&status), first);
+    let diagnose = server.ok("diagnose", json!({})).await;
+    assert!(diagnose["warnings"].to_string().contains("restarted 1 time"), "{diagnose}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_third_solution_evicts_the_least_recently_used_and_its_host_exits() {
+    let alpha = Fixture::copy("tiny/Alpha");
+    let beta = Fixture::copy("tiny/Beta");
+    let gamma = Fixture::copy("tiny/Gamma");
+    let server = Server::start(&alpha.root, &["--max-solutions", "2"]).await;
+    let ask = |fixture: &Fixture, file: &str| json!({"filePath": fixture.file(file), "line": 3, "column": 14});
+
+    server.ok("find_symbol_definition", ask(&alpha, "Alpha.cs")).await;
+    server.ok("find_symbol_definition", ask(&beta, "Beta.cs")).await;
+    // Alpha is used again: Beta becomes the least recently used.
+    server.ok("find_symbol_definition", ask(&alpha, "Alpha.cs")).await;
+    let beta_host = host_pid(&server.workspace_status(&beta.path("Beta.csproj")).await.expect("Beta loaded"));
+
+    let gamma_answer = server.ok("find_symbol_definition", ask(&gamma, "Gamma.cs")).await;
+    assert_eq!(gamma_answer["resolvedFromSolution"], json!(gamma.file("Gamma.slnx")));
+    let loaded = eventually(Duration::from_secs(10), || async {
+        let diagnose = server.ok("diagnose", json!({})).await;
+        let paths: Vec<String> = diagnose["workspaces"]
+            .as_array()
+            .expect("workspaces")
+            .iter()
+            .map(|w| w["solutionPath"].as_str().expect("path").to_owned())
+            .collect();
+        (paths.len() == 2).then_some(paths)
+    })
+    .await
+    .expect("a solution should have been evicted");
+    let mut expected = vec![alpha.file("Alpha.csproj"), gamma.file("Gamma.slnx")];
+    expected.sort();
+    assert_eq!(loaded, expected);
+    let exited = eventually(Duration::from_secs(10), || async { (!alive(beta_host)).then_some(()) }).await;
+    assert!(exited.is_some(), "Beta's host {beta_host} is still running after eviction");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn diagnose_answers_at_once_while_a_solution_loads() {
+    let shop = Fixture::copy("Shop");
+    let server = std::sync::Arc::new(Server::start_alone(&shop.root).await);
+    let loading = {
+        let server = server.clone();
+        let root = shop.root.display().to_string();
+        tokio::spawn(async move { server.ok("initialize_workspace", json!({"workingDirectory": root})).await })
+    };
+    let mut while_loading = Vec::new();
+    while !loading.is_finished() {
+        let began = Instant::now();
+        let diagnose = server.ok("diagnose", json!({})).await;
+        let elapsed = began.elapsed();
+        if diagnose["workspaces"].to_string().contains("\"Loading\"") {
+            while_loading.push(elapsed);
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    loading.await.expect("initialize_workspace");
+    assert!(while_loading.len() >= 3, "diagnose saw the workspace loading only {} times", while_loading.len());
+    // The 95th percentile, so that one scheduling hiccup of a busy two-core machine does not decide.
+    while_loading.sort();
+    let p95 = while_loading[(while_loading.len() * 95 / 100).min(while_loading.len() - 1)];
+    let slowest = while_loading[while_loading.len() - 1];
+    assert!(p95 < Duration::from_millis(50), "diagnose p95 {p95:?} (slowest {slowest:?}) while a solution was loading");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn killing_the_service_leaves_no_host_behind() {
+    let beta = Fixture::copy("tiny/Beta");
+    let server = Server::start(&beta.root, &[]).await;
+    server.ok("find_symbol_definition", json!({"filePath": beta.file("Beta.cs"), "line": 3, "column": 14})).await;
+    let host = host_pid(&server.workspace_status(&beta.path("Beta.csproj")).await.expect("Beta loaded"));
+    assert!(children(server.pid).contains(&host), "the host is a child of the service");
+    let hosts_children = children(host);
+    kill9(server.pid);
+    let gone = eventually(Duration::from_secs(10), || async {
+        (!alive(host) && hosts_children.iter().all(|&c| !alive(c))).then_some(())
+    })
+    .await;
+    assert!(gone.is_some(), "host {host} (or its children {hosts_children:?}) outlived the service");
+}

@@ -1,0 +1,10 @@
+//! End-to-end tests: the real `roslyn-mcp` binary, driven over stdio by an MCP client, with the real
+//! Roslyn host on copies of the fixture solutions in `tests/fixtures`.
+
+mod support;
+
+mod diagnostics;
+mod errors;
+mod lifecycle;
+mod navigation;
+mod watch;

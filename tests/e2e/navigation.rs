@@ -1,0 +1,154 @@
+//! The navigation tools answer correctly on the Shop fixture (positions from tests/fixtures/Shop/FIXTURE.md).
+
+use crate::support::{Fixture, Server, site, sites};
+use serde_json::json;
+
+const PROGRAM: &str = "src/Shop.App/Program.cs";
+
+#[tokio::test(flavor = "multi_thread")]
+async fn initialize_workspace_loads_the_solution_and_becomes_the_session_default() {
+    let shop = Fixture::copy("Shop");
+    let server = Server::start(&shop.root, &[]).await;
+    let init = server.ok("initialize_workspace", json!({"workingDirectory": shop.root.display().to_string()})).await;
+    assert_eq!(init["primarySolution"]["path"], json!(shop.file("Shop.sln")));
+    assert_eq!(init["primarySolution"]["name"], json!("Shop"));
+    assert_eq!(init["primarySolution"]["projectCount"], json!(3));
+    assert_eq!(init["frameworkVersions"], json!(["net10.0"]));
+    assert_eq!(init["allSolutions"][0]["projects"], json!(["Shop.App", "Shop.Core", "Shop.Data"]));
+    let app = init["projects"].as_array().expect("projects").iter().find(|p| p["name"] == "Shop.App").cloned();
+    assert_eq!(app.expect("Shop.App")["projectReferences"], json!(["Shop.Core", "Shop.Data"]));
+
+    // Relative paths now resolve against the workspace root.
+    let (line, column) = shop.position_of(PROGRAM, "names =", 0);
+    let relative =
+        server.ok("get_type_at_position", json!({"filePath": PROGRAM, "line": line, "column": column})).await;
+    assert_eq!(relative["symbolName"], json!("List<string>"));
+    assert_eq!(relative["resolvedFromSolution"], json!(shop.file("Shop.sln")));
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn type_and_definition_answers_match_the_fixture() {
+    let shop = Fixture::copy("Shop");
+    let server = Server::start(&shop.root, &[]).await;
+    let program = shop.file(PROGRAM);
+
+    // A local of a metadata generic type.
+    let (line, column) = shop.position_of(PROGRAM, "names =", 0);
+    let names = server.ok("get_type_at_position", json!({"filePath": program, "line": line, "column": column})).await;
+    assert_eq!(names["symbolName"], json!("List<string>"));
+    assert_eq!(names["fullTypeName"], json!("System.Collections.Generic.List<System.String>"));
+    assert_eq!(names["namespace"], json!("System.Collections.Generic"));
+    assert_eq!(names["isGeneric"], json!(true));
+    assert_eq!(names["typeArguments"], json!(["System.String"]));
+    assert_eq!(names["symbol"]["kind"], json!("Local"));
+    assert_eq!(names["declarations"], json!([]));
+    assert!(
+        names["interfaces"]
+            .as_array()
+            .expect("interfaces")
+            .contains(&json!("System.Collections.Generic.IList<System.String>"))
+    );
+
+    // A source type used in another project.
+    let customer = server.ok("get_type_at_position", json!({"filePath": program, "line": 15, "column": 13})).await;
+    assert_eq!(customer["fullTypeName"], json!("Shop.Core.Models.Customer"));
+    assert_eq!(customer["kind"], json!("Class"));
+    assert_eq!(customer["assembly"], json!("Shop.Core"));
+    assert_eq!(sites(&shop, &customer["declarations"]), vec![site("src/Shop.Core/Models/Customer.cs", 6, 14)]);
+
+    let definition = server.ok("find_symbol_definition", json!({"filePath": program, "line": 15, "column": 13})).await;
+    assert_eq!(definition["symbolInfo"]["fullyQualifiedName"], json!("Shop.Core.Models.Customer"));
+    assert_eq!(definition["definitionLocation"]["line"], json!(6));
+    assert_eq!(definition["definitionLocation"]["column"], json!(14));
+    assert_eq!(definition["definitionLocation"]["filePath"], json!(shop.file("src/Shop.Core/Models/Customer.cs")));
+    assert_eq!(definition["sourceText"], json!("public class Customer"));
+
+    // A partial class has one declaration per part.
+    let order = server.ok("find_symbol_definition", json!({"filePath": program, "line": 27, "column": 29})).await;
+    assert_eq!(
+        sites(&shop, &order["locations"]),
+        vec![site("src/Shop.Core/Models/Order.Lines.cs", 5, 22), site("src/Shop.Core/Models/Order.cs", 6, 22)]
+    );
+
+    // An extension method resolves to its declaration in another project.
+    let shout = server.ok("find_symbol_definition", json!({"filePath": program, "line": 18, "column": 29})).await;
+    assert_eq!(sites(&shop, &shout["locations"]), vec![site("src/Shop.Core/Extensions/StringExtensions.cs", 5, 26)]);
+    assert_eq!(shout["symbolInfo"]["kind"], json!("Method"));
+
+    // Overloads: the call binds to the exact overload.
+    let calculate = server.ok("find_symbol_definition", json!({"filePath": program, "line": 22, "column": 42})).await;
+    assert_eq!(sites(&shop, &calculate["locations"]), vec![site("src/Shop.Core/Services/PriceCalculator.cs", 16, 24)]);
+
+    // A symbol from a referenced assembly is a metadata symbol, never a path outside the workspace.
+    let (line, column) = shop.position_of(PROGRAM, "string.Join", 0);
+    let join =
+        server.ok("find_symbol_definition", json!({"filePath": program, "line": line, "column": column + 7})).await;
+    assert_eq!(join["symbolInfo"]["isFromMetadata"], json!(true));
+    assert_eq!(join["symbolInfo"]["containingType"], json!("System.String"));
+    assert_eq!(join["locations"], json!([]));
+    assert!(join.get("definitionLocation").is_none());
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn find_references_returns_every_use_across_projects_and_nothing_else() {
+    let shop = Fixture::copy("Shop");
+    let server = Server::start(&shop.root, &[]).await;
+    let customer_file = shop.file("src/Shop.Core/Models/Customer.cs");
+
+    let customer = server.ok("find_references", json!({"filePath": customer_file, "line": 6, "column": 14})).await;
+    let expected = vec![
+        site("src/Shop.App/Program.cs", 14, 32),
+        site("src/Shop.App/Program.cs", 15, 13),
+        site("src/Shop.App/Reporting/Report.cs", 9, 34),
+        site("src/Shop.App/Reporting/Report.cs", 12, 31),
+        site("src/Shop.App/Reporting/Report.cs", 20, 18),
+        site("src/Shop.Core/Models/Order.cs", 10, 12),
+        site("src/Shop.Data/CustomerRepository.cs", 7, 54),
+        site("src/Shop.Data/CustomerRepository.cs", 9, 21),
+        site("src/Shop.Data/CustomerRepository.cs", 14, 12),
+    ];
+    assert_eq!(sites(&shop, &customer["references"]), expected);
+    assert_eq!(customer["totalCount"], json!(9));
+    assert_eq!(customer["hasMore"], json!(false));
+    let creation = customer["references"].as_array().expect("references").iter().find(|r| r["line"] == 14).cloned();
+    assert_eq!(
+        creation.expect("object creation")["lineText"],
+        json!("repository.Add(new Customer { Id = 1, Name = \"Ada\" });")
+    );
+
+    // Sorted output is stable: the same question gives the same bytes.
+    let again = server.ok("find_references", json!({"filePath": customer_file, "line": 6, "column": 14})).await;
+    assert_eq!(again.to_string(), customer.to_string());
+
+    let with_declaration = server
+        .ok("find_references", json!({"filePath": customer_file, "line": 6, "column": 14, "includeDeclaration": true}))
+        .await;
+    assert_eq!(with_declaration["totalCount"], json!(10));
+    assert!(sites(&shop, &with_declaration["references"]).contains(&site("src/Shop.Core/Models/Customer.cs", 6, 14)));
+
+    let page = server
+        .ok("find_references", json!({"filePath": customer_file, "line": 6, "column": 14, "maxResults": 2}))
+        .await;
+    assert_eq!(page["references"].as_array().map(Vec::len), Some(2));
+    assert_eq!((page["totalCount"].clone(), page["hasMore"].clone()), (json!(9), json!(true)));
+
+    // One overload's references exclude the other overloads' calls.
+    let calculator = shop.file("src/Shop.Core/Services/PriceCalculator.cs");
+    let calculate = server.ok("find_references", json!({"filePath": calculator, "line": 11, "column": 24})).await;
+    assert_eq!(sites(&shop, &calculate["references"]), vec![site("src/Shop.App/Program.cs", 21, 41)]);
+    assert_eq!(calculate["references"][0]["kind"], json!("Invocation"));
+
+    let repository = shop.file("src/Shop.Core/Services/IRepository.cs");
+    let generic = server.ok("find_references", json!({"filePath": repository, "line": 5, "column": 22})).await;
+    assert_eq!(
+        sites(&shop, &generic["references"]),
+        vec![
+            site("src/Shop.App/Reporting/Report.cs", 9, 22),
+            site("src/Shop.App/Reporting/Report.cs", 12, 19),
+            site("src/Shop.Data/InMemoryRepository.cs", 6, 38),
+        ]
+    );
+    server.stop().await;
+}

@@ -1,0 +1,236 @@
+//! The test harness: a real `roslyn-mcp stdio` process driven by rmcp's MCP client, on a private copy
+//! of a fixture solution.
+
+#![allow(dead_code)] // each test binary module uses a different part of the harness
+
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::service::RunningService;
+use rmcp::transport::TokioChildProcess;
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use tokio::sync::{Semaphore, SemaphorePermit};
+
+/// A private copy of `tests/fixtures/<name>` (without build output) in a temporary folder.
+pub struct Fixture {
+    _dir: tempfile::TempDir,
+    pub root: PathBuf,
+}
+
+impl Fixture {
+    pub fn copy(name: &str) -> Self {
+        let source = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures").join(name);
+        let dir = tempfile::Builder::new().prefix("roslyn-mcp-e2e-").tempdir().expect("temp dir");
+        let root = std::fs::canonicalize(dir.path()).expect("canonical temp dir").join(name);
+        copy_tree(&source, &root);
+        Self { _dir: dir, root }
+    }
+
+    pub fn path(&self, relative: &str) -> PathBuf {
+        self.root.join(relative)
+    }
+
+    pub fn file(&self, relative: &str) -> String {
+        self.path(relative).display().to_string()
+    }
+
+    /// 1-based (line, column) of the `nth` (0-based) occurrence of `needle` in a fixture file.
+    pub fn position_of(&self, relative: &str, needle: &str, nth: usize) -> (u32, u32) {
+        let text = std::fs::read_to_string(self.path(relative)).expect("fixture file");
+        let mut seen = 0;
+        for (index, line) in text.lines().enumerate() {
+            for (column, _) in line.match_indices(needle) {
+                if seen == nth {
+                    return (index as u32 + 1, line[..column].encode_utf16().count() as u32 + 1);
+                }
+                seen += 1;
+            }
+        }
+        panic!("{needle:?} occurs fewer than {} times in {relative}", nth + 1);
+    }
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create fixture copy");
+    for entry in std::fs::read_dir(from).expect("fixture folder").flatten() {
+        let name = entry.file_name();
+        let target = to.join(&name);
+        if entry.path().is_dir() {
+            if name != "bin" && name != "obj" {
+                copy_tree(&entry.path(), &target);
+            }
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy fixture file");
+        }
+    }
+}
+
+/// Services running at once: each loads solutions with MSBuild, and this machine has two cores.
+static SLOTS: Semaphore = Semaphore::const_new(2);
+
+/// A running service with a connected MCP client.
+pub struct Server {
+    client: RunningService<RoleClient, ()>,
+    pub pid: u32,
+    pub log: PathBuf,
+    _slots: SemaphorePermit<'static>,
+}
+
+/// A tool result split into what tests look at.
+#[derive(Debug)]
+pub struct Outcome {
+    pub is_error: bool,
+    pub value: Value,
+    /// Milliseconds the Roslyn host spent on the call, from the result's `_meta`.
+    pub host_ms: f64,
+}
+
+impl Server {
+    pub async fn start(cwd: &Path, extra: &[&str]) -> Self {
+        Self::start_with_slots(cwd, extra, 1).await
+    }
+
+    /// A service that runs alone, for tests that measure latency.
+    pub async fn start_alone(cwd: &Path) -> Self {
+        Self::start_with_slots(cwd, &[], 2).await
+    }
+
+    async fn start_with_slots(cwd: &Path, extra: &[&str], slots: u32) -> Self {
+        let permit = SLOTS.acquire_many(slots).await.expect("semaphore open");
+        let log = tempfile::Builder::new()
+            .prefix("roslyn-mcp-e2e-")
+            .suffix(".log")
+            .tempfile()
+            .expect("log file")
+            .into_temp_path()
+            .keep()
+            .expect("keep log file");
+        let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_roslyn-mcp"));
+        command.arg("stdio").args(extra).current_dir(cwd).env("ROSLYN_MCP_LOG", "info,rmcp=warn");
+        let stderr = std::fs::File::create(&log).expect("log file");
+        let transport = TokioChildProcess::builder(command).stderr(stderr).spawn().expect("spawn roslyn-mcp").0;
+        let pid = transport.id().expect("server pid");
+        let client = ().serve(transport).await.expect("MCP initialize");
+        Self { client, pid, log, _slots: permit }
+    }
+
+    pub async fn call(&self, tool: &str, arguments: Value) -> Outcome {
+        let Value::Object(arguments) = arguments else { panic!("arguments must be an object") };
+        let result: CallToolResult = self
+            .client
+            .call_tool(CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments))
+            .await
+            .unwrap_or_else(|e| panic!("{tool}: protocol error {e}; server log: {}", self.log.display()));
+        let value = result.structured_content.clone().unwrap_or_else(|| panic!("{tool}: no structuredContent"));
+        let text = result.content.first().and_then(|c| c.as_text()).map(|t| t.text.clone()).expect("text content");
+        assert_eq!(serde_json::from_str::<Value>(&text).expect("text is JSON"), value, "{tool}: text copy differs");
+        let timing = result.meta.as_ref().and_then(|m| m.0.get("roslyn-mcp/timing")).expect("timing in _meta");
+        let host_ms = timing["hostMs"].as_f64().expect("hostMs");
+        Outcome { is_error: result.is_error == Some(true), value, host_ms }
+    }
+
+    /// A call that must succeed; its structured payload.
+    pub async fn ok(&self, tool: &str, arguments: Value) -> Value {
+        let outcome = self.call(tool, arguments.clone()).await;
+        assert!(!outcome.is_error, "{tool} {arguments} failed: {}\nserver log: {}", outcome.value, self.log.display());
+        outcome.value
+    }
+
+    /// A call that must fail with `code`; its error object.
+    pub async fn fails(&self, tool: &str, arguments: Value, code: &str) -> Value {
+        let outcome = self.call(tool, arguments.clone()).await;
+        assert!(outcome.is_error, "{tool} {arguments} should fail with {code}, got {}", outcome.value);
+        assert_eq!(outcome.value["success"], json!(false));
+        assert_eq!(outcome.value["error"]["code"], json!(code), "{tool} {arguments}: {}", outcome.value);
+        outcome.value["error"].clone()
+    }
+
+    pub async fn tools(&self) -> Vec<rmcp::model::Tool> {
+        self.client.list_all_tools().await.expect("tools/list")
+    }
+
+    /// The workspace entry diagnose reports for `solution`.
+    pub async fn workspace_status(&self, solution: &Path) -> Option<Value> {
+        let diagnose = self.ok("diagnose", json!({})).await;
+        diagnose["workspaces"]
+            .as_array()
+            .expect("workspaces")
+            .iter()
+            .find(|w| w["solutionPath"] == json!(solution.display().to_string()))
+            .cloned()
+    }
+
+    pub async fn stop(self) {
+        let _ = self.client.cancel().await;
+    }
+}
+
+/// Calls `probe` until it returns Some or `limit` passes.
+pub async fn eventually<T, F, Fut>(limit: Duration, mut probe: F) -> Option<T>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let began = Instant::now();
+    loop {
+        if let Some(value) = probe().await {
+            return Some(value);
+        }
+        if began.elapsed() > limit {
+            return None;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Whether a process is running (a zombie counts as gone).
+pub fn alive(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => stat.rsplit(')').next().and_then(|rest| rest.split_whitespace().next()) != Some("Z"),
+        Err(_) => false,
+    }
+}
+
+pub fn kill9(pid: u32) {
+    let status = std::process::Command::new("kill").args(["-9", &pid.to_string()]).status().expect("kill");
+    assert!(status.success(), "kill -9 {pid}");
+}
+
+/// Child processes of `pid`.
+pub fn children(pid: u32) -> Vec<u32> {
+    let tasks =
+        std::fs::read_dir(format!("/proc/{pid}/task")).map(|d| d.flatten().collect::<Vec<_>>()).unwrap_or_default();
+    let mut kids = Vec::new();
+    for task in tasks {
+        if let Ok(text) = std::fs::read_to_string(task.path().join("children")) {
+            kids.extend(text.split_whitespace().filter_map(|p| p.parse::<u32>().ok()));
+        }
+    }
+    kids
+}
+
+/// (relative path, line, column) of each location in a list, for comparing with FIXTURE.md tables.
+pub fn sites(fixture: &Fixture, items: &Value) -> Vec<(String, u64, u64)> {
+    let mut sites: Vec<(String, u64, u64)> = items
+        .as_array()
+        .expect("list")
+        .iter()
+        .map(|item| {
+            let path = item["filePath"].as_str().expect("filePath");
+            let relative =
+                Path::new(path).strip_prefix(&fixture.root).unwrap_or_else(|_| panic!("{path} outside fixture"));
+            (
+                relative.display().to_string(),
+                item["line"].as_u64().expect("line"),
+                item["column"].as_u64().expect("column"),
+            )
+        })
+        .collect();
+    sites.sort();
+    sites
+}
+
+pub fn site(path: &str, line: u64, column: u64) -> (String, u64, u64) {
+    (path.to_owned(), line, column)
+}

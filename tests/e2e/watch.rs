@@ -1,0 +1,58 @@
+//! Edits on disk reach the host through the file watcher: the next calls see them.
+
+use crate::support::{Fixture, Server, eventually, sites};
+use serde_json::json;
+use std::time::Duration;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn edited_added_and_removed_files_are_reflected() {
+    let shop = Fixture::copy("Shop");
+    let server = Server::start(&shop.root, &[]).await;
+    let program = shop.file("src/Shop.App/Program.cs");
+    server.ok("get_type_at_position", json!({"filePath": program, "line": 15, "column": 13})).await;
+
+    // Edit: a new local of a new type on line 16 (blank before).
+    let source = std::fs::read_to_string(&program).expect("read Program.cs");
+    let edited = source.replacen(
+        "\n\n            var names",
+        "\n            var stamp = new System.Text.StringBuilder();\n            var names",
+        1,
+    );
+    std::fs::write(&program, edited).expect("edit Program.cs");
+    let stamp = eventually(Duration::from_secs(15), || async {
+        let outcome = server.call("get_type_at_position", json!({"filePath": program, "line": 16, "column": 17})).await;
+        (!outcome.is_error && outcome.value["fullTypeName"] == json!("System.Text.StringBuilder"))
+            .then_some(outcome.value)
+    })
+    .await;
+    assert!(stamp.is_some(), "the edit was not seen");
+
+    // Add: a new file in Shop.Core, used from nowhere yet, is found.
+    let added = shop.path("src/Shop.Core/Models/Invoice.cs");
+    std::fs::write(
+        &added,
+        "namespace Shop.Core.Models;\n\npublic class Invoice\n{\n    public Customer? Payer { get; set; }\n}\n",
+    )
+    .expect("add Invoice.cs");
+    let invoice = added.display().to_string();
+    let payer = eventually(Duration::from_secs(15), || async {
+        let outcome = server.call("get_type_at_position", json!({"filePath": invoice, "line": 5, "column": 22})).await;
+        (!outcome.is_error).then_some(outcome.value)
+    })
+    .await
+    .expect("the new file was not seen");
+    assert_eq!(payer["fullTypeName"], json!("Shop.Core.Models.Customer"));
+    let customer = shop.file("src/Shop.Core/Models/Customer.cs");
+    let references = server.ok("find_references", json!({"filePath": customer, "line": 6, "column": 14})).await;
+    assert!(sites(&shop, &references["references"]).contains(&("src/Shop.Core/Models/Invoice.cs".to_owned(), 5, 12)));
+
+    // Remove: its uses disappear.
+    std::fs::remove_file(&added).expect("remove Invoice.cs");
+    let gone = eventually(Duration::from_secs(15), || async {
+        let references = server.ok("find_references", json!({"filePath": customer, "line": 6, "column": 14})).await;
+        (references["totalCount"] == json!(9)).then_some(())
+    })
+    .await;
+    assert!(gone.is_some(), "the removed file still counts");
+    server.stop().await;
+}

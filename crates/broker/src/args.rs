@@ -76,17 +76,16 @@ mod tests {
 
     #[test]
     fn missing_unknown_and_mistyped_fields_get_their_codes() {
-        let missing = parse_json(json!({"line": 1, "column": 1})).err().expect("refused");
+        let missing = parse_json(json!({"line": 1, "column": 1})).expect_err("refused");
         assert_eq!(
             (missing.code, missing.details.as_ref().and_then(|d| d.get("field")).cloned()),
             (ErrorCode::MISSING_REQUIRED_PARAM, Some(json!("filePath")))
         );
-        let unknown =
-            parse_json(json!({"filePath": "a.cs", "line": 1, "column": 1, "bogus": 1})).err().expect("refused");
+        let unknown = parse_json(json!({"filePath": "a.cs", "line": 1, "column": 1, "bogus": 1})).expect_err("refused");
         assert_eq!(unknown.code, ErrorCode::INVALID_PARAMETER);
-        let negative = parse_json(json!({"filePath": "a.cs", "line": -1, "column": 1})).err().expect("refused");
+        let negative = parse_json(json!({"filePath": "a.cs", "line": -1, "column": 1})).expect_err("refused");
         assert_eq!(negative.code, ErrorCode::INVALID_LINE_NUMBER);
-        let text_column = parse_json(json!({"filePath": "a.cs", "line": 1, "column": "x"})).err().expect("refused");
+        let text_column = parse_json(json!({"filePath": "a.cs", "line": 1, "column": "x"})).expect_err("refused");
         assert_eq!(text_column.code, ErrorCode::INVALID_POSITION);
     }
 

@@ -60,5 +60,5 @@ async fn first_line(program: &std::path::Path, args: &[&str]) -> Option<String> 
         return None;
     }
     let text = String::from_utf8_lossy(&output.stdout);
-    text.lines().map(str::trim).filter(|l| !l.is_empty()).next_back().map(str::to_owned)
+    text.lines().map(str::trim).rfind(|l| !l.is_empty()).map(str::to_owned)
 }

@@ -191,7 +191,7 @@ mod tests {
     fn the_gate_refuses_files_outside_every_root() {
         let target = Target { solution: "/w/S.sln".into(), roots: vec!["/w".into()] };
         assert!(target.admit(Path::new("/w/src/a.cs")).is_ok());
-        let refused = target.admit(Path::new("/etc/passwd")).err().expect("refused");
+        let refused = target.admit(Path::new("/etc/passwd")).expect_err("refused");
         assert_eq!(refused.code, ErrorCode::SOURCE_NOT_IN_WORKSPACE);
         assert!(target.admit(Path::new("/wx/a.cs")).is_err(), "a sibling with a common prefix is outside");
     }

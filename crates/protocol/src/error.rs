@@ -80,8 +80,9 @@ impl std::fmt::Display for ErrorCode {
 pub struct ToolError {
     pub code: ErrorCode,
     pub message: String,
+    /// Boxed to keep `Result<_, ToolError>` small on the happy path.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub details: Option<Map<String, Value>>,
+    pub details: Option<Box<Map<String, Value>>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub suggestions: Vec<String>,
 }
@@ -93,7 +94,7 @@ impl ToolError {
 
     /// Adds one `details` entry.
     pub fn detail(mut self, key: &str, value: impl Into<Value>) -> Self {
-        self.details.get_or_insert_with(Map::new).insert(key.to_owned(), value.into());
+        self.details.get_or_insert_with(Default::default).insert(key.to_owned(), value.into());
         self
     }
 

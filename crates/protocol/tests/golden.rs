@@ -114,7 +114,7 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
             "host_type_info",
             response(
                 250,
-                Outcome::Ok(ResponseBody::TypeAtPosition(TypeInfo {
+                Outcome::Ok(ResponseBody::TypeAtPosition(Box::new(TypeInfo {
                     symbol: SymbolSummary {
                         name: "names".into(),
                         kind: "Local".into(),
@@ -135,7 +135,7 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
                     base_type: Some("System.Object".into()),
                     interfaces: vec!["System.Collections.Generic.IList<System.String>".into()],
                     declarations: vec![],
-                })),
+                }))),
             ),
         ),
         (

@@ -36,7 +36,7 @@ impl From<HostFailure> for ToolError {
                 let code = ErrorCode::from_name(&error.code).unwrap_or(ErrorCode::ROSLYN_ERROR);
                 let mut tool_error = ToolError::new(code, error.message);
                 if let Ok(serde_json::Value::Object(details)) = serde_json::from_str(&error.details_json) {
-                    tool_error.details = Some(details);
+                    tool_error.details = Some(Box::new(details));
                 }
                 tool_error.suggestions = error.suggestions;
                 tool_error

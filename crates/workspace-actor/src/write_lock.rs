@@ -38,7 +38,7 @@ mod tests {
         let lock = WriteLock::default();
         let first = lock.try_acquire("/s.sln").expect("first writer");
         assert!(lock.is_held());
-        let refused = lock.try_acquire("/s.sln").err().expect("second writer refused");
+        let Err(refused) = lock.try_acquire("/s.sln") else { panic!("a second writer must be refused") };
         assert_eq!(refused.code, ErrorCode::WORKSPACE_BUSY);
         drop(first);
         assert!(lock.try_acquire("/s.sln").is_ok());

@@ -173,7 +173,7 @@ mod tests {
         let found = vec![PathBuf::from("/w/a/Deep.sln"), PathBuf::from("/w/Top.sln")];
         assert_eq!(choose(&found, None, Path::new("/w")).expect("chosen"), PathBuf::from("/w/Top.sln"));
         assert_eq!(choose(&found, Some("Deep.sln"), Path::new("/w")).expect("chosen"), PathBuf::from("/w/a/Deep.sln"));
-        let missing = choose(&found, Some("Nope.sln"), Path::new("/w")).err().expect("refused");
+        let missing = choose(&found, Some("Nope.sln"), Path::new("/w")).expect_err("refused");
         assert_eq!(missing.code, ErrorCode::SOLUTION_NOT_FOUND);
     }
 }

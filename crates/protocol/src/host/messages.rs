@@ -153,7 +153,8 @@ pub struct HostError {
 pub enum ResponseBody {
     Loaded(WorkspaceSummary),
     FileChangesApplied(WorkspaceSummary),
-    TypeAtPosition(TypeInfo),
+    // Boxed: by far the largest answer (bincode encodes a box as its content).
+    TypeAtPosition(Box<TypeInfo>),
     SymbolDefinition(DefinitionInfo),
     References(ReferenceList),
     CompilationDiagnostics(DiagnosticList),

@@ -1,7 +1,7 @@
 //! The host's life: restart after a crash, eviction of the least recently used solution, no orphan when
 //! the service dies, and diagnose answering while a solution loads.
 
-use crate::support::{Fixture, Server, alive, children, eventually, kill9};
+use crate::support::{Fixture, Server, alive, children, eventually, group_members, kill9};
 use serde_json::json;
 use std::time::{Duration, Instant};
 
@@ -104,11 +104,23 @@ async fn killing_the_service_leaves_no_host_behind() {
     server.ok("find_symbol_definition", json!({"filePath": beta.file("Beta.cs"), "line": 3, "column": 14})).await;
     let host = host_pid(&server.workspace_status(&beta.path("Beta.csproj")).await.expect("Beta loaded"));
     assert!(children(server.pid).contains(&host), "the host is a child of the service");
-    let hosts_children = children(host);
     kill9(server.pid);
-    let gone = eventually(Duration::from_secs(10), || async {
-        (!alive(host) && hosts_children.iter().all(|&c| !alive(c))).then_some(())
+    let gone = eventually(Duration::from_secs(10), || async { group_members(host).is_empty().then_some(()) }).await;
+    assert!(gone.is_some(), "processes of host {host} outlived the service: {:?}", group_members(host));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_idle_solution_is_unloaded_and_its_host_exits() {
+    let alpha = Fixture::copy("tiny/Alpha");
+    let server = Server::start(&alpha.root, &["--idle-timeout-secs", "2"]).await;
+    server.ok("find_symbol_definition", json!({"filePath": alpha.file("Alpha.cs"), "line": 3, "column": 14})).await;
+    let host = host_pid(&server.workspace_status(&alpha.path("Alpha.csproj")).await.expect("Alpha loaded"));
+    // diagnose does not count as use: the solution still goes idle while it is watched.
+    let unloaded = eventually(Duration::from_secs(15), || async {
+        let diagnose = server.ok("diagnose", json!({})).await;
+        (diagnose["workspaces"] == json!([]) && !alive(host)).then_some(())
     })
     .await;
-    assert!(gone.is_some(), "host {host} (or its children {hosts_children:?}) outlived the service");
+    assert!(unloaded.is_some(), "Alpha (host {host}) was not unloaded after going idle");
+    server.stop().await;
 }

@@ -22,13 +22,12 @@ pub struct Registry {
 
 impl Registry {
     /// The registry and the task that stops what it evicts. moka runs no threads of its own, so a timer
-    /// drives expiry.
+    /// drives idle expiry and pending evictions.
     pub fn start(max_solutions: u64, idle_timeout: Duration) -> Arc<Self> {
         let (evicted_tx, evicted_rx) = mpsc::unbounded_channel::<(Arc<Workspace>, RemovalCause)>();
         let cache = Cache::builder()
             .max_capacity(max_solutions)
             .eviction_policy(EvictionPolicy::lru())
-            .time_to_idle(idle_timeout)
             .eviction_listener(move |_, workspace, cause| {
                 let _ = evicted_tx.send((workspace, cause));
             })
@@ -43,7 +42,7 @@ impl Registry {
                 let Some(registry) = weak.upgrade() else {
                     return;
                 };
-                registry.cache.run_pending_tasks();
+                registry.expire_idle();
             }
         });
         registry
@@ -67,6 +66,22 @@ impl Registry {
     /// A loaded workspace, without touching its recency (diagnose must not keep solutions alive).
     pub fn peek(&self, solution: &PathBuf) -> Option<Arc<Workspace>> {
         self.cache.iter().find(|(k, _)| k.as_ref() == solution).map(|(_, w)| w)
+    }
+
+    /// Marks a solution as just used, for the least-recently-used order.
+    pub fn touch(&self, solution: &PathBuf) {
+        let _ = self.cache.get(solution);
+    }
+
+    /// Unloads workspaces with no call under way for the idle timeout. Idle time is the workspace's own
+    /// (from the end of its last call), so a long load is never mistaken for idleness.
+    fn expire_idle(&self) {
+        for (solution, workspace) in self.cache.iter() {
+            if workspace.idle_for() >= self.idle_timeout {
+                self.cache.invalidate(solution.as_ref());
+            }
+        }
+        self.cache.run_pending_tasks();
     }
 
     /// Stops every workspace and waits for their hosts to exit.

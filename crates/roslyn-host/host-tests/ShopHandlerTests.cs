@@ -200,6 +200,23 @@ public sealed class ShopHandlerTests(ShopSolution shop)
     }
 
     [Fact]
+    public async Task ReferencesOfAnInterfaceMethodCascadeToItsImplementations()
+    {
+        // As the IDE shows them: the direct use, and the implementations with their own uses.
+        var references = await ReferencesAtAsync("src/Shop.Core/Services/IGreeter.cs", 5, 16, includeDeclaration: true);
+        Assert.Equal(
+            [
+                ("src/Shop.App/Program.cs", 25u, 39u, "Invocation"),
+                ("src/Shop.App/Reporting/Report.cs", 22u, 41u, "Invocation"),
+                ("src/Shop.Core/Services/Greeter.cs", 5u, 27u, "Declaration"),
+                ("src/Shop.Core/Services/Greeter.cs", 13u, 28u, "Declaration"),
+                ("src/Shop.Core/Services/Greeter.cs", 21u, 21u, "Declaration"),
+                ("src/Shop.Core/Services/IGreeter.cs", 5u, 16u, "Declaration"),
+            ],
+            references.References.Select(r => (Relative(r.Span.File), r.Span.StartLine, r.Span.StartColumn, r.Kind)));
+    }
+
+    [Fact]
     public async Task ReferencesOfAMetadataMethodAreFoundInSource()
     {
         var references = await ReferencesAtAsync(Program, 32, 45, includeDeclaration: true);

@@ -28,6 +28,10 @@ public static class HostProgram
             Log.Error($"cannot connect to {socketPath}: {e.Message}");
             return ExitCodes.Usage;
         }
+        catch (OperationCanceledException)
+        {
+            return ExitCodes.Ok;
+        }
 
         var hello = HostInfo.Hello();
         Log.Info($"connected to {socketPath}: host {hello.HostVersion}, Roslyn {hello.RoslynVersion}, " +

@@ -40,6 +40,8 @@ impl HostProcess {
             .env("DOTNET_CLI_TELEMETRY_OPTOUT", "1")
             .env("DOTNET_NOLOGO", "1")
             .env("MSBUILDDISABLENODEREUSE", "1")
+            // Its own process group: the MSBuild build hosts it starts go down with it (see `kill_group`).
+            .process_group(0)
             .kill_on_drop(true)
             .spawn()
             .map_err(|e| HostFailure::Spawn(format!("{}: {e}", install.dotnet.display())))?;
@@ -80,12 +82,26 @@ impl HostProcess {
         if tokio::time::timeout(grace, child.wait()).await.is_err() {
             let _ = child.kill().await;
         }
+        kill_group(self.pid);
     }
 }
 
 impl Drop for HostProcess {
     fn drop(&mut self) {
+        kill_group(self.pid);
         let _ = std::fs::remove_file(&self.socket);
+    }
+}
+
+/// Kills whatever is left of the host's process group (MSBuild build hosts caught mid-build).
+fn kill_group(pid: u32) {
+    use nix::sys::signal::{Signal, killpg};
+    use nix::unistd::Pid;
+    if let Ok(pid) = i32::try_from(pid)
+        && pid > 0
+    {
+        // ESRCH (nobody left) is the usual, fine answer.
+        let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
     }
 }
 

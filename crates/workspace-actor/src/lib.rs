@@ -29,6 +29,12 @@ pub struct Workspace {
     actor: ActorRef<WorkspaceActor>,
     status: Arc<StatusCell>,
     write_lock: WriteLock,
+    /// Held shared by every request; `stop` takes it exclusively, so eviction never cuts a call off.
+    in_use: tokio::sync::RwLock<()>,
+    /// Calls under way, so that a workspace busy with a long load never counts as idle.
+    calls: Arc<std::sync::atomic::AtomicUsize>,
+    /// When the last call began or ended.
+    last_used: Arc<std::sync::Mutex<std::time::Instant>>,
     settings: WorkspaceSettings,
     ready: Arc<ArcSwapOption<roslyn_host::HostProcess>>,
     _watcher: Option<watcher::FolderWatcher>,
@@ -54,7 +60,18 @@ impl Workspace {
             status: status.clone(),
             ready: ready.clone(),
         });
-        Self { solution, actor, status, write_lock: WriteLock::default(), settings, ready, _watcher: watcher }
+        Self {
+            solution,
+            actor,
+            status,
+            write_lock: WriteLock::default(),
+            in_use: tokio::sync::RwLock::new(()),
+            calls: Arc::default(),
+            last_used: Arc::new(std::sync::Mutex::new(std::time::Instant::now())),
+            settings,
+            ready,
+            _watcher: watcher,
+        }
     }
 
     pub fn solution(&self) -> &Path {
@@ -85,6 +102,7 @@ impl Workspace {
     /// Runs a read on the current host, loading the solution first if needed. A host that dies under the
     /// request is restarted and the request is tried once more: reads are idempotent.
     pub async fn request(&self, body: RequestBody, cancel: &CancellationToken) -> Result<HostReply, ToolError> {
+        let _in_use = self.begin_call().await;
         let mut attempts = 0;
         loop {
             attempts += 1;
@@ -97,18 +115,63 @@ impl Workspace {
     }
 
     /// Ensures the solution is loaded.
-    pub async fn acquire(&self) -> Result<Arc<roslyn_host::HostProcess>, ToolError> {
+    pub async fn load(&self) -> Result<(), ToolError> {
+        let _in_use = self.begin_call().await;
+        self.acquire().await.map(drop)
+    }
+
+    async fn acquire(&self) -> Result<Arc<roslyn_host::HostProcess>, ToolError> {
         self.actor.ask(Acquire).await.map_err(|error| match error {
             SendError::HandlerError(error) => error,
-            other => ToolError::new(ErrorCode::ROSLYN_ERROR, format!("workspace actor unavailable: {other}")),
+            other => ToolError::new(ErrorCode::WORKSPACE_NOT_LOADED, format!("the workspace was unloaded: {other}"))
+                .detail("solutionPath", self.solution.display().to_string())
+                .suggest("Retry: the solution loads again on demand"),
         })
     }
 
-    /// Waits for a write in progress, then stops the actor, which stops the host.
+    /// How long no call has been under way; zero while one is.
+    pub fn idle_for(&self) -> std::time::Duration {
+        if self.calls.load(std::sync::atomic::Ordering::Relaxed) > 0 {
+            return std::time::Duration::ZERO;
+        }
+        lock(&self.last_used).elapsed()
+    }
+
+    async fn begin_call(&self) -> CallGuard<'_> {
+        self.calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        *lock(&self.last_used) = std::time::Instant::now();
+        CallGuard { _shared: self.in_use.read().await, calls: self.calls.clone(), last_used: self.last_used.clone() }
+    }
+
+    /// Whether the workspace was stopped (evicted); a caller holding it should open the solution again.
+    pub fn is_stopped(&self) -> bool {
+        !self.actor.is_alive()
+    }
+
+    /// Waits for calls and a write in progress, then stops the actor, which stops the host.
     pub async fn stop(&self) {
-        let _guard = self.write_lock.drain().await;
+        let _calls = self.in_use.write().await;
+        let _write = self.write_lock.drain().await;
         if self.actor.stop_gracefully().await.is_ok() {
             self.actor.wait_for_shutdown().await;
         }
     }
+}
+
+/// One call under way: keeps the workspace from being stopped and from counting as idle.
+struct CallGuard<'a> {
+    _shared: tokio::sync::RwLockReadGuard<'a, ()>,
+    calls: Arc<std::sync::atomic::AtomicUsize>,
+    last_used: Arc<std::sync::Mutex<std::time::Instant>>,
+}
+
+impl Drop for CallGuard<'_> {
+    fn drop(&mut self) {
+        *lock(&self.last_used) = std::time::Instant::now();
+        self.calls.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }

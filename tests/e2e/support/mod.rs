@@ -161,8 +161,27 @@ impl Server {
             .cloned()
     }
 
+    /// Closes the session, which ends the service; then checks that the service and every process of
+    /// every host it ran are gone.
     pub async fn stop(self) {
+        let diagnose = self.ok("diagnose", json!({})).await;
+        let hosts: Vec<u32> = diagnose["workspaces"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|w| w["hostPid"].as_u64())
+            .map(|p| p as u32)
+            .collect();
+        let pid = self.pid;
         let _ = self.client.cancel().await;
+        let exited = eventually(Duration::from_secs(20), || async { (!alive(pid)).then_some(()) }).await;
+        assert!(exited.is_some(), "the service {pid} did not exit when its session closed");
+        for host in hosts {
+            // SIGKILLed group members take a moment to disappear.
+            let gone =
+                eventually(Duration::from_secs(5), || async { group_members(host).is_empty().then_some(()) }).await;
+            assert!(gone.is_some(), "host {host} left processes behind: {:?}", group_members(host));
+        }
     }
 }
 
@@ -195,6 +214,21 @@ pub fn alive(pid: u32) -> bool {
 pub fn kill9(pid: u32) {
     let status = std::process::Command::new("kill").args(["-9", &pid.to_string()]).status().expect("kill");
     assert!(status.success(), "kill -9 {pid}");
+}
+
+/// Running processes whose process group is `pgid` (a host leads its own group).
+pub fn group_members(pgid: u32) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+    entries
+        .flatten()
+        .filter_map(|e| e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()))
+        .filter(|&pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat")).ok().is_some_and(|stat| {
+                let fields: Vec<&str> = stat.rsplit(')').next().unwrap_or_default().split_whitespace().collect();
+                fields.first() != Some(&"Z") && fields.get(2) == Some(&pgid.to_string().as_str())
+            })
+        })
+        .collect()
 }
 
 /// Child processes of `pid`.

@@ -76,7 +76,7 @@ fn named_workspace(call: &Call, raw: &str) -> Result<WorkspaceStatus, ToolError>
     let solution = target.solution.clone();
     tokio::spawn(async move {
         if let Ok(workspace) = broker.ask(crate::registry::OpenWorkspace(solution)).await {
-            let _ = workspace.acquire().await;
+            let _ = workspace.load().await;
         }
     });
     Ok(WorkspaceStatus {

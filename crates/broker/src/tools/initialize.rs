@@ -20,9 +20,14 @@ pub async fn initialize_workspace(
     let root = working_directory(input.working_directory.as_deref())?;
     let found = discover(&root);
     let primary = choose(&found, input.preferred_solution.as_deref(), &root)?;
-    let workspace = call.services.workspace(primary.clone()).await?;
-    workspace.acquire().await?;
+    let mut workspace = call.services.workspace(primary.clone()).await?;
+    if workspace.load().await.is_err() && workspace.is_stopped() {
+        // Evicted while loading: open it again.
+        workspace = call.services.workspace(primary.clone()).await?;
+    }
+    workspace.load().await?;
     call.services.note_host_versions(&workspace);
+    call.services.registry.touch(&primary);
     call.session.set_workspace(SessionWorkspace { root: root.clone(), solution: primary.clone() });
 
     let summary = workspace.summary();

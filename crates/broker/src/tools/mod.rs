@@ -54,10 +54,16 @@ impl Call {
         resolve::existing_file(raw, field, self.session_workspace().as_ref())
     }
 
-    /// Sends one request to the workspace's host.
-    pub async fn ask(&self, workspace: &Workspace, body: RequestBody) -> Result<HostReply, ToolError> {
-        let reply = workspace.request(body, &self.cancel).await;
-        self.services.note_host_versions(workspace);
+    /// Sends one request to the workspace's host. A workspace evicted under the call is opened again.
+    pub async fn ask(&self, workspace: &Arc<Workspace>, body: RequestBody) -> Result<HostReply, ToolError> {
+        let mut workspace = workspace.clone();
+        let mut reply = workspace.request(body.clone(), &self.cancel).await;
+        if reply.is_err() && workspace.is_stopped() {
+            workspace = self.services.workspace(workspace.solution().to_path_buf()).await?;
+            reply = workspace.request(body, &self.cancel).await;
+        }
+        self.services.note_host_versions(&workspace);
+        self.services.registry.touch(&workspace.solution().to_path_buf());
         if let Ok(reply) = &reply {
             self.host_micros.fetch_add(reply.host_micros, Ordering::Relaxed);
         }

@@ -16,6 +16,12 @@ public sealed class HostSession(Stream stream, IRequestHandler handler, HostHell
 
     private readonly ConcurrentDictionary<RequestId, RunningRequest> inFlight = new();
 
+    // Every handler task, answered or not: a cancelled load still has a BuildHost process to shut down.
+    private readonly ConcurrentDictionary<Task, byte> handlers = new();
+
+    /// <summary>How long the end of a session waits for cancelled handlers to unwind.</summary>
+    public static readonly TimeSpan DrainTimeout = TimeSpan.FromSeconds(3);
+
     /// <summary>Runs until Shutdown, the end of the stream or a protocol fault; returns the exit code.</summary>
     public async Task<int> RunAsync(CancellationToken cancellationToken = default)
     {
@@ -42,8 +48,10 @@ public sealed class HostSession(Stream stream, IRequestHandler handler, HostHell
             {
                 running.Cancel();
             }
+            // Cancelled handlers unwind (a load shuts its BuildHost down) and answer Cancelled.
+            await Task.WhenAny(Task.WhenAll(handlers.Keys), Task.Delay(DrainTimeout, CancellationToken.None));
             outgoing.Writer.TryComplete();
-            // Let already-queued answers go out (Shutdown means "finish nothing more", not "drop what is done").
+            // Let already-queued answers go out (Shutdown means "start nothing more", not "drop what is done").
             await Task.WhenAny(writer, Task.Delay(TimeSpan.FromSeconds(1), CancellationToken.None));
             await stop.CancelAsync();
         }
@@ -102,11 +110,13 @@ public sealed class HostSession(Stream stream, IRequestHandler handler, HostHell
         {
             running.Dispose();
             Log.Warn($"request {request.Id} reuses the id of a request still running; refused");
-            var error = new HostError("INVALID_PARAMETER", $"Request id {request.Id} is already in flight", "", []);
+            var error = new HostError(ErrorCodes.InvalidParameter, $"Request id {request.Id} is already in flight", "", []);
             Send(running, handler.CurrentVersion, new Outcome.Err(error));
             return;
         }
-        _ = Task.Run(() => RunRequestAsync(request, running), CancellationToken.None);
+        var task = Task.Run(() => RunRequestAsync(request, running), CancellationToken.None);
+        handlers.TryAdd(task, 0);
+        task.ContinueWith(done => handlers.TryRemove(done, out _), TaskScheduler.Default);
     }
 
     private void Cancel(RequestId id)
@@ -136,7 +146,7 @@ public sealed class HostSession(Stream stream, IRequestHandler handler, HostHell
         {
             // The handler maps its own failures; this is the last line that keeps the process alive.
             Log.Error($"request {request.Id} failed: {e}");
-            outcome = new Outcome.Err(new HostError("ROSLYN_ERROR", e.Message, "", []));
+            outcome = new Outcome.Err(new HostError(ErrorCodes.RoslynError, e.Message, "", []));
         }
         if (inFlight.TryRemove(request.Id, out _))
         {

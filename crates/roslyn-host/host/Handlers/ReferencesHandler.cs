@@ -68,11 +68,12 @@ public static class ReferencesHandler
             return "NameOf";
         }
         var name = WholeName(node);
-        if (name.Parent is ObjectCreationExpressionSyntax creation && creation.Type == name)
+        if (name is ImplicitObjectCreationExpressionSyntax
+            || name.Parent is ObjectCreationExpressionSyntax creation && creation.Type == name)
         {
             return "ObjectCreation";
         }
-        if (IsInvoked(name))
+        if (name is ConstructorInitializerSyntax || IsInvoked(name))
         {
             return "Invocation";
         }

@@ -29,10 +29,15 @@ public static class SymbolFormat
     {
         // Locals and parameters live in a member, not directly in a type or namespace.
         var isMemberScoped = symbol.ContainingSymbol is not (INamedTypeSymbol or INamespaceSymbol) && symbol is not INamespaceSymbol;
+        var name = symbol switch
+        {
+            IMethodSymbol { MethodKind: MethodKind.Constructor or MethodKind.StaticConstructor } ctor => ctor.ContainingType.Name,
+            // Arrays, pointers and tuples have no name of their own.
+            _ when symbol.Name.Length == 0 => symbol.ToDisplayString(SymbolDisplayFormat.MinimallyQualifiedFormat),
+            _ => symbol.Name,
+        };
         return new SymbolSummary(
-            symbol is IMethodSymbol { MethodKind: MethodKind.Constructor or MethodKind.StaticConstructor } ctor
-                ? ctor.ContainingType.Name
-                : symbol.Name,
+            name,
             KindOf(symbol),
             symbol.ToDisplayString(Display),
             isMemberScoped ? null : symbol.ContainingType?.ToDisplayString(FullName),

@@ -61,6 +61,12 @@ public sealed class SolutionHost : IDisposable
     private async Task<SolutionSnapshot> LoadLockedAsync(string solutionPath, CancellationToken cancellationToken)
     {
         var loaded = await SolutionLoader.OpenAsync(solutionPath, cancellationToken);
+        if (disposed)
+        {
+            // The host is exiting: nobody will read this solution.
+            loaded.Workspace.Dispose();
+            throw new OperationCanceledException("the host is shutting down");
+        }
         var previous = workspace;
         workspace = loaded.Workspace;
         var snapshot = Publish(new SolutionSnapshot(loaded.Solution, CurrentVersion + 1, solutionPath, loaded.Diagnostics));
@@ -75,7 +81,7 @@ public sealed class SolutionHost : IDisposable
         return snapshot;
     }
 
-    /// <summary>Disposes the workspace, which stops its BuildHost child process.</summary>
+    /// <summary>Disposes the workspace; bounded, because a wedged BuildHost must not keep us from exiting.</summary>
     public void Dispose()
     {
         if (disposed)
@@ -83,7 +89,11 @@ public sealed class SolutionHost : IDisposable
             return;
         }
         disposed = true;
-        workspace?.Dispose();
+        var last = workspace;
         workspace = null;
+        if (last is not null && !Task.Run(last.Dispose).Wait(TimeSpan.FromSeconds(5)))
+        {
+            Log.Warn("the workspace did not dispose within 5 s");
+        }
     }
 }

@@ -33,7 +33,6 @@ public static class SolutionLoader
             var failure = await Restore.RunAsync(solutionPath, cancellationToken);
             if (failure is not null)
             {
-                Log.Warn(failure);
                 diagnostics.Add(new WorkspaceDiagnostic("Failure", failure));
             }
         }
@@ -53,18 +52,16 @@ public static class SolutionLoader
             var solution = extension.Equals(".csproj", StringComparison.OrdinalIgnoreCase)
                 ? (await workspace.OpenProjectAsync(solutionPath, cancellationToken: cancellationToken)).Solution
                 : await workspace.OpenSolutionAsync(solutionPath, cancellationToken: cancellationToken);
-            lock (diagnostics)
+            var reported = Snapshot(diagnostics);
+            foreach (var diagnostic in reported)
             {
-                foreach (var diagnostic in diagnostics)
-                {
-                    Log.Warn($"workspace {diagnostic.Kind}: {diagnostic.Message}");
-                }
-                if (!solution.ProjectIds.Any())
-                {
-                    throw LoadFailed(solutionPath, $"No project of {solutionPath} could be loaded", diagnostics);
-                }
-                return new Loaded(workspace, solution, diagnostics.ToValueList());
+                Log.Warn($"workspace {diagnostic.Kind}: {diagnostic.Message}");
             }
+            if (!solution.ProjectIds.Any())
+            {
+                throw LoadFailed(solutionPath, $"No project of {solutionPath} could be loaded", reported);
+            }
+            return new Loaded(workspace, solution, reported.ToValueList());
         }
         catch (Exception e) when (e is not HostErrorException and not OperationCanceledException)
         {

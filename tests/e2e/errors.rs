@@ -118,3 +118,28 @@ async fn tools_publish_strict_schemas_and_annotations() {
     }
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_missing_host_or_sdk_is_reported_by_diagnose_and_by_every_call() {
+    let alpha = Fixture::copy("tiny/Alpha");
+    let question = json!({"filePath": alpha.file("Alpha.cs"), "line": 3, "column": 14});
+
+    let no_host =
+        Server::start_with_env(&alpha.root, &[("ROSLYN_MCP_HOST_DLL", "/nonexistent/RoslynMcp.Host.dll")]).await;
+    let diagnose = no_host.ok("diagnose", json!({})).await;
+    assert_eq!(diagnose["healthy"], json!(false));
+    assert_eq!(diagnose["components"]["roslynAvailable"], json!(false));
+    assert_eq!(diagnose["errors"][0]["code"], json!("ROSLYN_NOT_AVAILABLE"), "{diagnose}");
+    assert_eq!(diagnose["capabilities"], json!(["diagnose"]));
+    let refused = no_host.fails("find_symbol_definition", question.clone(), "ROSLYN_NOT_AVAILABLE").await;
+    assert!(refused["message"].as_str().expect("message").contains("/nonexistent/RoslynMcp.Host.dll"));
+    no_host.stop().await;
+
+    let no_sdk =
+        Server::start_with_env(&alpha.root, &[("PATH", "/nonexistent"), ("DOTNET_ROOT", "/nonexistent")]).await;
+    let diagnose = no_sdk.ok("diagnose", json!({})).await;
+    assert_eq!(diagnose["components"]["dotnetSdkAvailable"], json!(false));
+    assert_eq!(diagnose["errors"][0]["code"], json!("SDK_NOT_FOUND"), "{diagnose}");
+    no_sdk.fails("find_symbol_definition", question, "SDK_NOT_FOUND").await;
+    no_sdk.stop().await;
+}

@@ -56,3 +56,35 @@ async fn edited_added_and_removed_files_are_reflected() {
     assert!(gone.is_some(), "the removed file still counts");
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_changed_project_file_reloads_its_project() {
+    let beta = Fixture::copy("tiny/Beta");
+    let source = beta.path("Beta.cs");
+    let mut text = std::fs::read_to_string(&source).expect("read Beta.cs");
+    text.push_str("\n#if EXTRA\npublic class ExtraThing { }\n#endif\n");
+    std::fs::write(&source, &text).expect("write Beta.cs");
+    let (line, column) = beta.position_of("Beta.cs", "ExtraThing", 0);
+    let question = json!({"filePath": beta.file("Beta.cs"), "line": line, "column": column});
+
+    let server = Server::start(&beta.root, &[]).await;
+    // Inside an inactive #if block there is no symbol.
+    server.fails("get_type_at_position", question.clone(), "SYMBOL_NOT_FOUND").await;
+
+    let project = beta.path("Beta.csproj");
+    let csproj = std::fs::read_to_string(&project).expect("read Beta.csproj");
+    let defined = csproj.replacen(
+        "</Project>",
+        "  <PropertyGroup>\n    <DefineConstants>$(DefineConstants);EXTRA</DefineConstants>\n  </PropertyGroup>\n</Project>",
+        1,
+    );
+    std::fs::write(&project, defined).expect("edit Beta.csproj");
+    let extra = eventually(Duration::from_secs(30), || async {
+        let outcome = server.call("get_type_at_position", question.clone()).await;
+        (!outcome.is_error).then_some(outcome.value)
+    })
+    .await
+    .expect("the project file change was not applied");
+    assert_eq!(extra["fullTypeName"], json!("Beta.ExtraThing"));
+    server.stop().await;
+}

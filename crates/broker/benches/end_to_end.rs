@@ -55,7 +55,15 @@ async fn run(calls: usize) {
         assert!(!outcome.is_error, "find_references failed: {}", outcome.value);
         host.push(outcome.host_ms);
     }
+    // The MCP round trip alone: diagnose touches no host.
+    let mut transport = Vec::with_capacity(calls);
+    for _ in 0..calls {
+        let began = Instant::now();
+        server.ok("diagnose", json!({})).await;
+        transport.push(ms(began.elapsed()));
+    }
     let (e50, e95) = percentiles(&mut end_to_end);
+    let (t50, t95) = percentiles(&mut transport);
     let (h50, h95) = percentiles(&mut host);
     println!("warm find_references, {calls} calls:");
     println!("  end to end        p50 {e50:>7.2} ms   p95 {e95:>7.2} ms");

@@ -196,3 +196,70 @@ async fn write_message<W: AsyncWrite + Unpin>(writer: &mut W, message: &BrokerMe
     writer.write_all(&frame).await.map_err(|_| HostFailure::Crashed)?;
     writer.flush().await.map_err(|_| HostFailure::Crashed)
 }
+
+#[cfg(test)]
+mod tests {
+    //! Faults a real host never sends, provoked by a peer that writes frames by hand.
+
+    use super::*;
+    use protocol::host::{MAX_FRAME_BYTES, PingRequest};
+    use tokio::io::DuplexStream;
+
+    fn hello(protocol_version: u32) -> HostMessage {
+        HostMessage::Hello(HostHello {
+            protocol_version,
+            host_version: "test".into(),
+            roslyn_version: String::new(),
+            msbuild_version: String::new(),
+            msbuild_path: String::new(),
+            dotnet_sdk_version: String::new(),
+            runtime_version: String::new(),
+            process_id: 1,
+        })
+    }
+
+    async fn connected() -> (HostConnection, DuplexStream) {
+        let (ours, mut theirs) = tokio::io::duplex(1 << 16);
+        theirs.write_all(&encode_frame(&hello(PROTOCOL_VERSION)).expect("frame")).await.expect("write hello");
+        let connection = HostConnection::establish(ours).await.expect("handshake");
+        let mut header = [0u8; HEADER_BYTES];
+        theirs.read_exact(&mut header).await.expect("broker hello header");
+        let mut payload = vec![0u8; payload_len(header).expect("length")];
+        theirs.read_exact(&mut payload).await.expect("broker hello");
+        assert!(matches!(decode_payload(&payload), Ok(BrokerMessage::Hello(_))));
+        (connection, theirs)
+    }
+
+    async fn pending_request_after(bytes: &[u8]) -> (Result<HostReply, HostFailure>, HostConnection) {
+        let (connection, mut peer) = connected().await;
+        let ping = RequestBody::Ping(PingRequest { delay_ms: 0 });
+        let never = CancellationToken::new();
+        let (result, _) = tokio::join!(connection.request(ping, Duration::from_secs(10), &never), async {
+            peer.write_all(bytes).await.expect("write fault");
+        });
+        (result, connection)
+    }
+
+    #[tokio::test]
+    async fn an_oversized_frame_ends_the_connection_and_fails_what_is_pending() {
+        let (result, connection) = pending_request_after(&(MAX_FRAME_BYTES + 1).to_le_bytes()).await;
+        assert!(matches!(result, Err(HostFailure::Crashed)), "{result:?}");
+        assert!(connection.is_closed());
+    }
+
+    #[tokio::test]
+    async fn a_malformed_payload_ends_the_connection() {
+        // Length 1, then a variant index no HostMessage has.
+        let (result, connection) = pending_request_after(&[1, 0, 0, 0, 9]).await;
+        assert!(matches!(result, Err(HostFailure::Crashed)), "{result:?}");
+        assert!(connection.is_closed());
+    }
+
+    #[tokio::test]
+    async fn a_host_of_another_protocol_version_is_refused() {
+        let (ours, mut theirs) = tokio::io::duplex(1 << 16);
+        theirs.write_all(&encode_frame(&hello(PROTOCOL_VERSION + 1)).expect("frame")).await.expect("write hello");
+        let refused = HostConnection::establish(ours).await.err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(refused.contains("speaks protocol"), "{refused}");
+    }
+}

@@ -12,20 +12,7 @@ pub struct StatusCell {
 
 impl StatusCell {
     pub fn new(solution_path: String) -> Self {
-        let status = ArcSwap::from_pointee(WorkspaceStatus {
-            state: WorkspaceState::Loading,
-            solution_loaded: false,
-            solution_path,
-            project_count: 0,
-            document_count: 0,
-            workspace_version: 0,
-            host_pid: None,
-            host_restarts: 0,
-            last_load_ms: None,
-            write_locked: false,
-            errors: Vec::new(),
-            warnings: Vec::new(),
-        });
+        let status = ArcSwap::from_pointee(WorkspaceStatus::loading(solution_path));
         Self { status, summary: ArcSwapOption::empty() }
     }
 

@@ -88,15 +88,20 @@ pub struct Outcome {
 
 impl Server {
     pub async fn start(cwd: &Path, extra: &[&str]) -> Self {
-        Self::start_with_slots(cwd, extra, 1).await
+        Self::start_with_slots(cwd, extra, &[], 1).await
+    }
+
+    /// A service with extra environment variables.
+    pub async fn start_with_env(cwd: &Path, env: &[(&str, &str)]) -> Self {
+        Self::start_with_slots(cwd, &[], env, 1).await
     }
 
     /// A service that runs alone, for tests that measure latency.
     pub async fn start_alone(cwd: &Path) -> Self {
-        Self::start_with_slots(cwd, &[], 2).await
+        Self::start_with_slots(cwd, &[], &[], 2).await
     }
 
-    async fn start_with_slots(cwd: &Path, extra: &[&str], slots: u32) -> Self {
+    async fn start_with_slots(cwd: &Path, extra: &[&str], env: &[(&str, &str)], slots: u32) -> Self {
         let permit = SLOTS.acquire_many(slots).await.expect("semaphore open");
         let log = tempfile::Builder::new()
             .prefix("roslyn-mcp-e2e-")
@@ -107,7 +112,12 @@ impl Server {
             .keep()
             .expect("keep log file");
         let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_roslyn-mcp"));
-        command.arg("stdio").args(extra).current_dir(cwd).env("ROSLYN_MCP_LOG", "info,rmcp=warn");
+        command
+            .arg("stdio")
+            .args(extra)
+            .current_dir(cwd)
+            .env("ROSLYN_MCP_LOG", "info,rmcp=warn")
+            .envs(env.iter().copied());
         let stderr = std::fs::File::create(&log).expect("log file");
         let transport = TokioChildProcess::builder(command).stderr(stderr).spawn().expect("spawn roslyn-mcp").0;
         let pid = transport.id().expect("server pid");

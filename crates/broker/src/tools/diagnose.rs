@@ -79,18 +79,5 @@ fn named_workspace(call: &Call, raw: &str) -> Result<WorkspaceStatus, ToolError>
             let _ = workspace.load().await;
         }
     });
-    Ok(WorkspaceStatus {
-        state: WorkspaceState::Loading,
-        solution_loaded: false,
-        solution_path: target.solution.display().to_string(),
-        project_count: 0,
-        document_count: 0,
-        workspace_version: 0,
-        host_pid: None,
-        host_restarts: 0,
-        last_load_ms: None,
-        write_locked: false,
-        errors: Vec::new(),
-        warnings: Vec::new(),
-    })
+    Ok(WorkspaceStatus::loading(target.solution.display().to_string()))
 }

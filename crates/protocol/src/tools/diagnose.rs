@@ -61,6 +61,26 @@ pub struct WorkspaceStatus {
     pub warnings: Vec<String>,
 }
 
+impl WorkspaceStatus {
+    /// A workspace whose solution has not finished loading yet.
+    pub fn loading(solution_path: String) -> Self {
+        Self {
+            state: WorkspaceState::Loading,
+            solution_loaded: false,
+            solution_path,
+            project_count: 0,
+            document_count: 0,
+            workspace_version: 0,
+            host_pid: None,
+            host_restarts: 0,
+            last_load_ms: None,
+            write_locked: false,
+            errors: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Issue {

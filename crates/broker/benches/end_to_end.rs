@@ -74,6 +74,7 @@ async fn run(calls: usize) {
         e95 / h95,
         e50 - h50
     );
+    println!("diagnose (MCP round trip, no host)  p50 {t50:>7.2} ms   p95 {t95:>7.2} ms");
     server.stop().await;
 }
 

@@ -48,12 +48,14 @@ async fn run(calls: usize) {
     }
     let mut end_to_end = Vec::with_capacity(calls);
     let mut host = Vec::with_capacity(calls);
+    let mut service = Vec::with_capacity(calls);
     for _ in 0..calls {
         let began = Instant::now();
         let outcome = server.call("find_references", question.clone()).await;
         end_to_end.push(ms(began.elapsed()));
         assert!(!outcome.is_error, "find_references failed: {}", outcome.value);
         host.push(outcome.host_ms);
+        service.push(outcome.service_ms);
     }
     // The MCP round trip alone: diagnose touches no host.
     let mut transport = Vec::with_capacity(calls);
@@ -65,8 +67,10 @@ async fn run(calls: usize) {
     let (e50, e95) = percentiles(&mut end_to_end);
     let (t50, t95) = percentiles(&mut transport);
     let (h50, h95) = percentiles(&mut host);
+    let (s50, s95) = percentiles(&mut service);
     println!("warm find_references, {calls} calls:");
     println!("  end to end        p50 {e50:>7.2} ms   p95 {e95:>7.2} ms");
+    println!("  inside the service p50 {s50:>6.2} ms   p95 {s95:>7.2} ms  (tool call start to result)");
     println!("  Roslyn in host    p50 {h50:>7.2} ms   p95 {h95:>7.2} ms");
     println!(
         "  ratio end-to-end / host: p50 {:.2}x, p95 {:.2}x; service overhead p50 {:.2} ms",

@@ -84,6 +84,8 @@ pub struct Outcome {
     pub value: Value,
     /// Milliseconds the Roslyn host spent on the call, from the result's `_meta`.
     pub host_ms: f64,
+    /// Milliseconds the service spent on the call (host included), from the result's `_meta`.
+    pub service_ms: f64,
 }
 
 impl Server {
@@ -137,7 +139,9 @@ impl Server {
         assert_eq!(serde_json::from_str::<Value>(&text).expect("text is JSON"), value, "{tool}: text copy differs");
         let timing = result.meta.as_ref().and_then(|m| m.0.get("roslyn-mcp/timing")).expect("timing in _meta");
         let host_ms = timing["hostMs"].as_f64().expect("hostMs");
-        Outcome { is_error: result.is_error == Some(true), value, host_ms }
+        let service_ms = timing["totalMs"].as_f64().expect("totalMs");
+        assert!(host_ms <= service_ms, "{tool}: host time {host_ms} ms exceeds the call's {service_ms} ms");
+        Outcome { is_error: result.is_error == Some(true), value, host_ms, service_ms }
     }
 
     /// A call that must succeed; its structured payload.

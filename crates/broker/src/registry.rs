@@ -7,7 +7,7 @@ use moka::policy::EvictionPolicy;
 use moka::sync::Cache;
 use protocol::ToolError;
 use roslyn_host::HostInstall;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::mpsc;
@@ -69,7 +69,7 @@ impl Registry {
     }
 
     /// Marks a solution as just used, for the least-recently-used order.
-    pub fn touch(&self, solution: &PathBuf) {
+    pub fn touch(&self, solution: &Path) {
         let _ = self.cache.get(solution);
     }
 

@@ -8,6 +8,7 @@ use protocol::{ErrorCode, ToolError};
 use roslyn_host::Located;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
 use workspace_actor::Workspace;
 
 pub struct Services {
@@ -15,6 +16,8 @@ pub struct Services {
     pub registry: Arc<Registry>,
     pub components: Arc<ComponentsCell>,
     pub located: Located,
+    /// The host whose handshake versions diagnose last took.
+    versions_noted_for: AtomicU32,
 }
 
 impl Services {
@@ -23,7 +26,7 @@ impl Services {
         let registry = Registry::start(args.max_solutions, args.idle_timeout());
         let components = ComponentsCell::start(&located);
         let broker = Broker::spawn(Broker::new(registry.clone(), located.install(), args.workspace_settings()));
-        Arc::new(Self { broker, registry, components, located })
+        Arc::new(Self { broker, registry, components, located, versions_noted_for: AtomicU32::new(0) })
     }
 
     /// The workspace of `solution`, started if needed (the solution loads on its first request).
@@ -36,6 +39,13 @@ impl Services {
 
     /// Records the versions a host reported, for diagnose.
     pub fn note_host_versions(&self, workspace: &Workspace) {
+        // Once per host: calls after the first find nothing new.
+        let Some(pid) = workspace.host_pid() else {
+            return;
+        };
+        if self.versions_noted_for.swap(pid, Ordering::Relaxed) == pid {
+            return;
+        }
         let Some(hello) = workspace.host_hello() else {
             return;
         };

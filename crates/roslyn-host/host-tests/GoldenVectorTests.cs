@@ -10,15 +10,6 @@ public sealed class GoldenVectorTests
 {
     private static readonly Position UnicodePosition = new("/w/Ünïcode.cs", 70_000, 12);
 
-    private static SymbolSummary Calculate() => new(
-        "Calculate",
-        "Method",
-        "Shop.Core.Services.PriceCalculator.Calculate(decimal)",
-        "Shop.Core.Services.PriceCalculator",
-        "Shop.Core.Services",
-        "Shop.Core",
-        false);
-
     private static Span LineSpan(string file, uint line, uint column, uint endColumn) => new(file, line, column, line, endColumn);
 
     private static BrokerMessage Request(ulong id, RequestBody body) => new BrokerMessage.Request(new HostRequest(new RequestId(id), body));
@@ -67,12 +58,12 @@ public sealed class GoldenVectorTests
             ["System.Collections.Generic.IList<System.String>"],
             []);
         var definition = new DefinitionInfo(
-            Calculate(),
+            KnownSymbols.Calculate,
             [new SourceLocation(
                 LineSpan("/work/Shop/src/Shop.Core/Services/PriceCalculator.cs", 12, 24, 33),
                 "public decimal Calculate(decimal price)")]);
         var references = new ReferenceList(
-            Calculate(),
+            KnownSymbols.Calculate,
             [new Reference(
                 LineSpan("/work/Shop/src/Shop.App/Program.cs", 20, 40, 49),
                 "var total = new PriceCalculator().Calculate(10m);",

@@ -124,14 +124,7 @@ public sealed class ShopHandlerTests(ShopSolution shop)
     {
         var definition = await DefinitionAtAsync(Program, 21, 41);
         Assert.Equal(
-            new SymbolSummary(
-                "Calculate",
-                "Method",
-                "Shop.Core.Services.PriceCalculator.Calculate(decimal)",
-                "Shop.Core.Services.PriceCalculator",
-                "Shop.Core.Services",
-                "Shop.Core",
-                false),
+            KnownSymbols.Calculate,
             definition.Symbol);
         Assert.Equal(Span("src/Shop.Core/Services/PriceCalculator.cs", 11, 24, 33), Assert.Single(definition.Locations).Span);
     }

@@ -90,6 +90,11 @@ impl Workspace {
         self.status.summary()
     }
 
+    /// The running host's process id.
+    pub fn host_pid(&self) -> Option<u32> {
+        self.ready.load().as_ref().map(|host| host.pid())
+    }
+
     /// Versions the running host reported in its handshake.
     pub fn host_hello(&self) -> Option<HostHello> {
         self.ready.load().as_ref().map(|host| host.connection().hello().clone())

@@ -20,7 +20,9 @@ pub async fn diagnose(call: &Call, input: DiagnoseInput) -> Result<DiagnoseOutpu
     let services = &call.services;
     let components = services.components.get();
     let mut errors = Vec::new();
-    if let Err(error) = services.located.install() {
+    let install = services.located.install();
+    if let Err(error) = &install {
+        let error = error.clone();
         errors.push(Issue { code: error.code.name().to_owned(), message: error.message });
     }
     let workspaces: Vec<WorkspaceStatus> = services.registry.workspaces().iter().map(|w| w.status()).collect();
@@ -45,7 +47,7 @@ pub async fn diagnose(call: &Call, input: DiagnoseInput) -> Result<DiagnoseOutpu
     let verbose = input.verbose.unwrap_or(false);
     Ok(DiagnoseOutput {
         healthy: errors.is_empty(),
-        capabilities: if services.located.install().is_ok() {
+        capabilities: if install.is_ok() {
             CAPABILITIES.iter().map(|c| (*c).to_owned()).collect()
         } else {
             vec!["diagnose".to_owned()]

@@ -63,7 +63,7 @@ impl Call {
             reply = workspace.request(body, &self.cancel).await;
         }
         self.services.note_host_versions(&workspace);
-        self.services.registry.touch(&workspace.solution().to_path_buf());
+        self.services.registry.touch(workspace.solution());
         if let Ok(reply) = &reply {
             self.host_micros.fetch_add(reply.host_micros, Ordering::Relaxed);
         }

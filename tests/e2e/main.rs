@@ -6,5 +6,8 @@ mod support;
 mod diagnostics;
 mod errors;
 mod lifecycle;
+mod move_refusals;
+mod moves;
 mod navigation;
 mod watch;
+mod write_faults;

@@ -1,6 +1,7 @@
 //! Command line and environment: one place that says what can be set.
 
 use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
 use std::time::Duration;
 use workspace_actor::WorkspaceSettings;
 
@@ -34,6 +35,18 @@ pub struct ServiceArgs {
     /// Milliseconds file-system events settle before the host sees them.
     #[arg(long, env = "ROSLYN_MCP_DEBOUNCE_MS", default_value_t = 150)]
     pub debounce_ms: u64,
+    /// Seconds a refactoring (computing it, writing the files, updating the host) may take; past it every
+    /// file is restored and the call fails with TIMEOUT.
+    #[arg(long, env = "ROSLYN_MCP_WRITE_TIMEOUT_SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=120))]
+    pub write_timeout_secs: u64,
+    /// Where writes in progress keep their journal, so that a crash in the middle is undone at the next
+    /// start (default: `$XDG_STATE_HOME/roslyn-mcp`, else `~/.local/state/roslyn-mcp`).
+    #[arg(long, env = "ROSLYN_MCP_STATE_DIR")]
+    pub state_dir: Option<PathBuf>,
+    /// Fault injection for tests: milliseconds every write pauses after replacing its files and before
+    /// updating the host.
+    #[arg(long, env = "ROSLYN_MCP_FAULT_APPLY_DELAY_MS", default_value_t = 0, hide = true)]
+    pub fault_apply_delay_ms: u64,
     /// Log as JSON lines (to stderr).
     #[arg(long, env = "ROSLYN_MCP_LOG_JSON")]
     pub log_json: bool,
@@ -49,7 +62,25 @@ impl ServiceArgs {
             load_timeout: Duration::from_secs(self.load_timeout_secs),
             request_timeout: Duration::from_secs(self.request_timeout_secs),
             debounce: Duration::from_millis(self.debounce_ms),
+            write_timeout: Duration::from_secs(self.write_timeout_secs),
+            journal_dir: self.journal_dir(),
+            apply_delay: Duration::from_millis(self.fault_apply_delay_ms),
             ..WorkspaceSettings::default()
         }
+    }
+
+    pub fn journal_dir(&self) -> PathBuf {
+        self.state_dir().join("journal")
+    }
+
+    fn state_dir(&self) -> PathBuf {
+        if let Some(dir) = &self.state_dir {
+            return dir.clone();
+        }
+        let env_dir = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+        env_dir("XDG_STATE_HOME")
+            .or_else(|| env_dir("HOME").map(|home| home.join(".local/state")))
+            .unwrap_or_else(std::env::temp_dir)
+            .join("roslyn-mcp")
     }
 }

@@ -32,6 +32,7 @@ fn init_logging(args: &ServiceArgs) {
 }
 
 async fn stdio(args: ServiceArgs) -> anyhow::Result<()> {
+    recover_interrupted_writes(&args);
     let services = Services::start(&args);
     let server = server::RoslynMcp::new(services.clone());
     let running = server.serve(rmcp::transport::stdio()).await?;
@@ -42,6 +43,14 @@ async fn stdio(args: ServiceArgs) -> anyhow::Result<()> {
     // Every host is asked to exit and waited for: none is left behind.
     services.shutdown().await;
     Ok(())
+}
+
+/// A crash in the middle of a write left its journal: put those files back before serving.
+fn recover_interrupted_writes(args: &ServiceArgs) {
+    let journal = args.journal_dir();
+    for operation in workspace_actor::recover(&journal) {
+        tracing::warn!(operation, journal = %journal.display(), "undid a write that a crash interrupted");
+    }
 }
 
 async fn shutdown_signal() {

@@ -63,6 +63,29 @@ pub fn existing_file(raw: &str, field: &str, session: Option<&SessionWorkspace>)
     }
 }
 
+/// A file a tool may create: made absolute, with the symlinks of its existing ancestors resolved.
+pub fn new_file(raw: &str, field: &str, session: Option<&SessionWorkspace>) -> Result<PathBuf, ToolError> {
+    let invalid = |why: &str| {
+        ToolError::new(ErrorCode::INVALID_TARGET_PATH, format!("{field} {why}"))
+            .detail("field", field)
+            .detail(field, raw)
+    };
+    if raw.trim().is_empty() || raw.contains('\0') {
+        return Err(invalid("is empty or contains a NUL character"));
+    }
+    let path = base_dir(session).join(raw);
+    if path.components().any(|c| matches!(c, std::path::Component::ParentDir | std::path::Component::CurDir)) {
+        return Err(invalid("must not contain `.` or `..` segments"));
+    }
+    let existing = path.ancestors().find(|a| a.exists()).unwrap_or(Path::new("/"));
+    let rest = path.strip_prefix(existing).unwrap_or(Path::new(""));
+    let real = std::fs::canonicalize(existing).map_err(|e| invalid(&format!("cannot be resolved: {e}")))?.join(rest);
+    if real.is_dir() {
+        return Err(invalid("is a folder"));
+    }
+    Ok(real)
+}
+
 /// Resolves the solution for a call about `file` (if any).
 pub fn target(
     explicit: Option<&str>,

@@ -7,7 +7,9 @@ use crate::services::Services;
 use crate::session::Session;
 use crate::tools::{self, Call};
 use protocol::ToolError;
-use protocol::tools::{PositionInput, diagnose, diagnostics, input_schema, navigation, output_schema, workspace};
+use protocol::tools::{
+    PositionInput, diagnose, diagnostics, input_schema, moves, navigation, output_schema, workspace,
+};
 use rmcp::model::{CallToolResult, Implementation, InitializeResult, JsonObject, ServerCapabilities};
 use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 use serde::Serialize;
@@ -144,6 +146,32 @@ impl RoslynMcp {
         })
         .await
     }
+
+    #[tool(
+        description = "Move a C# type declaration (with its attributes and doc comments) to another file, created if needed. The target gets exactly the using directives the type needs; a source file left without types is deleted. Refused with a catalog code when the move would add compiler errors. preview: true returns per-file diffs and changes nothing.",
+        input_schema = Arc::new(input_schema::<moves::MoveTypeToFileInput>()),
+        output_schema = Arc::new(output_schema::<moves::MoveOutput>()),
+        annotations(title = "Move type to file", read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
+    )]
+    async fn move_type_to_file(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
+        self.run("move_type_to_file", raw, cancel, |call, input| async move {
+            tools::moves::move_type_to_file(&call, input).await
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Change the namespace of a C# type and update every reference: a using directive where it keeps the code compiling, a qualified name where a using would be ambiguous. updateFileLocation also moves the file to the namespace's folder. Refused with a catalog code when the move would add compiler errors. preview: true returns per-file diffs and changes nothing.",
+        input_schema = Arc::new(input_schema::<moves::MoveTypeToNamespaceInput>()),
+        output_schema = Arc::new(output_schema::<moves::MoveOutput>()),
+        annotations(title = "Move type to namespace", read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
+    )]
+    async fn move_type_to_namespace(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
+        self.run("move_type_to_namespace", raw, cancel, |call, input| async move {
+            tools::moves::move_type_to_namespace(&call, input).await
+        })
+        .await
+    }
 }
 
 #[tool_handler]
@@ -152,7 +180,7 @@ impl ServerHandler for RoslynMcp {
         InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("roslyn-mcp", env!("CARGO_PKG_VERSION")))
             .with_instructions(
-                "Compiler-accurate C# navigation over Roslyn. Start with initialize_workspace on the folder of \
+                "Compiler-accurate C# navigation and type moves over Roslyn. Start with initialize_workspace on the folder of \
                  the solution; positions are 1-based line and column; paths out are absolute. Failures carry a \
                  catalog code in structuredContent.error.code.",
             )

@@ -62,6 +62,7 @@ catalog! {
     ROSLYN_ERROR = 4003: "Roslyn operation failed unexpectedly",
     COMPILATION_ERROR = 4004: "Changes would break compilation",
     TIMEOUT = 4005: "Operation exceeded time limit",
+    STALE_PLAN = 4006: "Files changed since the edits were computed",
     MSBUILD_NOT_FOUND = 5001: "MSBuild not available",
     ROSLYN_NOT_AVAILABLE = 5002: "Roslyn assemblies not loadable",
     SDK_NOT_FOUND = 5003: ".NET SDK not found",

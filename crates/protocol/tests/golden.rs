@@ -73,6 +73,36 @@ fn broker_vectors() -> Vec<(&'static str, BrokerMessage)> {
             ),
         ),
         ("broker_ping", request(3, RequestBody::Ping(PingRequest { delay_ms: 0 }))),
+        (
+            "broker_plan_move_file",
+            request(
+                8,
+                RequestBody::PlanMove(MoveRequest {
+                    source_file: "/w/Models/Order.cs".into(),
+                    symbol_name: "Shop.Core.Models.Order".into(),
+                    line: Some(12),
+                    destination: MoveDestination::File(FileDestination {
+                        target_file: "/w/Models/Ordering/Order.cs".into(),
+                        create_target_file: true,
+                    }),
+                }),
+            ),
+        ),
+        (
+            "broker_plan_move_namespace",
+            request(
+                9,
+                RequestBody::PlanMove(MoveRequest {
+                    source_file: "/w/Money.cs".into(),
+                    symbol_name: "Money".into(),
+                    line: None,
+                    destination: MoveDestination::Namespace(NamespaceDestination {
+                        target_namespace: "Shop.Core.Pricing".into(),
+                        update_file_location: false,
+                    }),
+                }),
+            ),
+        ),
         ("broker_cancel", BrokerMessage::Cancel(RequestId(7))),
         ("broker_shutdown", BrokerMessage::Shutdown),
     ]
@@ -204,6 +234,52 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
         ),
         ("host_cancelled", response(10, Outcome::Cancelled)),
         ("host_pong", response(3, Outcome::Ok(ResponseBody::Pong))),
+        (
+            "host_move_plan",
+            response(
+                8,
+                Outcome::Ok(ResponseBody::MovePlan(Box::new(MovePlan {
+                    symbol: MovedSymbol {
+                        name: "Money".into(),
+                        kind: "RecordStruct".into(),
+                        previous_fully_qualified_name: "Shop.Core.Models.Money".into(),
+                        fully_qualified_name: "Shop.Core.Pricing.Money".into(),
+                        previous_namespace: "Shop.Core.Models".into(),
+                        new_namespace: "Shop.Core.Pricing".into(),
+                        previous_location: Position { file: "/w/Money.cs".into(), line: 5, column: 22 },
+                        new_location: Position { file: "/w/Pricing/Money.cs".into(), line: 300, column: 22 },
+                    },
+                    edits: vec![
+                        FileEdit {
+                            path: "/w/Money.cs".into(),
+                            kind: EditKind::Delete,
+                            base_sha256: "ab".repeat(32),
+                            new_text: String::new(),
+                            description: "Delete the file, left without types".into(),
+                        },
+                        FileEdit {
+                            path: "/w/Pricing/Money.cs".into(),
+                            kind: EditKind::Create,
+                            base_sha256: String::new(),
+                            new_text:
+                                "namespace Shop.Core.Pricing;\r\n\r\npublic record struct Money(decimal Amount);\n"
+                                    .into(),
+                            description: "Add declaration of Money".into(),
+                        },
+                        FileEdit {
+                            path: "/w/Ünïcode.cs".into(),
+                            kind: EditKind::Modify,
+                            base_sha256: "0f".repeat(32),
+                            new_text: "using Shop.Core.Pricing;\n".into(),
+                            description: "Update 2 references".into(),
+                        },
+                    ],
+                    references_updated: 70_000,
+                    usings_added: 1,
+                    usings_removed: 0,
+                }))),
+            ),
+        ),
     ]
 }
 

@@ -2,13 +2,18 @@
 //! folder watcher. [`Workspace`] is the handle the broker keeps in its registry.
 
 mod actor;
+mod apply;
+pub mod checksum;
+mod own_writes;
 mod settings;
 mod status;
 mod watcher;
+mod write;
 mod write_lock;
 
 pub use actor::{Acquire, WorkspaceActor};
 pub use settings::WorkspaceSettings;
+pub use write::{Change, FileWrite, Outcome, recover};
 pub use write_lock::{WriteGuard, WriteLock};
 
 use actor::WorkspaceArgs;
@@ -37,6 +42,7 @@ pub struct Workspace {
     last_used: Arc<std::sync::Mutex<std::time::Instant>>,
     settings: WorkspaceSettings,
     ready: Arc<ArcSwapOption<roslyn_host::HostProcess>>,
+    own_writes: own_writes::OwnWrites,
     _watcher: Option<watcher::FolderWatcher>,
 }
 
@@ -45,14 +51,14 @@ impl Workspace {
     pub fn spawn(solution: PathBuf, install: Result<HostInstall, ToolError>, settings: WorkspaceSettings) -> Self {
         let status = Arc::new(StatusCell::new(solution.display().to_string()));
         let ready = Arc::new(ArcSwapOption::empty());
-        let watcher =
-            watcher::watch(&solution, settings.debounce, ready.clone(), status.clone(), settings.request_timeout)
-                .inspect_err(|error| {
-                    // Usually the inotify watch limit: the service still answers, but edits are not seen.
-                    tracing::error!(%error, solution = %solution.display(), "cannot watch the solution folder");
-                    status.update(|s| s.warnings.push(format!("file watching unavailable: {error}")));
-                })
-                .ok();
+        let own_writes = own_writes::OwnWrites::default();
+        let watcher = watcher::watch(&solution, &settings, ready.clone(), status.clone(), own_writes.clone())
+            .inspect_err(|error| {
+                // Usually the inotify watch limit: the service still answers, but edits are not seen.
+                tracing::error!(%error, solution = %solution.display(), "cannot watch the solution folder");
+                status.update(|s| s.warnings.push(format!("file watching unavailable: {error}")));
+            })
+            .ok();
         let actor = WorkspaceActor::spawn(WorkspaceArgs {
             solution: solution.clone(),
             install,
@@ -70,6 +76,7 @@ impl Workspace {
             last_used: Arc::new(std::sync::Mutex::new(std::time::Instant::now())),
             settings,
             ready,
+            own_writes,
             _watcher: watcher,
         }
     }
@@ -98,6 +105,11 @@ impl Workspace {
     /// Versions the running host reported in its handshake.
     pub fn host_hello(&self) -> Option<HostHello> {
         self.ready.load().as_ref().map(|host| host.connection().hello().clone())
+    }
+
+    /// The limit of a whole refactoring, from computing it to the host's updated view.
+    pub fn write_timeout(&self) -> std::time::Duration {
+        self.settings.write_timeout
     }
 
     pub fn write_lock(&self) -> &WriteLock {

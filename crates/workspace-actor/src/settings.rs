@@ -1,5 +1,6 @@
 //! Time limits and retry bounds of a workspace.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 #[derive(Debug, Clone)]
@@ -16,6 +17,12 @@ pub struct WorkspaceSettings {
     pub give_up_for: Duration,
     /// How long file events settle before they go to the host.
     pub debounce: Duration,
+    /// A whole refactoring: computing it, writing the files and updating the host.
+    pub write_timeout: Duration,
+    /// Where writes in progress keep their journal.
+    pub journal_dir: PathBuf,
+    /// Fault injection: a pause between replacing the files and updating the host, zero in service.
+    pub apply_delay: Duration,
 }
 
 impl Default for WorkspaceSettings {
@@ -27,6 +34,9 @@ impl Default for WorkspaceSettings {
             restart_backoff: Duration::from_millis(250),
             give_up_for: Duration::from_secs(30),
             debounce: Duration::from_millis(150),
+            write_timeout: Duration::from_secs(30),
+            journal_dir: std::env::temp_dir().join("roslyn-mcp-journal"),
+            apply_delay: Duration::ZERO,
         }
     }
 }

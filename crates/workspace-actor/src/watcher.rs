@@ -1,6 +1,9 @@
 //! Watches a solution's folder and forwards settled changes of source and project files to the ready host,
 //! in order. Changes seen while no host is ready wait for the next one (a fresh load reads them anyway).
+//! Files the service wrote itself are not forwarded: the write already told the host.
 
+use crate::own_writes::OwnWrites;
+use crate::settings::WorkspaceSettings;
 use crate::status::StatusCell;
 use arc_swap::ArcSwapOption;
 use notify::RecursiveMode;
@@ -26,19 +29,22 @@ const RETRY: Duration = Duration::from_millis(100);
 /// Starts watching the solution's folder; the forwarder stops when the returned watcher is dropped.
 pub fn watch(
     solution: &Path,
-    debounce: Duration,
+    settings: &WorkspaceSettings,
     ready: Arc<ArcSwapOption<HostProcess>>,
     status: Arc<StatusCell>,
-    request_timeout: Duration,
+    own_writes: OwnWrites,
 ) -> notify::Result<FolderWatcher> {
     let root = solution.parent().unwrap_or(solution).to_path_buf();
     let solution = solution.to_path_buf();
     let (tx, rx) = mpsc::unbounded_channel::<Vec<PathBuf>>();
-    let mut debouncer = new_debouncer(debounce, None, move |result: DebounceEventResult| match result {
+    let mut debouncer = new_debouncer(settings.debounce, None, move |result: DebounceEventResult| match result {
         Ok(events) => {
             let rescan = events.iter().any(|e| e.event.need_rescan());
-            let mut paths: Vec<PathBuf> =
-                events.into_iter().flat_map(|e| e.event.paths).filter(|p| relevant(p)).collect();
+            let mut paths: Vec<PathBuf> = events
+                .into_iter()
+                .flat_map(|e| e.event.paths)
+                .filter(|p| relevant(p) && !own_writes.is_own(p))
+                .collect();
             if rescan {
                 // Events were lost: a changed solution file makes the host reload everything.
                 tracing::warn!("file watcher overflowed; reloading the solution");
@@ -51,7 +57,7 @@ pub fn watch(
         Err(errors) => tracing::warn!(?errors, "file watcher error"),
     })?;
     debouncer.watch(&root, RecursiveMode::Recursive)?;
-    tokio::spawn(forward(rx, ready, status, request_timeout));
+    tokio::spawn(forward(rx, ready, status, settings.request_timeout));
     Ok(debouncer)
 }
 

@@ -74,6 +74,8 @@ pub struct Server {
     client: RunningService<RoleClient, ()>,
     pub pid: u32,
     pub log: PathBuf,
+    /// The service's private state folder (write journal), unless the test named one.
+    _state: Option<tempfile::TempDir>,
     _slots: SemaphorePermit<'static>,
 }
 
@@ -113,18 +115,19 @@ impl Server {
             .into_temp_path()
             .keep()
             .expect("keep log file");
+        let state = (!env.iter().any(|(k, _)| *k == "ROSLYN_MCP_STATE_DIR"))
+            .then(|| tempfile::Builder::new().prefix("roslyn-mcp-state-").tempdir().expect("state dir"));
         let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_roslyn-mcp"));
-        command
-            .arg("stdio")
-            .args(extra)
-            .current_dir(cwd)
-            .env("ROSLYN_MCP_LOG", "info,rmcp=warn")
-            .envs(env.iter().copied());
+        command.arg("stdio").args(extra).current_dir(cwd).env("ROSLYN_MCP_LOG", "info,rmcp=warn");
+        if let Some(state) = &state {
+            command.env("ROSLYN_MCP_STATE_DIR", state.path());
+        }
+        command.envs(env.iter().copied());
         let stderr = std::fs::File::create(&log).expect("log file");
         let transport = TokioChildProcess::builder(command).stderr(stderr).spawn().expect("spawn roslyn-mcp").0;
         let pid = transport.id().expect("server pid");
         let client = ().serve(transport).await.expect("MCP initialize");
-        Self { client, pid, log, _slots: permit }
+        Self { client, pid, log, _state: state, _slots: permit }
     }
 
     pub async fn call(&self, tool: &str, arguments: Value) -> Outcome {
@@ -281,4 +284,55 @@ pub fn sites(fixture: &Fixture, items: &Value) -> Vec<(String, u64, u64)> {
 
 pub fn site(path: &str, line: u64, column: u64) -> (String, u64, u64) {
     (path.to_owned(), line, column)
+}
+
+/// Every file under `root` (build output aside) with its bytes, to compare a tree before and after.
+pub fn tree(root: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, into: &mut std::collections::BTreeMap<String, Vec<u8>>) {
+        for entry in std::fs::read_dir(dir).expect("read folder").flatten() {
+            let path = entry.path();
+            let name = entry.file_name();
+            if path.is_dir() {
+                if name != "bin" && name != "obj" {
+                    walk(root, &path, into);
+                }
+            } else {
+                let relative = path.strip_prefix(root).expect("inside root").display().to_string();
+                into.insert(relative, std::fs::read(&path).expect("read file"));
+            }
+        }
+    }
+    let mut files = std::collections::BTreeMap::new();
+    walk(root, root, &mut files);
+    files
+}
+
+/// Asserts that two trees hold the same files with the same bytes, naming the first difference.
+pub fn assert_same_tree(before: &std::collections::BTreeMap<String, Vec<u8>>, root: &Path, context: &str) {
+    let after = tree(root);
+    let names = |t: &std::collections::BTreeMap<String, Vec<u8>>| t.keys().cloned().collect::<Vec<_>>();
+    assert_eq!(names(&after), names(before), "{context}: files differ");
+    for (name, bytes) in before {
+        assert!(after[name] == *bytes, "{context}: {name} changed:\n{}", String::from_utf8_lossy(&after[name]));
+    }
+}
+
+/// `dotnet build` of a solution: the number of errors it reports (the build output is shown on failure).
+pub async fn dotnet_build_errors(solution: &Path) -> usize {
+    let output = tokio::process::Command::new("dotnet")
+        .args(["build", "-nologo", "-clp:ErrorsOnly"])
+        .arg(solution)
+        .env("DOTNET_CLI_TELEMETRY_OPTOUT", "1")
+        .output()
+        .await
+        .expect("run dotnet build");
+    let text = String::from_utf8_lossy(&output.stdout);
+    let errors = text.lines().filter(|l| l.contains(": error ")).count();
+    if !output.status.success() && errors == 0 {
+        panic!("dotnet build failed without compiler errors:\n{text}");
+    }
+    if errors > 0 {
+        eprintln!("dotnet build {}:\n{text}", solution.display());
+    }
+    errors
 }

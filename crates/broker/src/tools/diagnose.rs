@@ -14,6 +14,8 @@ pub const CAPABILITIES: &[&str] = &[
     "find_symbol_definition",
     "find_references",
     "get_compilation_diagnostics",
+    "move_type_to_file",
+    "move_type_to_namespace",
 ];
 
 pub async fn diagnose(call: &Call, input: DiagnoseInput) -> Result<DiagnoseOutput, ToolError> {

@@ -4,6 +4,7 @@ pub mod convert;
 pub mod diagnose;
 pub mod diagnostics;
 pub mod initialize;
+pub mod moves;
 pub mod navigation;
 
 use crate::resolve::{self, Target};

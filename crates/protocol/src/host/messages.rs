@@ -11,7 +11,7 @@
 use bincode::{Decode, Encode};
 
 /// Bumped on any change to the types in this module.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// Correlates a response with its request; unique per connection, chosen by the broker.
 #[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -75,6 +75,9 @@ pub enum RequestBody {
     CompilationDiagnostics(DiagnosticsRequest),
     /// Answers [`ResponseBody::Pong`] after `delay_ms` (cancellable): liveness and protocol checks.
     Ping(PingRequest),
+    /// Compute (never apply) the edits that move a type; refused with a catalog code when the move is not
+    /// possible or would add compiler errors.
+    PlanMove(MoveRequest),
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -159,6 +162,7 @@ pub enum ResponseBody {
     References(ReferenceList),
     CompilationDiagnostics(DiagnosticList),
     Pong,
+    MovePlan(Box<MovePlan>),
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -281,4 +285,80 @@ pub struct Diagnostic {
     pub message: String,
     pub project: String,
     pub location: Option<Span>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct MoveRequest {
+    pub source_file: String,
+    /// Simple or fully qualified type name.
+    pub symbol_name: String,
+    /// 1-based line of the declaration, to choose among several.
+    pub line: Option<u32>,
+    pub destination: MoveDestination,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub enum MoveDestination {
+    File(FileDestination),
+    Namespace(NamespaceDestination),
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct FileDestination {
+    pub target_file: String,
+    pub create_target_file: bool,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct NamespaceDestination {
+    pub target_namespace: String,
+    /// Also move the file to the folder matching the namespace under its project.
+    pub update_file_location: bool,
+}
+
+/// The whole effect of a move as file edits, checked to compile without new errors.
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct MovePlan {
+    pub symbol: MovedSymbol,
+    /// Sorted by path; at most one edit per path.
+    pub edits: Vec<FileEdit>,
+    /// References outside the moved declaration whose file needed an edit to keep binding to the type.
+    pub references_updated: u32,
+    pub usings_added: u32,
+    pub usings_removed: u32,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct MovedSymbol {
+    pub name: String,
+    /// Class, Struct, Interface, Enum, Record, RecordStruct, Delegate.
+    pub kind: String,
+    pub previous_fully_qualified_name: String,
+    pub fully_qualified_name: String,
+    /// Empty for the global namespace.
+    pub previous_namespace: String,
+    pub new_namespace: String,
+    /// Of the type's identifier, before and after the move.
+    pub previous_location: Position,
+    pub new_location: Position,
+}
+
+#[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EditKind {
+    Modify,
+    Create,
+    Delete,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct FileEdit {
+    pub path: String,
+    pub kind: EditKind,
+    /// Lowercase hex sha256 of the UTF-8 text (without byte order mark) the plan was computed from; empty for
+    /// Create. The broker refuses to write when the file on disk no longer has it.
+    pub base_sha256: String,
+    /// The complete new text; empty for Delete.
+    pub new_text: String,
+    /// One line for previews, e.g. `Remove declaration of Order`.
+    pub description: String,
 }

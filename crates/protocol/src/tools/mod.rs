@@ -4,6 +4,7 @@
 mod common;
 pub mod diagnose;
 pub mod diagnostics;
+pub mod moves;
 pub mod navigation;
 pub mod workspace;
 

@@ -1,0 +1,149 @@
+//! move_type_to_file and move_type_to_namespace. The host computes the edits (and refuses moves that are
+//! impossible or would add compiler errors); this side gates every path, previews, or writes them
+//! atomically under the workspace's write lock.
+
+mod input;
+mod output;
+
+use super::{Call, unexpected};
+use crate::resolve::Target;
+use output::Summary;
+use protocol::host::{
+    EditKind, FileDestination, MoveDestination, MovePlan, MoveRequest, NamespaceDestination, RequestBody, ResponseBody,
+};
+use protocol::tools::moves::{MoveOutput, MoveTypeToFileInput, MoveTypeToNamespaceInput};
+use protocol::{ErrorCode, ToolError};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use workspace_actor::checksum::{sha256_hex, without_bom};
+
+pub async fn move_type_to_file(call: &Call, input: MoveTypeToFileInput) -> Result<MoveOutput, ToolError> {
+    let began = Instant::now();
+    let target = input::target_file(&input.target_file, call.session_workspace().as_ref())?;
+    let destination = MoveDestination::File(FileDestination {
+        target_file: target.display().to_string(),
+        create_target_file: input.create_target_file.unwrap_or(true),
+    });
+    let job = Job::new(call, &input.source_file, input.symbol_name, input.line, destination, began)?;
+    run(call, Job { also_admit: Some(target), ..job }, input.preview, input.solution_path.as_deref()).await
+}
+
+pub async fn move_type_to_namespace(call: &Call, input: MoveTypeToNamespaceInput) -> Result<MoveOutput, ToolError> {
+    let began = Instant::now();
+    input::dotted_name(&input.target_namespace, "targetNamespace", ErrorCode::INVALID_NAMESPACE)?;
+    let destination = MoveDestination::Namespace(NamespaceDestination {
+        target_namespace: input.target_namespace,
+        update_file_location: input.update_file_location.unwrap_or(false),
+    });
+    let job = Job::new(call, &input.source_file, input.symbol_name, input.line, destination, began)?;
+    run(call, job, input.preview, input.solution_path.as_deref()).await
+}
+
+struct Job {
+    source: PathBuf,
+    /// A path named by the input besides the source, gated too.
+    also_admit: Option<PathBuf>,
+    request: MoveRequest,
+    began: Instant,
+}
+
+impl Job {
+    /// Checks what both tools take: the source file, the type's name and its line.
+    fn new(
+        call: &Call,
+        source_file: &str,
+        symbol_name: String,
+        line: Option<u32>,
+        destination: MoveDestination,
+        began: Instant,
+    ) -> Result<Self, ToolError> {
+        input::dotted_name(&symbol_name, "symbolName", ErrorCode::INVALID_SYMBOL_NAME)?;
+        input::line(line)?;
+        let source = input::source_file(source_file, call.session_workspace().as_ref())?;
+        let request = MoveRequest { source_file: source.display().to_string(), symbol_name, line, destination };
+        Ok(Self { source, also_admit: None, request, began })
+    }
+}
+
+async fn run(
+    call: &Call,
+    job: Job,
+    preview: Option<bool>,
+    solution_path: Option<&str>,
+) -> Result<MoveOutput, ToolError> {
+    let preview = preview.unwrap_or(false);
+    let resolved = call.resolve(solution_path, Some(&job.source)).await?;
+    if let Some(path) = &job.also_admit {
+        resolved.target.admit(path).map_err(as_target_error)?;
+    }
+    let workspace = resolved.workspace;
+    let solution = resolved.target.solution.display().to_string();
+    // A write holds the lock from before computing until the host has the new files; a preview holds none.
+    let _guard = if preview { None } else { Some(workspace.write_lock().try_acquire(&solution)?) };
+    let deadline = tokio::time::Instant::now() + workspace.write_timeout();
+    let operation_id = uuid::Uuid::new_v4().to_string();
+    let asked = tokio::time::timeout_at(deadline, call.ask(&workspace, RequestBody::PlanMove(job.request))).await;
+    let plan = match asked.map_err(|_| timeout(workspace.write_timeout()))??.body {
+        ResponseBody::MovePlan(plan) => plan,
+        other => return Err(unexpected(other)),
+    };
+    let current = gate_and_read(&resolved.target, &plan)?;
+    let root = resolved.target.solution.parent().unwrap_or(Path::new("/"));
+    if preview {
+        let summary = Summary { operation_id, execution_time_ms: elapsed_ms(job.began), solution };
+        return Ok(MoveOutput::Preview(output::preview(&plan, &current, root, summary)));
+    }
+    tracing::info!(
+        operation_id,
+        solution,
+        symbol = plan.symbol.fully_qualified_name,
+        files = plan.edits.len(),
+        "applying move"
+    );
+    let outcomes = workspace.write(&operation_id, output::writes(&plan), deadline, &call.cancel).await?;
+    let summary = Summary { operation_id, execution_time_ms: elapsed_ms(job.began), solution };
+    Ok(MoveOutput::Applied(output::applied(&plan, &outcomes, summary)))
+}
+
+/// Every file the plan touches must be inside the workspace and still hold the text the plan was computed
+/// from; returns that text (none for new files).
+fn gate_and_read(target: &Target, plan: &MovePlan) -> Result<Vec<Option<String>>, ToolError> {
+    plan.edits
+        .iter()
+        .map(|edit| {
+            let path = Path::new(&edit.path);
+            target.admit(path)?;
+            if edit.kind == EditKind::Create {
+                return Ok(None);
+            }
+            let bytes = std::fs::read(path).map_err(|e| {
+                ToolError::new(ErrorCode::FILESYSTEM_ERROR, format!("cannot read {}: {e}", path.display()))
+                    .detail("file", edit.path.clone())
+            })?;
+            let text = without_bom(&bytes);
+            if sha256_hex(text) != edit.base_sha256 {
+                return Err(ToolError::new(
+                    ErrorCode::STALE_PLAN,
+                    format!("{} changed on disk since the move was computed", path.display()),
+                )
+                .detail("file", edit.path.clone())
+                .suggest("Retry: the solution is updated from disk first"));
+            }
+            Ok(Some(String::from_utf8_lossy(text).into_owned()))
+        })
+        .collect()
+}
+
+fn as_target_error(error: ToolError) -> ToolError {
+    ToolError { code: ErrorCode::INVALID_TARGET_PATH, ..error }
+}
+
+fn timeout(limit: std::time::Duration) -> ToolError {
+    ToolError::new(ErrorCode::TIMEOUT, "Computing the move exceeded the write time limit; nothing was changed")
+        .detail("timeoutMs", limit.as_millis() as u64)
+        .suggest("Retry, or raise the write timeout (at most 120 s)")
+}
+
+fn elapsed_ms(began: Instant) -> u64 {
+    began.elapsed().as_millis() as u64
+}

@@ -1,0 +1,147 @@
+//! A refactoring's write: under the caller's write lock, files are replaced atomically and the host is told
+//! before the write counts as done. A failure, a timeout or a cancellation at any step restores every file.
+
+use crate::Workspace;
+use crate::checksum::sha256_hex;
+use crate::write::{Change, FileWrite, Outcome, Transaction};
+use protocol::host::{FileChanges, RequestBody};
+use protocol::{ErrorCode, ToolError};
+use roslyn_host::HostProcess;
+use std::sync::Arc;
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+impl Workspace {
+    /// Writes `writes` as one operation and brings the host's view up to date, all before `deadline`.
+    /// The caller holds the workspace's [`crate::WriteGuard`].
+    pub async fn write(
+        &self,
+        operation: &str,
+        writes: Vec<FileWrite>,
+        deadline: Instant,
+        cancel: &CancellationToken,
+    ) -> Result<Vec<Outcome>, ToolError> {
+        let _in_use = self.begin_call().await;
+        let host = self.acquire().await?;
+        // Known before anything is written, so that the watcher can never see these files as foreign.
+        let planned: Vec<Outcome> = writes.iter().map(planned_outcome).collect();
+        let (root, op, solution) = (self.settings.journal_dir.clone(), operation.to_owned(), self.solution.clone());
+        let transaction = blocking(move || Transaction::prepare(&root, &op, &solution, &writes)).await?;
+        if Instant::now() >= deadline {
+            return Err(self.roll_back(transaction, &host, self.timeout_error()).await);
+        }
+        self.remember(&planned);
+        let (transaction, committed) = blocking(move || {
+            let mut transaction = transaction;
+            let result = transaction.commit();
+            Ok((transaction, result))
+        })
+        .await?;
+        let result = match committed {
+            Ok(()) => self.confirm(&host, &planned, deadline, cancel).await,
+            Err(error) => Err(error),
+        };
+        match result {
+            Ok(()) => {
+                blocking(move || {
+                    transaction.finish();
+                    Ok(())
+                })
+                .await?;
+                Ok(planned)
+            }
+            Err(error) => Err(self.roll_back(transaction, &host, error).await),
+        }
+    }
+
+    /// Tells the host which files changed and waits for its new snapshot, within the deadline.
+    async fn confirm(
+        &self,
+        host: &HostProcess,
+        outcomes: &[Outcome],
+        deadline: Instant,
+        cancel: &CancellationToken,
+    ) -> Result<(), ToolError> {
+        let work = async {
+            if !self.settings.apply_delay.is_zero() {
+                tokio::time::sleep(self.settings.apply_delay).await;
+            }
+            let limit = deadline.saturating_duration_since(Instant::now());
+            host.connection().request(RequestBody::ApplyFileChanges(changes(outcomes)), limit, cancel).await
+        };
+        match tokio::time::timeout_at(deadline, work).await {
+            Err(_) => Err(self.timeout_error()),
+            Ok(Err(failure)) if failure.is_crash() => {
+                Err(ToolError::new(ErrorCode::ROSLYN_ERROR, "The Roslyn host exited while the write was being applied")
+                    .suggest("Retry: the host restarts and loads the solution from disk"))
+            }
+            Ok(Err(failure)) => Err(ToolError::from(failure)),
+            Ok(Ok(reply)) => {
+                if let protocol::host::ResponseBody::FileChangesApplied(summary) = reply.body {
+                    self.status.loaded(&summary, reply.workspace_version);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Restores every file, tells a live host, and returns `error` marked as rolled back.
+    async fn roll_back(&self, transaction: Transaction, host: &Arc<HostProcess>, error: ToolError) -> ToolError {
+        match blocking(move || transaction.rollback()).await {
+            Ok(restored) => {
+                self.remember(&restored);
+                if !host.connection().is_closed() {
+                    let request = RequestBody::ApplyFileChanges(changes(&restored));
+                    let never = CancellationToken::new();
+                    let reply = host.connection().request(request, self.settings.request_timeout, &never);
+                    if let Err(failure) = reply.await {
+                        tracing::warn!(%failure, "host did not take the restored files");
+                    }
+                }
+                error.detail("rolledBack", true)
+            }
+            Err(undo) => {
+                tracing::error!(%undo, %error, "a failed write could not be undone; its journal is kept");
+                undo.detail("rolledBack", false).detail("cause", error.to_string())
+            }
+        }
+    }
+
+    fn remember(&self, outcomes: &[Outcome]) {
+        for (path, sha256) in outcomes {
+            self.own_writes.record(path, sha256.clone());
+        }
+    }
+
+    fn timeout_error(&self) -> ToolError {
+        ToolError::new(ErrorCode::TIMEOUT, "The write exceeded its time limit; every file was restored")
+            .detail("timeoutMs", self.settings.write_timeout.as_millis() as u64)
+            .suggest("Retry, or raise the write timeout (at most 120 s)")
+    }
+}
+
+/// What a write leaves at its path: the hash of the new text, or nothing for a deletion.
+fn planned_outcome(write: &FileWrite) -> Outcome {
+    let sha256 = match &write.change {
+        Change::Write { text, .. } => Some(sha256_hex(text.as_bytes())),
+        Change::Delete { .. } => None,
+    };
+    (write.path.clone(), sha256)
+}
+
+fn changes(outcomes: &[Outcome]) -> FileChanges {
+    let (changed, removed): (Vec<_>, Vec<_>) = outcomes.iter().partition(|(_, sha256)| sha256.is_some());
+    FileChanges {
+        changed: changed.into_iter().map(|(p, _)| p.display().to_string()).collect(),
+        removed: removed.into_iter().map(|(p, _)| p.display().to_string()).collect(),
+    }
+}
+
+/// File-system work off the async threads.
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, ToolError> + Send + 'static,
+) -> Result<T, ToolError> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .unwrap_or_else(|e| Err(ToolError::new(ErrorCode::FILESYSTEM_ERROR, format!("file-system task failed: {e}"))))
+}

@@ -1,0 +1,401 @@
+//! Atomic replacement of several files: validate everything, copy the originals into the journal, write
+//! temporaries beside their targets, then rename them into place. Any failure before the end restores every
+//! file; a crash leaves a journal that [`recover`] undoes.
+
+use super::journal::{Entry, Journal, Manifest, Stage, abandoned, sync_dir, write_durably};
+use crate::checksum::{sha256_hex, with_bom_of, without_bom};
+use protocol::{ErrorCode, ToolError};
+use std::fs;
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+
+/// One file of a write.
+#[derive(Debug, Clone)]
+pub struct FileWrite {
+    pub path: PathBuf,
+    pub change: Change,
+}
+
+#[derive(Debug, Clone)]
+pub enum Change {
+    /// New text for the file. `base` is the sha256 of the text it must have now, or `None` if it must not
+    /// exist yet.
+    Write {
+        text: String,
+        base: Option<String>,
+    },
+    Delete {
+        base: String,
+    },
+}
+
+/// A path as a write or an undo left it: its text hash, or `None` when it no longer exists.
+pub type Outcome = (PathBuf, Option<String>);
+
+pub struct Transaction {
+    journal: Journal,
+    manifest: Manifest,
+}
+
+impl Transaction {
+    /// Checks that every file is as the edits expect and can be written, saves the originals and writes the
+    /// temporaries. No target is touched; on failure nothing is left behind.
+    pub fn prepare(root: &Path, operation: &str, solution: &Path, writes: &[FileWrite]) -> Result<Self, ToolError> {
+        let journal = Journal::create(root, operation).map_err(|e| {
+            fs_error(root, "cannot create the write journal", &e).detail("journalDir", root.display().to_string())
+        })?;
+        let mut transaction = Self {
+            journal,
+            manifest: Manifest {
+                operation: operation.to_owned(),
+                solution: solution.to_path_buf(),
+                stage: Stage::Staged,
+                entries: Vec::new(),
+                created_dirs: Vec::new(),
+            },
+        };
+        match transaction.stage(writes) {
+            Ok(()) => Ok(transaction),
+            Err(error) => {
+                if let Err(undo) = transaction.rollback() {
+                    tracing::error!(%undo, "cleaning up a refused write failed");
+                }
+                Err(error)
+            }
+        }
+    }
+
+    fn stage(&mut self, writes: &[FileWrite]) -> Result<(), ToolError> {
+        let mut contents = Vec::with_capacity(writes.len());
+        for (index, write) in writes.iter().enumerate() {
+            let original = check(write)?;
+            let backup = match &original {
+                Some(bytes) => {
+                    let name = format!("{index}.orig");
+                    self.journal
+                        .save_backup(&name, bytes)
+                        .map_err(|e| fs_error(self.journal.dir(), "cannot save a copy of the original", &e))?;
+                    Some(name)
+                }
+                None => None,
+            };
+            let temp = match &write.change {
+                Change::Write { text, .. } => {
+                    contents.push(Some(with_bom_of(original.as_deref(), text)));
+                    Some(temp_beside(&write.path, &self.manifest.operation))
+                }
+                Change::Delete { .. } => {
+                    contents.push(None);
+                    None
+                }
+            };
+            self.manifest.entries.push(Entry { path: write.path.clone(), temp, backup });
+            for dir in missing_dirs(&write.path) {
+                if !self.manifest.created_dirs.contains(&dir) {
+                    self.manifest.created_dirs.push(dir);
+                }
+            }
+        }
+        self.save()?;
+        for dir in &self.manifest.created_dirs {
+            fs::create_dir_all(dir).map_err(|e| fs_error(dir, "cannot create the folder", &e))?;
+        }
+        for (entry, content) in self.manifest.entries.iter().zip(contents) {
+            if let (Some(temp), Some(bytes)) = (&entry.temp, content) {
+                write_durably(temp, &bytes).map_err(|e| fs_error(&entry.path, "cannot write beside the file", &e))?;
+                if let Ok(metadata) = fs::metadata(&entry.path) {
+                    fs::set_permissions(temp, metadata.permissions())
+                        .map_err(|e| fs_error(&entry.path, "cannot copy the file's permissions", &e))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Renames every temporary into place and removes deleted files. On error some targets may be new:
+    /// the caller rolls back.
+    pub fn commit(&mut self) -> Result<(), ToolError> {
+        self.manifest.stage = Stage::Committing;
+        self.save()?;
+        for entry in &self.manifest.entries {
+            match &entry.temp {
+                Some(temp) => {
+                    fs::rename(temp, &entry.path).map_err(|e| fs_error(&entry.path, "cannot replace the file", &e))?
+                }
+                None => {
+                    fs::remove_file(&entry.path).map_err(|e| fs_error(&entry.path, "cannot delete the file", &e))?
+                }
+            }
+            if let Some(parent) = entry.path.parent() {
+                let _ = sync_dir(parent);
+            }
+        }
+        Ok(())
+    }
+
+    /// The write is complete: forget the originals.
+    pub fn finish(self) {
+        if let Err(error) = self.journal.remove() {
+            tracing::warn!(%error, "cannot remove a finished write's journal");
+        }
+    }
+
+    /// Puts every file back as it was before [`Transaction::prepare`]; the journal stays if that fails.
+    pub fn rollback(self) -> Result<Vec<Outcome>, ToolError> {
+        undo(self.journal, &self.manifest)
+    }
+
+    fn save(&self) -> Result<(), ToolError> {
+        self.journal.save(&self.manifest).map_err(|e| fs_error(self.journal.dir(), "cannot write the journal", &e))
+    }
+}
+
+/// Undoes every write a crash interrupted, returning their operation ids.
+pub fn recover(root: &Path) -> Vec<String> {
+    let mut undone = Vec::new();
+    for (journal, manifest) in abandoned(root) {
+        match manifest {
+            Some(manifest) => match undo(journal, &manifest) {
+                Ok(_) => undone.push(manifest.operation),
+                Err(error) => {
+                    tracing::error!(%error, operation = manifest.operation, "cannot undo an interrupted write")
+                }
+            },
+            // Died before its manifest: only copies of originals were written.
+            None => {
+                let _ = journal.remove();
+            }
+        }
+    }
+    undone
+}
+
+fn undo(journal: Journal, manifest: &Manifest) -> Result<Vec<Outcome>, ToolError> {
+    let mut outcomes = Vec::new();
+    for entry in &manifest.entries {
+        if let Some(temp) = &entry.temp {
+            remove_if_present(temp)?;
+        }
+        if manifest.stage != Stage::Committing {
+            continue;
+        }
+        match &entry.backup {
+            Some(name) => {
+                let original =
+                    journal.backup(name).map_err(|e| fs_error(journal.dir(), "cannot read a saved original", &e))?;
+                if fs::read(&entry.path).ok().as_deref() != Some(original.as_slice()) {
+                    let temp = temp_beside(&entry.path, &manifest.operation);
+                    write_durably(&temp, &original)
+                        .and_then(|()| fs::rename(&temp, &entry.path))
+                        .map_err(|e| fs_error(&entry.path, "cannot restore the file", &e))?;
+                }
+                outcomes.push((entry.path.clone(), Some(sha256_hex(without_bom(&original)))));
+            }
+            None => {
+                remove_if_present(&entry.path)?;
+                outcomes.push((entry.path.clone(), None));
+            }
+        }
+    }
+    for dir in manifest.created_dirs.iter().rev() {
+        let _ = fs::remove_dir(dir); // only when empty
+    }
+    journal.remove().map_err(|e| fs_error(&manifest.solution, "cannot remove the write journal", &e))?;
+    Ok(outcomes)
+}
+
+/// The file's current bytes, after checking that it is as the edit expects.
+fn check(write: &FileWrite) -> Result<Option<Vec<u8>>, ToolError> {
+    let path = &write.path;
+    let current = match fs::read(path) {
+        Ok(bytes) => Some(bytes),
+        Err(e) if e.kind() == ErrorKind::NotFound => None,
+        Err(e) => return Err(fs_error(path, "cannot read the file", &e)),
+    };
+    let expected = match &write.change {
+        Change::Write { base, .. } => base.as_deref(),
+        Change::Delete { base } => Some(base.as_str()),
+    };
+    let actual = current.as_deref().map(|bytes| sha256_hex(without_bom(bytes)));
+    if actual.as_deref() != expected {
+        let what = match (&actual, expected) {
+            (Some(_), None) => "now exists",
+            (None, Some(_)) => "no longer exists",
+            _ => "changed on disk",
+        };
+        return Err(ToolError::new(
+            ErrorCode::STALE_PLAN,
+            format!("{} {what} since the move was computed", path.display()),
+        )
+        .detail("file", path.display().to_string())
+        .suggest("Retry: the solution is updated from disk first"));
+    }
+    if current.is_some() && fs::metadata(path).is_ok_and(|m| m.permissions().readonly()) {
+        return Err(ToolError::new(
+            ErrorCode::FILESYSTEM_ERROR,
+            format!("{} is read-only; nothing was changed", path.display()),
+        )
+        .detail("file", path.display().to_string())
+        .suggest("Make the file writable and retry"));
+    }
+    Ok(current)
+}
+
+/// Folders above `path` that do not exist yet, outermost first.
+fn missing_dirs(path: &Path) -> Vec<PathBuf> {
+    let mut missing: Vec<PathBuf> =
+        path.ancestors().skip(1).take_while(|dir| !dir.exists()).map(Path::to_path_buf).collect();
+    missing.reverse();
+    missing
+}
+
+fn temp_beside(path: &Path, operation: &str) -> PathBuf {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let short: String = operation.chars().take(8).collect();
+    path.with_file_name(format!(".{name}.{short}.tmp"))
+}
+
+fn remove_if_present(path: &Path) -> Result<(), ToolError> {
+    match fs::remove_file(path) {
+        Err(e) if e.kind() != ErrorKind::NotFound => Err(fs_error(path, "cannot remove the file", &e)),
+        _ => Ok(()),
+    }
+}
+
+fn fs_error(path: &Path, what: &str, error: &std::io::Error) -> ToolError {
+    ToolError::new(ErrorCode::FILESYSTEM_ERROR, format!("{what}: {}: {error}", path.display()))
+        .detail("file", path.display().to_string())
+        .detail("ioError", error.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Setup {
+        _dir: tempfile::TempDir,
+        root: PathBuf,
+        journal: PathBuf,
+    }
+
+    fn setup(files: &[(&str, &str)]) -> Setup {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path().join("src");
+        fs::create_dir_all(&root).expect("src");
+        for (name, text) in files {
+            fs::write(root.join(name), text).expect("write");
+        }
+        let journal = dir.path().join("journal");
+        Setup { _dir: dir, root, journal }
+    }
+
+    fn replace(path: &Path, old: &str, new: &str) -> FileWrite {
+        FileWrite {
+            path: path.to_path_buf(),
+            change: Change::Write { text: new.into(), base: Some(sha256_hex(old.as_bytes())) },
+        }
+    }
+
+    fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+        let mut files: Vec<_> = walk(dir).into_iter().map(|p| (p.clone(), fs::read(&p).expect("read"))).collect();
+        files.sort();
+        files
+    }
+
+    fn walk(dir: &Path) -> Vec<PathBuf> {
+        fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .flat_map(|e| if e.path().is_dir() { walk(&e.path()) } else { vec![e.path()] })
+            .collect()
+    }
+
+    #[test]
+    fn commit_replaces_creates_and_deletes_then_forgets_the_journal() {
+        let s = setup(&[("A.cs", "class A {}"), ("B.cs", "class B {}")]);
+        let writes = vec![
+            replace(&s.root.join("A.cs"), "class A {}", "class A2 {}"),
+            FileWrite { path: s.root.join("B.cs"), change: Change::Delete { base: sha256_hex(b"class B {}") } },
+            FileWrite {
+                path: s.root.join("New/C.cs"),
+                change: Change::Write { text: "class C {}".into(), base: None },
+            },
+        ];
+        let mut transaction = Transaction::prepare(&s.journal, "op1", &s.root, &writes).expect("prepared");
+        assert_eq!(fs::read_to_string(s.root.join("A.cs")).expect("A"), "class A {}", "prepare touches no target");
+        transaction.commit().expect("committed");
+        transaction.finish();
+        assert_eq!(fs::read_to_string(s.root.join("A.cs")).expect("A"), "class A2 {}");
+        assert!(!s.root.join("B.cs").exists());
+        assert_eq!(fs::read_to_string(s.root.join("New/C.cs")).expect("C"), "class C {}");
+        assert!(walk(&s.journal).is_empty(), "journal left: {:?}", walk(&s.journal));
+        assert_eq!(walk(&s.root).len(), 2, "no temporaries left: {:?}", walk(&s.root));
+    }
+
+    #[test]
+    fn a_failure_in_the_middle_of_the_renames_restores_every_file() {
+        let s = setup(&[("A.cs", "class A {}"), ("B.cs", "class B {}")]);
+        let before = snapshot(&s.root);
+        let writes = vec![
+            replace(&s.root.join("A.cs"), "class A {}", "class A2 {}"),
+            replace(&s.root.join("B.cs"), "class B {}", "class B2 {}"),
+            FileWrite {
+                path: s.root.join("New/C.cs"),
+                change: Change::Write { text: "class C {}".into(), base: None },
+            },
+        ];
+        let mut transaction = Transaction::prepare(&s.journal, "op2", &s.root, &writes).expect("prepared");
+        // The second rename fails: its temporary is gone.
+        fs::remove_file(s.root.join(".B.cs.op2.tmp")).expect("temp of B");
+        assert_eq!(transaction.commit().expect_err("rename fails").code, ErrorCode::FILESYSTEM_ERROR);
+        assert_eq!(fs::read_to_string(s.root.join("A.cs")).expect("A"), "class A2 {}", "A was already replaced");
+        let restored = transaction.rollback().expect("rolled back");
+        assert_eq!(restored.len(), 3);
+        assert_eq!(snapshot(&s.root), before);
+        assert!(!s.root.join("New").exists(), "the created folder is removed again");
+        assert!(walk(&s.journal).is_empty());
+    }
+
+    #[test]
+    fn a_stale_or_read_only_file_is_refused_before_anything_is_written() {
+        let s = setup(&[("A.cs", "class A {}"), ("B.cs", "class B {}")]);
+        let before = snapshot(&s.root);
+        let stale = vec![replace(&s.root.join("A.cs"), "class A {}", "x"), replace(&s.root.join("B.cs"), "old", "y")];
+        let error = Transaction::prepare(&s.journal, "op3", &s.root, &stale).err().expect("stale");
+        assert_eq!(error.code, ErrorCode::STALE_PLAN);
+        let exists =
+            vec![FileWrite { path: s.root.join("A.cs"), change: Change::Write { text: "x".into(), base: None } }];
+        assert_eq!(
+            Transaction::prepare(&s.journal, "op4", &s.root, &exists).err().map(|e| e.code),
+            Some(ErrorCode::STALE_PLAN)
+        );
+        let mut permissions = fs::metadata(s.root.join("B.cs")).expect("B").permissions();
+        permissions.set_readonly(true);
+        fs::set_permissions(s.root.join("B.cs"), permissions).expect("chmod");
+        let writes =
+            vec![replace(&s.root.join("A.cs"), "class A {}", "x"), replace(&s.root.join("B.cs"), "class B {}", "y")];
+        let error = Transaction::prepare(&s.journal, "op5", &s.root, &writes).err().expect("read-only");
+        assert_eq!(error.code, ErrorCode::FILESYSTEM_ERROR);
+        assert_eq!(snapshot(&s.root), before);
+        assert!(walk(&s.journal).is_empty());
+    }
+
+    #[test]
+    fn recovery_undoes_a_write_whose_process_died_and_spares_a_live_one() {
+        let s = setup(&[("A.cs", "class A {}")]);
+        let before = snapshot(&s.root);
+        let writes = vec![
+            replace(&s.root.join("A.cs"), "class A {}", "class A2 {}"),
+            FileWrite { path: s.root.join("C.cs"), change: Change::Write { text: "class C {}".into(), base: None } },
+        ];
+        let mut live = Transaction::prepare(&s.journal, "live", &s.root, &writes).expect("prepared");
+        live.commit().expect("committed");
+        assert!(recover(&s.journal).is_empty(), "a write whose owner holds its lock is left alone");
+        // A crash: the process ends without finishing or rolling back, and its lock goes with it.
+        drop(live);
+        assert_eq!(recover(&s.journal), vec!["live".to_owned()]);
+        assert_eq!(snapshot(&s.root), before);
+        assert!(walk(&s.journal).is_empty());
+    }
+}

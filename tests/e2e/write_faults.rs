@@ -1,0 +1,151 @@
+//! Faults in the middle of a write: every file ends as it was, and the service answers the next call.
+
+use crate::support::{Fixture, Server, assert_same_tree, eventually, kill9, tree};
+use serde_json::json;
+use std::time::Duration;
+
+const SHAPES: &str = "src/Moves.Core/Models/Shapes.cs";
+const PROGRAM: &str = "src/Moves.App/Program.cs";
+
+/// A namespace move that touches several files: the source, a new file and consumers.
+fn square_move(moves: &Fixture) -> serde_json::Value {
+    json!({"sourceFile": moves.file(SHAPES), "symbolName": "Square", "targetNamespace": "Moves.Core.Quads"})
+}
+
+/// The service still answers reads and can write after the fault.
+async fn still_serves(server: &Server, moves: &Fixture) {
+    let (line, column) = moves.position_of(SHAPES, "Square", 0);
+    let found =
+        server.ok("find_references", json!({"filePath": moves.file(SHAPES), "line": line, "column": column})).await;
+    assert_eq!(found["totalCount"], json!(3), "{found}");
+    let mut preview = square_move(moves);
+    preview["preview"] = json!(true);
+    server.ok("move_type_to_namespace", preview).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_host_killed_mid_apply_leaves_every_file_as_it_was() {
+    let moves = Fixture::copy("Moves");
+    let server = Server::start_with_env(&moves.root, &[("ROSLYN_MCP_FAULT_APPLY_DELAY_MS", "4000")]).await;
+    let before = tree(&moves.root);
+    let solution = moves.path("Moves.sln");
+    let write = server.call("move_type_to_namespace", square_move(&moves));
+    let kill = async {
+        // Once the files are replaced, and while the write waits to update the host, kill the host.
+        let replaced =
+            eventually(Duration::from_secs(60), || async { (tree(&moves.root) != before).then_some(()) }).await;
+        assert!(replaced.is_some(), "the write never replaced the files");
+        let status = server.workspace_status(&solution).await.expect("loaded");
+        kill9(status["hostPid"].as_u64().expect("host pid") as u32);
+    };
+    let (outcome, ()) = tokio::join!(write, kill);
+    assert!(outcome.is_error, "{:?}", outcome.value);
+    assert_eq!(outcome.value["error"]["code"], json!("ROSLYN_ERROR"));
+    assert_eq!(outcome.value["error"]["details"]["rolledBack"], json!(true));
+    assert_same_tree(&before, &moves.root, "after the host died mid-apply");
+    still_serves(&server, &moves).await;
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_write_past_its_time_limit_is_rolled_back() {
+    let moves = Fixture::copy("Moves");
+    let server = Server::start_with_env(
+        &moves.root,
+        &[("ROSLYN_MCP_WRITE_TIMEOUT_SECS", "1"), ("ROSLYN_MCP_FAULT_APPLY_DELAY_MS", "3000")],
+    )
+    .await;
+    // Load and compile first, so that the time runs out while the files are replaced, not before.
+    server.ok("find_references", json!({"filePath": moves.file(SHAPES), "line": 25, "column": 21})).await;
+    let mut preview = square_move(&moves);
+    preview["preview"] = json!(true);
+    let _ = server.call("move_type_to_namespace", preview).await;
+    let before = tree(&moves.root);
+    let error = server.fails("move_type_to_namespace", square_move(&moves), "TIMEOUT").await;
+    assert_eq!(error["details"]["timeoutMs"], json!(1000));
+    assert_same_tree(&before, &moves.root, "after the timeout");
+    still_serves(&server, &moves).await;
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_unwritable_file_refuses_the_whole_move() {
+    let moves = Fixture::copy("Moves");
+    let server = Server::start(&moves.root, &[]).await;
+    let program = moves.path(PROGRAM);
+    let mut permissions = std::fs::metadata(&program).expect("Program.cs").permissions();
+    permissions.set_readonly(true);
+    std::fs::set_permissions(&program, permissions).expect("chmod");
+    let before = tree(&moves.root);
+    let error = server.fails("move_type_to_namespace", square_move(&moves), "FILESYSTEM_ERROR").await;
+    assert_eq!(error["details"]["file"], json!(program.display().to_string()));
+    assert_same_tree(&before, &moves.root, "after refusing a read-only file");
+    assert!(std::fs::metadata(&program).expect("Program.cs").permissions().readonly());
+    still_serves(&server, &moves).await;
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_service_killed_mid_apply_is_undone_at_the_next_start() {
+    let moves = Fixture::copy("Moves");
+    let state = tempfile::Builder::new().prefix("roslyn-mcp-state-").tempdir().expect("state dir");
+    let state_dir = state.path().display().to_string();
+    let server = Server::start_with_env(
+        &moves.root,
+        &[("ROSLYN_MCP_STATE_DIR", &state_dir), ("ROSLYN_MCP_FAULT_APPLY_DELAY_MS", "30000")],
+    )
+    .await;
+    let before = tree(&moves.root);
+    let write = server.call("move_type_to_namespace", square_move(&moves));
+    tokio::select! {
+        outcome = write => panic!("the write should be cut off, got {outcome:?}"),
+        replaced = eventually(Duration::from_secs(60), || async { (tree(&moves.root) != before).then_some(()) }) => {
+            assert!(replaced.is_some(), "the write never replaced the files");
+        }
+    }
+    let host = server.workspace_status(&moves.path("Moves.sln")).await.and_then(|s| s["hostPid"].as_u64());
+    kill9(server.pid);
+    if let Some(host) = host {
+        kill9(host as u32); // what a machine crash would take down too
+    }
+    drop(server);
+    assert!(tree(&moves.root) != before, "the crash left the files half-written");
+
+    let restarted = Server::start_with_env(&moves.root, &[("ROSLYN_MCP_STATE_DIR", &state_dir)]).await;
+    restarted.ok("diagnose", json!({})).await;
+    assert_same_tree(&before, &moves.root, "after recovery at start");
+    assert_eq!(std::fs::read_dir(state.path().join("journal")).expect("journal dir").count(), 0, "journal emptied");
+    still_serves(&restarted, &moves).await;
+    restarted.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_service_does_not_report_its_own_writes_back_to_the_host() {
+    let moves = Fixture::copy("Moves");
+    let server = Server::start(&moves.root, &[]).await;
+    let solution = moves.path("Moves.sln");
+    server
+        .ok(
+            "move_type_to_file",
+            json!({"sourceFile": moves.file(SHAPES), "symbolName": "Square",
+        "targetFile": moves.file("src/Moves.Core/Models/Square.cs")}),
+        )
+        .await;
+    let version = server.workspace_status(&solution).await.expect("loaded")["workspaceVersion"].clone();
+    // Well past the watcher's debounce: no second update for the same files.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(server.workspace_status(&solution).await.expect("loaded")["workspaceVersion"], version);
+    // A foreign edit still is.
+    std::fs::write(
+        moves.path("src/Moves.Core/Models/Extra.cs"),
+        "namespace Moves.Core.Models;\n\npublic class Extra { }\n",
+    )
+    .expect("foreign edit");
+    let updated = eventually(Duration::from_secs(20), || async {
+        let now = server.workspace_status(&solution).await?["workspaceVersion"].clone();
+        (now != version).then_some(())
+    })
+    .await;
+    assert!(updated.is_some(), "a foreign edit reaches the host");
+    server.stop().await;
+}

@@ -137,7 +137,13 @@ async fn every_refusal_has_its_code_and_changes_no_byte() {
         )
         .await;
     assert_eq!(method["details"]["symbolKind"], json!("Method"));
-    assert_eq!(method["details"]["containingType"], json!("AreaCalculator"), "{method}");
+    assert_eq!(method["details"]["containingType"], json!("Moves.Core.Services.AreaCalculator"), "{method}");
+    assert!(
+        method["suggestions"]
+            .as_array()
+            .expect("suggestions")
+            .contains(&json!("Move the containing type AreaCalculator instead"))
+    );
     let collision = server
         .fails("move_type_to_namespace", to_namespace("Circle", SHAPES, "Moves.Legacy.Drawing"), "NAME_COLLISION")
         .await;

@@ -263,14 +263,14 @@ async fn of_two_moves_at_once_one_is_refused_busy_while_diagnose_keeps_answering
     let moves = Fixture::copy("Moves");
     // Each write holds the workspace for at least 1.5 s after replacing its files.
     let server = Server::start_with_env(&moves.root, &[("ROSLYN_MCP_FAULT_APPLY_DELAY_MS", "1500")]).await;
-    server.ok("diagnose", json!({"solutionPath": moves.file("Moves.sln")})).await;
     let shapes = moves.file(SHAPES);
+    server.ok("find_references", json!({"filePath": shapes, "line": 25, "column": 21})).await;
     let first = json!({"sourceFile": shapes, "symbolName": "Circle", "targetFile": moves.file("src/Moves.Core/Models/Circle.cs")});
     let second = json!({"sourceFile": shapes, "symbolName": "Square", "targetFile": moves.file("src/Moves.Core/Models/Square.cs")});
     let watch = async {
         // diagnose answers while a write holds the lock.
         let mut seen_locked = false;
-        for _ in 0..100 {
+        for _ in 0..400 {
             let began = std::time::Instant::now();
             let status = server.workspace_status(&moves.path("Moves.sln")).await;
             assert!(began.elapsed() < Duration::from_secs(2), "diagnose waited on the write");

@@ -1,6 +1,6 @@
 //! Faults in the middle of a write: every file ends as it was, and the service answers the next call.
 
-use crate::support::{Fixture, Server, assert_same_tree, eventually, kill9, tree};
+use crate::support::{Fixture, Server, alive, assert_same_tree, eventually, kill9, tree};
 use serde_json::json;
 use std::time::Duration;
 
@@ -12,15 +12,23 @@ fn square_move(moves: &Fixture) -> serde_json::Value {
     json!({"sourceFile": moves.file(SHAPES), "symbolName": "Square", "targetNamespace": "Moves.Core.Quads"})
 }
 
-/// The service still answers reads and can write after the fault.
+/// The service answers the next call, on the files as they are.
 async fn still_serves(server: &Server, moves: &Fixture) {
     let (line, column) = moves.position_of(SHAPES, "Square", 0);
     let found =
         server.ok("find_references", json!({"filePath": moves.file(SHAPES), "line": line, "column": column})).await;
     assert_eq!(found["totalCount"], json!(3), "{found}");
-    let mut preview = square_move(moves);
-    preview["preview"] = json!(true);
-    server.ok("move_type_to_namespace", preview).await;
+}
+
+fn preview(mut arguments: serde_json::Value) -> serde_json::Value {
+    arguments["preview"] = json!(true);
+    arguments
+}
+
+/// Waits until the write has replaced files on disk.
+async fn replaced(root: &std::path::Path, before: &std::collections::BTreeMap<String, Vec<u8>>) {
+    let seen = eventually(Duration::from_secs(60), || async { (tree(root) != *before).then_some(()) }).await;
+    assert!(seen.is_some(), "the write never replaced the files");
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -32,9 +40,7 @@ async fn a_host_killed_mid_apply_leaves_every_file_as_it_was() {
     let write = server.call("move_type_to_namespace", square_move(&moves));
     let kill = async {
         // Once the files are replaced, and while the write waits to update the host, kill the host.
-        let replaced =
-            eventually(Duration::from_secs(60), || async { (tree(&moves.root) != before).then_some(()) }).await;
-        assert!(replaced.is_some(), "the write never replaced the files");
+        replaced(&moves.root, &before).await;
         let status = server.workspace_status(&solution).await.expect("loaded");
         kill9(status["hostPid"].as_u64().expect("host pid") as u32);
     };
@@ -44,6 +50,7 @@ async fn a_host_killed_mid_apply_leaves_every_file_as_it_was() {
     assert_eq!(outcome.value["error"]["details"]["rolledBack"], json!(true));
     assert_same_tree(&before, &moves.root, "after the host died mid-apply");
     still_serves(&server, &moves).await;
+    server.ok("move_type_to_namespace", preview(square_move(&moves))).await;
     server.stop().await;
 }
 
@@ -52,14 +59,32 @@ async fn a_write_past_its_time_limit_is_rolled_back() {
     let moves = Fixture::copy("Moves");
     let server = Server::start_with_env(
         &moves.root,
+        &[("ROSLYN_MCP_WRITE_TIMEOUT_SECS", "6"), ("ROSLYN_MCP_FAULT_APPLY_DELAY_MS", "10000")],
+    )
+    .await;
+    // The computation fits in the limit; the pause after replacing the files does not.
+    server.ok("move_type_to_namespace", preview(square_move(&moves))).await;
+    let before = tree(&moves.root);
+    let (outcome, ()) =
+        tokio::join!(server.call("move_type_to_namespace", square_move(&moves)), replaced(&moves.root, &before));
+    assert_eq!(outcome.value["error"]["code"], json!("TIMEOUT"), "{:?}", outcome.value);
+    assert_eq!(outcome.value["error"]["details"]["timeoutMs"], json!(6000));
+    assert_eq!(outcome.value["error"]["details"]["rolledBack"], json!(true));
+    assert_same_tree(&before, &moves.root, "after the timeout");
+    still_serves(&server, &moves).await;
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_tiny_time_limit_fails_the_move_with_every_file_as_it_was() {
+    let moves = Fixture::copy("Moves");
+    let server = Server::start_with_env(
+        &moves.root,
         &[("ROSLYN_MCP_WRITE_TIMEOUT_SECS", "1"), ("ROSLYN_MCP_FAULT_APPLY_DELAY_MS", "3000")],
     )
     .await;
-    // Load and compile first, so that the time runs out while the files are replaced, not before.
-    server.ok("find_references", json!({"filePath": moves.file(SHAPES), "line": 25, "column": 21})).await;
-    let mut preview = square_move(&moves);
-    preview["preview"] = json!(true);
-    let _ = server.call("move_type_to_namespace", preview).await;
+    // Loading is not part of the limit.
+    still_serves(&server, &moves).await;
     let before = tree(&moves.root);
     let error = server.fails("move_type_to_namespace", square_move(&moves), "TIMEOUT").await;
     assert_eq!(error["details"]["timeoutMs"], json!(1000));
@@ -99,15 +124,16 @@ async fn a_service_killed_mid_apply_is_undone_at_the_next_start() {
     let write = server.call("move_type_to_namespace", square_move(&moves));
     tokio::select! {
         outcome = write => panic!("the write should be cut off, got {outcome:?}"),
-        replaced = eventually(Duration::from_secs(60), || async { (tree(&moves.root) != before).then_some(()) }) => {
-            assert!(replaced.is_some(), "the write never replaced the files");
-        }
+        () = replaced(&moves.root, &before) => {}
     }
     let host = server.workspace_status(&moves.path("Moves.sln")).await.and_then(|s| s["hostPid"].as_u64());
-    kill9(server.pid);
-    if let Some(host) = host {
-        kill9(host as u32); // what a machine crash would take down too
+    let mut killed = vec![server.pid];
+    killed.extend(host.map(|pid| pid as u32)); // what a machine crash would take down too
+    for &pid in &killed {
+        kill9(pid);
     }
+    let dead = eventually(Duration::from_secs(10), || async { killed.iter().all(|&p| !alive(p)).then_some(()) }).await;
+    assert!(dead.is_some(), "the killed processes are gone");
     drop(server);
     assert!(tree(&moves.root) != before, "the crash left the files half-written");
 
@@ -116,6 +142,7 @@ async fn a_service_killed_mid_apply_is_undone_at_the_next_start() {
     assert_same_tree(&before, &moves.root, "after recovery at start");
     assert_eq!(std::fs::read_dir(state.path().join("journal")).expect("journal dir").count(), 0, "journal emptied");
     still_serves(&restarted, &moves).await;
+    restarted.ok("move_type_to_namespace", square_move(&moves)).await;
     restarted.stop().await;
 }
 
@@ -147,5 +174,21 @@ async fn the_service_does_not_report_its_own_writes_back_to_the_host() {
     })
     .await;
     assert!(updated.is_some(), "a foreign edit reaches the host");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_file_edited_after_the_host_last_saw_it_is_never_overwritten() {
+    let moves = Fixture::copy("Moves");
+    // Edits reach the host only after 5 s: long enough to move on a view older than the disk.
+    let server = Server::start_with_env(&moves.root, &[("ROSLYN_MCP_DEBOUNCE_MS", "5000")]).await;
+    server.ok("find_references", json!({"filePath": moves.file(SHAPES), "line": 25, "column": 21})).await;
+    let program = moves.path(PROGRAM);
+    let edited = format!("{}// edited by hand\n", std::fs::read_to_string(&program).expect("Program.cs"));
+    std::fs::write(&program, &edited).expect("edit");
+    let before = tree(&moves.root);
+    let error = server.fails("move_type_to_namespace", square_move(&moves), "STALE_PLAN").await;
+    assert_eq!(error["details"]["file"], json!(program.display().to_string()));
+    assert_same_tree(&before, &moves.root, "after refusing a stale plan");
     server.stop().await;
 }

@@ -79,7 +79,10 @@ pub fn new_file(raw: &str, field: &str, session: Option<&SessionWorkspace>) -> R
     }
     let existing = path.ancestors().find(|a| a.exists()).unwrap_or(Path::new("/"));
     let rest = path.strip_prefix(existing).unwrap_or(Path::new(""));
-    let real = std::fs::canonicalize(existing).map_err(|e| invalid(&format!("cannot be resolved: {e}")))?.join(rest);
+    let mut real = std::fs::canonicalize(existing).map_err(|e| invalid(&format!("cannot be resolved: {e}")))?;
+    if !rest.as_os_str().is_empty() {
+        real.push(rest); // an empty push would add a trailing separator
+    }
     if real.is_dir() {
         return Err(invalid("is a folder"));
     }
@@ -189,6 +192,21 @@ mod tests {
     fn touch(path: &Path) {
         std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
         std::fs::write(path, "").expect("write");
+    }
+
+    #[test]
+    fn a_new_file_resolves_through_its_existing_ancestors() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = std::fs::canonicalize(dir.path()).expect("canonical");
+        touch(&root.join("src/A.cs"));
+        let existing = root.join("src/A.cs").display().to_string();
+        assert_eq!(new_file(&existing, "targetFile", None).expect("existing"), root.join("src/A.cs"));
+        let fresh = root.join("src/New/B.cs").display().to_string();
+        assert_eq!(new_file(&fresh, "targetFile", None).expect("new"), root.join("src/New/B.cs"));
+        let escape = format!("{}/src/../../B.cs", root.display());
+        assert_eq!(new_file(&escape, "targetFile", None).err().map(|e| e.code), Some(ErrorCode::INVALID_TARGET_PATH));
+        let folder = root.join("src").display().to_string();
+        assert_eq!(new_file(&folder, "targetFile", None).err().map(|e| e.code), Some(ErrorCode::INVALID_TARGET_PATH));
     }
 
     #[test]

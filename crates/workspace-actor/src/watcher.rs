@@ -6,7 +6,8 @@ use crate::own_writes::OwnWrites;
 use crate::settings::WorkspaceSettings;
 use crate::status::StatusCell;
 use arc_swap::ArcSwapOption;
-use notify::RecursiveMode;
+use notify::event::ModifyKind;
+use notify::{EventKind, RecursiveMode};
 use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
 use protocol::host::{FileChanges, RequestBody, ResponseBody};
 use roslyn_host::HostProcess;
@@ -42,6 +43,7 @@ pub fn watch(
             let rescan = events.iter().any(|e| e.event.need_rescan());
             let mut paths: Vec<PathBuf> = events
                 .into_iter()
+                .filter(|e| changes_content(&e.event.kind))
                 .flat_map(|e| e.event.paths)
                 .filter(|p| relevant(p) && !own_writes.is_own(p))
                 .collect();
@@ -59,6 +61,11 @@ pub fn watch(
     debouncer.watch(&root, RecursiveMode::Recursive)?;
     tokio::spawn(forward(rx, ready, status, settings.request_timeout));
     Ok(debouncer)
+}
+
+/// Reads (the host's own loads among them) and metadata changes leave a file's text as it was.
+fn changes_content(kind: &EventKind) -> bool {
+    !matches!(kind, EventKind::Access(_) | EventKind::Modify(ModifyKind::Metadata(_)))
 }
 
 fn relevant(path: &Path) -> bool {

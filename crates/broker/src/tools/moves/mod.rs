@@ -78,6 +78,8 @@ async fn run(
     }
     let workspace = resolved.workspace;
     let solution = resolved.target.solution.display().to_string();
+    // Loading has its own limit; the write's starts with a loaded solution.
+    workspace.load().await?;
     // A write holds the lock from before computing until the host has the new files; a preview holds none.
     let _guard = if preview { None } else { Some(workspace.write_lock().try_acquire(&solution)?) };
     let deadline = tokio::time::Instant::now() + workspace.write_timeout();

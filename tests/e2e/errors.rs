@@ -106,15 +106,26 @@ async fn tools_publish_strict_schemas_and_annotations() {
             "find_symbol_definition",
             "get_compilation_diagnostics",
             "get_type_at_position",
-            "initialize_workspace"
+            "initialize_workspace",
+            "move_type_to_file",
+            "move_type_to_namespace"
         ]
     );
     for tool in &tools {
         assert_eq!(tool.input_schema.get("additionalProperties"), Some(&json!(false)), "{}", tool.name);
         assert!(tool.output_schema.is_some(), "{} has no outputSchema", tool.name);
         let annotations = tool.annotations.as_ref().expect("annotations");
-        assert_eq!(annotations.read_only_hint, Some(true), "{}", tool.name);
+        let writes = tool.name.starts_with("move_");
+        assert_eq!(annotations.read_only_hint, Some(!writes), "{}", tool.name);
         assert_eq!(annotations.open_world_hint, Some(false), "{}", tool.name);
+        if writes {
+            // They transform code, lose nothing (every change is previewable and atomic) and are not repeatable.
+            assert_eq!(annotations.destructive_hint, Some(false), "{}", tool.name);
+            assert_eq!(annotations.idempotent_hint, Some(false), "{}", tool.name);
+            let properties = tool.input_schema.get("properties").expect("properties");
+            assert_eq!(properties["symbolName"]["pattern"], json!(protocol::tools::moves::NAME_PATTERN));
+            assert_eq!(properties["sourceFile"]["pattern"], json!(protocol::tools::moves::CS_PATH_PATTERN));
+        }
     }
     server.stop().await;
 }

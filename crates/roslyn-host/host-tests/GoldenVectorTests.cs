@@ -34,6 +34,22 @@ public sealed class GoldenVectorTests
             Request(ulong.MaxValue, new RequestBody.CompilationDiagnostics(new DiagnosticsRequest(null, Severity.Hidden)))
         },
         { "broker_ping", Request(3, new RequestBody.Ping(new PingRequest(0))) },
+        {
+            "broker_plan_move_file",
+            Request(8, new RequestBody.PlanMove(new MoveRequest(
+                "/w/Models/Order.cs",
+                "Shop.Core.Models.Order",
+                12,
+                new MoveDestination.File(new FileDestination("/w/Models/Ordering/Order.cs", true)))))
+        },
+        {
+            "broker_plan_move_namespace",
+            Request(9, new RequestBody.PlanMove(new MoveRequest(
+                "/w/Money.cs",
+                "Money",
+                null,
+                new MoveDestination.Namespace(new NamespaceDestination("Shop.Core.Pricing", false)))))
+        },
         { "broker_cancel", new BrokerMessage.Cancel(new RequestId(7)) },
         { "broker_shutdown", new BrokerMessage.Shutdown() },
     };
@@ -79,6 +95,29 @@ public sealed class GoldenVectorTests
                 "Broken",
                 LineSpan("/w/Broken.cs", 7, 21, 28)),
         ]);
+        var movePlan = new MovePlan(
+            new MovedSymbol(
+                "Money",
+                "RecordStruct",
+                "Shop.Core.Models.Money",
+                "Shop.Core.Pricing.Money",
+                "Shop.Core.Models",
+                "Shop.Core.Pricing",
+                new Position("/w/Money.cs", 5, 22),
+                new Position("/w/Pricing/Money.cs", 300, 22)),
+            [
+                new FileEdit("/w/Money.cs", EditKind.Delete, string.Concat(Enumerable.Repeat("ab", 32)), "", "Delete the file, left without types"),
+                new FileEdit(
+                    "/w/Pricing/Money.cs",
+                    EditKind.Create,
+                    "",
+                    "namespace Shop.Core.Pricing;\r\n\r\npublic record struct Money(decimal Amount);\n",
+                    "Add declaration of Money"),
+                new FileEdit("/w/Ünïcode.cs", EditKind.Modify, string.Concat(Enumerable.Repeat("0f", 32)), "using Shop.Core.Pricing;\n", "Update 2 references"),
+            ],
+            70_000,
+            1,
+            0);
         var error = new HostError("SYMBOL_NOT_FOUND", "No symbol at /w/a.cs:3:1", """{"line":3}""", ["Check the line and column"]);
         return new()
         {
@@ -103,6 +142,7 @@ public sealed class GoldenVectorTests
             { "host_error", Response(9, new Outcome.Err(error)) },
             { "host_cancelled", Response(10, new Outcome.Cancelled()) },
             { "host_pong", Response(3, new Outcome.Ok(new ResponseBody.Pong())) },
+            { "host_move_plan", Response(8, new Outcome.Ok(new ResponseBody.MovePlan(movePlan))) },
         };
     }
 

@@ -18,6 +18,9 @@ public abstract class LoadedSolution(string fixture, string solutionFile) : IAsy
 
     public WorkspaceSummary Summary { get; private set; } = null!;
 
+    /// <summary>The current snapshot's solution, for checks in memory.</summary>
+    public Microsoft.CodeAnalysis.Solution Solution => host.Current!.Solution;
+
     public TimeSpan LoadTime { get; private set; }
 
     public async Task InitializeAsync()
@@ -65,8 +68,16 @@ public sealed class ShopSolution() : LoadedSolution("Shop", "Shop.sln");
 
 public sealed class BrokenProject() : LoadedSolution("Broken", "Broken.csproj");
 
+public sealed class MovesSolution() : LoadedSolution("Moves", "Moves.sln");
+
 [CollectionDefinition(Name)]
 public sealed class ShopCollection : ICollectionFixture<ShopSolution>
 {
     public const string Name = "Shop";
+}
+
+[CollectionDefinition(Name)]
+public sealed class MovesCollection : ICollectionFixture<MovesSolution>
+{
+    public const string Name = "Moves";
 }

@@ -119,12 +119,22 @@ impl Workspace {
     /// Runs a read on the current host, loading the solution first if needed. A host that dies under the
     /// request is restarted and the request is tried once more: reads are idempotent.
     pub async fn request(&self, body: RequestBody, cancel: &CancellationToken) -> Result<HostReply, ToolError> {
+        self.request_within(body, self.settings.request_timeout, cancel).await
+    }
+
+    /// [`Workspace::request`] with its own time limit (a refactoring's computation has the write's).
+    pub async fn request_within(
+        &self,
+        body: RequestBody,
+        limit: std::time::Duration,
+        cancel: &CancellationToken,
+    ) -> Result<HostReply, ToolError> {
         let _in_use = self.begin_call().await;
         let mut attempts = 0;
         loop {
             attempts += 1;
             let host = self.acquire().await?;
-            match host.connection().request(body.clone(), self.settings.request_timeout, cancel).await {
+            match host.connection().request(body.clone(), limit, cancel).await {
                 Err(failure) if failure.is_crash() && attempts < 2 => continue,
                 result => return result.map_err(ToolError::from),
             }

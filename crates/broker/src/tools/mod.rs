@@ -16,6 +16,7 @@ use roslyn_host::HostReply;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 use workspace_actor::Workspace;
 
@@ -57,11 +58,27 @@ impl Call {
 
     /// Sends one request to the workspace's host. A workspace evicted under the call is opened again.
     pub async fn ask(&self, workspace: &Arc<Workspace>, body: RequestBody) -> Result<HostReply, ToolError> {
+        self.ask_within(workspace, body, None).await
+    }
+
+    /// [`Call::ask`] with a time limit other than the read timeout.
+    pub async fn ask_within(
+        &self,
+        workspace: &Arc<Workspace>,
+        body: RequestBody,
+        limit: Option<Duration>,
+    ) -> Result<HostReply, ToolError> {
+        let send = |workspace: Arc<Workspace>, body: RequestBody| async move {
+            match limit {
+                Some(limit) => workspace.request_within(body, limit, &self.cancel).await,
+                None => workspace.request(body, &self.cancel).await,
+            }
+        };
         let mut workspace = workspace.clone();
-        let mut reply = workspace.request(body.clone(), &self.cancel).await;
+        let mut reply = send(workspace.clone(), body.clone()).await;
         if reply.is_err() && workspace.is_stopped() {
             workspace = self.services.workspace(workspace.solution().to_path_buf()).await?;
-            reply = workspace.request(body, &self.cancel).await;
+            reply = send(workspace.clone(), body).await;
         }
         self.services.note_host_versions(&workspace);
         self.services.registry.touch(workspace.solution());

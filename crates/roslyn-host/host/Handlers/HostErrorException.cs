@@ -23,4 +23,14 @@ public static class ErrorCodes
     public const string WorkspaceNotLoaded = "WORKSPACE_NOT_LOADED";
     public const string RoslynError = "ROSLYN_ERROR";
     public const string SolutionLoadFailed = "SOLUTION_LOAD_FAILED";
+    public const string SymbolAmbiguous = "SYMBOL_AMBIGUOUS";
+    public const string SymbolNotMoveable = "SYMBOL_NOT_MOVEABLE";
+    public const string SymbolIsNested = "SYMBOL_IS_NESTED";
+    public const string SameLocation = "SAME_LOCATION";
+    public const string SameNamespace = "SAME_NAMESPACE";
+    public const string NameCollision = "NAME_COLLISION";
+    public const string InvalidTargetPath = "INVALID_TARGET_PATH";
+    public const string BreaksAccessibility = "BREAKS_ACCESSIBILITY";
+    public const string CircularReference = "CIRCULAR_REFERENCE";
+    public const string CompilationError = "COMPILATION_ERROR";
 }

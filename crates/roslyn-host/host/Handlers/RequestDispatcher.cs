@@ -1,3 +1,4 @@
+using RoslynMcp.Host.Handlers.Moves;
 using RoslynMcp.Host.Protocol;
 using RoslynMcp.Host.Workspace;
 
@@ -70,6 +71,8 @@ public sealed class RequestDispatcher(SolutionHost host) : IRequestHandler
                 new ResponseBody.References(await ReferencesHandler.HandleAsync(solution, request, cancellationToken)),
             RequestBody.CompilationDiagnostics { Value: var request } =>
                 new ResponseBody.CompilationDiagnostics(await DiagnosticsHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.PlanMove { Value: var request } =>
+                new ResponseBody.MovePlan(await MoveHandler.HandleAsync(solution, request, cancellationToken)),
             _ => throw new InvalidOperationException($"Unhandled request {body.GetType().Name}"),
         };
         return (response, snapshot.Version);

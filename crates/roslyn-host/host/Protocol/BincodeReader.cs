@@ -94,6 +94,13 @@ public sealed class BincodeReader(ReadOnlyMemory<byte> payload)
             var other => throw FrameException.Malformed($"invalid Option tag {other}"),
         };
 
+    public uint? ReadOptionU32() => ReadU8() switch
+    {
+        0 => null,
+        1 => ReadU32(),
+        var other => throw FrameException.Malformed($"invalid Option tag {other}"),
+    };
+
     /// <summary>Throws unless the whole payload has been consumed.</summary>
     public void EnsureEnd()
     {

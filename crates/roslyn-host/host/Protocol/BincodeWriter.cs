@@ -102,4 +102,15 @@ public sealed class BincodeWriter
         WriteU8(1);
         writeValue(this, value);
     }
+
+    public void WriteOptionU32(uint? value)
+    {
+        if (value is not { } present)
+        {
+            WriteU8(0);
+            return;
+        }
+        WriteU8(1);
+        WriteU32(present);
+    }
 }

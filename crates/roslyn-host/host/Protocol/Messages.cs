@@ -7,7 +7,7 @@ namespace RoslynMcp.Host.Protocol;
 public static class ProtocolVersion
 {
     /// <summary>Bumped with the Rust side on any change to the message types.</summary>
-    public const uint Current = 1;
+    public const uint Current = 2;
 }
 
 /// <summary>Correlates a response with its request; chosen by the broker, unique per connection.</summary>

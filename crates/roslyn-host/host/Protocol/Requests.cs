@@ -25,6 +25,9 @@ public abstract record RequestBody : IBincode<RequestBody>
 
     public sealed record Ping(PingRequest Value) : RequestBody;
 
+    /// <summary>Compute (never apply) the edits that move a type.</summary>
+    public sealed record PlanMove(MoveRequest Value) : RequestBody;
+
     public void Encode(BincodeWriter writer)
     {
         switch (this)
@@ -57,6 +60,10 @@ public abstract record RequestBody : IBincode<RequestBody>
                 writer.WriteVariant(6);
                 m.Value.Encode(writer);
                 break;
+            case PlanMove m:
+                writer.WriteVariant(7);
+                m.Value.Encode(writer);
+                break;
             default:
                 throw new UnreachableException();
         }
@@ -71,6 +78,7 @@ public abstract record RequestBody : IBincode<RequestBody>
         4 => new References(ReferencesRequest.Decode(reader)),
         5 => new CompilationDiagnostics(DiagnosticsRequest.Decode(reader)),
         6 => new Ping(PingRequest.Decode(reader)),
+        7 => new PlanMove(MoveRequest.Decode(reader)),
         var index => throw BincodeReader.UnknownVariant(nameof(RequestBody), index),
     };
 }
@@ -154,4 +162,80 @@ public sealed record PingRequest(uint DelayMs) : IBincode<PingRequest>
     public void Encode(BincodeWriter writer) => writer.WriteU32(DelayMs);
 
     public static PingRequest Decode(BincodeReader reader) => new(reader.ReadU32());
+}
+
+/// <summary>Move a type, named simply or fully qualified, declared in <see cref="SourceFile"/>.</summary>
+public sealed record MoveRequest(string SourceFile, string SymbolName, uint? Line, MoveDestination Destination)
+    : IBincode<MoveRequest>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(SourceFile);
+        writer.WriteString(SymbolName);
+        writer.WriteOptionU32(Line);
+        Destination.Encode(writer);
+    }
+
+    public static MoveRequest Decode(BincodeReader reader) => new(
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadOptionU32(),
+        MoveDestination.Decode(reader));
+}
+
+public abstract record MoveDestination : IBincode<MoveDestination>
+{
+    private MoveDestination()
+    {
+    }
+
+    public sealed record File(FileDestination Value) : MoveDestination;
+
+    public sealed record Namespace(NamespaceDestination Value) : MoveDestination;
+
+    public void Encode(BincodeWriter writer)
+    {
+        switch (this)
+        {
+            case File m:
+                writer.WriteVariant(0);
+                m.Value.Encode(writer);
+                break;
+            case Namespace m:
+                writer.WriteVariant(1);
+                m.Value.Encode(writer);
+                break;
+            default:
+                throw new UnreachableException();
+        }
+    }
+
+    public static MoveDestination Decode(BincodeReader reader) => reader.ReadVariant() switch
+    {
+        0 => new File(FileDestination.Decode(reader)),
+        1 => new Namespace(NamespaceDestination.Decode(reader)),
+        var index => throw BincodeReader.UnknownVariant(nameof(MoveDestination), index),
+    };
+}
+
+public sealed record FileDestination(string TargetFile, bool CreateTargetFile) : IBincode<FileDestination>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(TargetFile);
+        writer.WriteBool(CreateTargetFile);
+    }
+
+    public static FileDestination Decode(BincodeReader reader) => new(reader.ReadString(), reader.ReadBool());
+}
+
+public sealed record NamespaceDestination(string TargetNamespace, bool UpdateFileLocation) : IBincode<NamespaceDestination>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(TargetNamespace);
+        writer.WriteBool(UpdateFileLocation);
+    }
+
+    public static NamespaceDestination Decode(BincodeReader reader) => new(reader.ReadString(), reader.ReadBool());
 }

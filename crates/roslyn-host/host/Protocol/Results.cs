@@ -23,6 +23,8 @@ public abstract record ResponseBody : IBincode<ResponseBody>
 
     public sealed record Pong : ResponseBody;
 
+    public sealed record MovePlan(Protocol.MovePlan Value) : ResponseBody;
+
     public void Encode(BincodeWriter writer)
     {
         switch (this)
@@ -54,6 +56,10 @@ public abstract record ResponseBody : IBincode<ResponseBody>
             case Pong:
                 writer.WriteVariant(6);
                 break;
+            case MovePlan m:
+                writer.WriteVariant(7);
+                m.Value.Encode(writer);
+                break;
             default:
                 throw new UnreachableException();
         }
@@ -68,6 +74,7 @@ public abstract record ResponseBody : IBincode<ResponseBody>
         4 => new References(ReferenceList.Decode(reader)),
         5 => new CompilationDiagnostics(DiagnosticList.Decode(reader)),
         6 => new Pong(),
+        7 => new MovePlan(Protocol.MovePlan.Decode(reader)),
         var index => throw BincodeReader.UnknownVariant(nameof(ResponseBody), index),
     };
 }
@@ -292,4 +299,101 @@ public sealed record Diagnostic(string Id, Severity Severity, string Message, st
         reader.ReadString(),
         reader.ReadString(),
         reader.ReadOption<Span>());
+}
+
+/// <summary>The whole effect of a move as file edits, checked to compile without new errors.</summary>
+public sealed record MovePlan(
+    MovedSymbol Symbol,
+    ValueList<FileEdit> Edits,
+    uint ReferencesUpdated,
+    uint UsingsAdded,
+    uint UsingsRemoved) : IBincode<MovePlan>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        Symbol.Encode(writer);
+        writer.WriteSeq(Edits);
+        writer.WriteU32(ReferencesUpdated);
+        writer.WriteU32(UsingsAdded);
+        writer.WriteU32(UsingsRemoved);
+    }
+
+    public static MovePlan Decode(BincodeReader reader) => new(
+        MovedSymbol.Decode(reader),
+        reader.ReadSeq<FileEdit>(),
+        reader.ReadU32(),
+        reader.ReadU32(),
+        reader.ReadU32());
+}
+
+public sealed record MovedSymbol(
+    string Name,
+    string Kind,
+    string PreviousFullyQualifiedName,
+    string FullyQualifiedName,
+    string PreviousNamespace,
+    string NewNamespace,
+    Position PreviousLocation,
+    Position NewLocation) : IBincode<MovedSymbol>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(Name);
+        writer.WriteString(Kind);
+        writer.WriteString(PreviousFullyQualifiedName);
+        writer.WriteString(FullyQualifiedName);
+        writer.WriteString(PreviousNamespace);
+        writer.WriteString(NewNamespace);
+        PreviousLocation.Encode(writer);
+        NewLocation.Encode(writer);
+    }
+
+    public static MovedSymbol Decode(BincodeReader reader) => new(
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadString(),
+        Position.Decode(reader),
+        Position.Decode(reader));
+}
+
+public enum EditKind : uint
+{
+    Modify = 0,
+    Create = 1,
+    Delete = 2,
+}
+
+public static class EditKindCodec
+{
+    public static void Encode(BincodeWriter writer, EditKind kind) => writer.WriteVariant((uint)kind);
+
+    public static EditKind Decode(BincodeReader reader)
+    {
+        var index = reader.ReadVariant();
+        return index <= (uint)EditKind.Delete ? (EditKind)index : throw BincodeReader.UnknownVariant(nameof(EditKind), index);
+    }
+}
+
+/// <summary>One file's edit: <see cref="BaseSha256"/> is empty for Create, <see cref="NewText"/> for Delete.</summary>
+public sealed record FileEdit(string Path, EditKind Kind, string BaseSha256, string NewText, string Description)
+    : IBincode<FileEdit>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(Path);
+        EditKindCodec.Encode(writer, Kind);
+        writer.WriteString(BaseSha256);
+        writer.WriteString(NewText);
+        writer.WriteString(Description);
+    }
+
+    public static FileEdit Decode(BincodeReader reader) => new(
+        reader.ReadString(),
+        EditKindCodec.Decode(reader),
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadString());
 }

@@ -86,23 +86,52 @@ impl Journal {
     }
 }
 
-/// Journal folders no running process holds: writes a crash interrupted.
-pub fn abandoned(root: &Path) -> Vec<(Journal, Option<Manifest>)> {
+/// A journal folder found at start.
+pub enum Found {
+    /// Its process is gone: the write was interrupted.
+    Abandoned(Journal, Option<Manifest>),
+    /// Locked: a process is writing, or one that just died is still being torn down.
+    Held(PathBuf),
+}
+
+/// Every journal folder under `root`.
+pub fn scan(root: &Path) -> Vec<Found> {
     let Ok(entries) = fs::read_dir(root) else {
         return Vec::new();
     };
     let mut found = Vec::new();
     for dir in entries.flatten().map(|e| e.path()).filter(|p| p.is_dir()) {
-        let Ok(lock) = File::options().create(true).truncate(false).write(true).open(dir.join(LOCK)) else {
+        let Ok(lock) = open_lock(&dir) else {
             continue;
         };
         if lock.try_lock().is_err() {
-            continue; // a live process is writing
+            found.push(Found::Held(dir));
+            continue;
         }
-        let manifest = fs::read(dir.join(MANIFEST)).ok().and_then(|bytes| serde_json::from_slice(&bytes).ok());
-        found.push((Journal { dir, _lock: lock }, manifest));
+        let manifest = read_manifest(&dir);
+        found.push(Found::Abandoned(Journal { dir, _lock: lock }, manifest));
     }
     found
+}
+
+/// Waits until the process holding a journal releases it; `None` when it finished and removed the folder.
+pub fn wait_for(dir: &Path) -> Option<(Journal, Option<Manifest>)> {
+    let lock = open_lock(dir).ok()?;
+    lock.lock().ok()?;
+    if !dir.exists() {
+        return None;
+    }
+    let manifest = read_manifest(dir);
+    Some((Journal { dir: dir.to_path_buf(), _lock: lock }, manifest))
+}
+
+fn open_lock(dir: &Path) -> std::io::Result<File> {
+    // Never created here: a folder without its lock file is not a journal.
+    File::options().write(true).open(dir.join(LOCK))
+}
+
+fn read_manifest(dir: &Path) -> Option<Manifest> {
+    fs::read(dir.join(MANIFEST)).ok().and_then(|bytes| serde_json::from_slice(&bytes).ok())
 }
 
 pub fn write_durably(path: &Path, bytes: &[u8]) -> std::io::Result<()> {

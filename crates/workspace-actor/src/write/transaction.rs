@@ -2,7 +2,7 @@
 //! temporaries beside their targets, then rename them into place. Any failure before the end restores every
 //! file; a crash leaves a journal that [`recover`] undoes.
 
-use super::journal::{Entry, Journal, Manifest, Stage, abandoned, sync_dir, write_durably};
+use super::journal::{Entry, Found, Journal, Manifest, Stage, scan, sync_dir, wait_for, write_durably};
 use crate::checksum::{sha256_hex, with_bom_of, without_bom};
 use protocol::{ErrorCode, ToolError};
 use std::fs;
@@ -150,24 +150,42 @@ impl Transaction {
     }
 }
 
-/// Undoes every write a crash interrupted, returning their operation ids.
+/// Undoes every write a crash interrupted, returning their operation ids. A journal still locked (another
+/// process writes, or a crashed one is still being torn down) is watched in the background and undone if
+/// its process ends without finishing it.
 pub fn recover(root: &Path) -> Vec<String> {
     let mut undone = Vec::new();
-    for (journal, manifest) in abandoned(root) {
-        match manifest {
-            Some(manifest) => match undo(journal, &manifest) {
-                Ok(_) => undone.push(manifest.operation),
-                Err(error) => {
-                    tracing::error!(%error, operation = manifest.operation, "cannot undo an interrupted write")
-                }
-            },
-            // Died before its manifest: only copies of originals were written.
-            None => {
-                let _ = journal.remove();
+    for found in scan(root) {
+        match found {
+            Found::Abandoned(journal, manifest) => undone.extend(undo_abandoned(journal, manifest)),
+            Found::Held(dir) => {
+                std::thread::spawn(move || {
+                    let Some((journal, manifest)) = wait_for(&dir) else {
+                        return;
+                    };
+                    if let Some(operation) = undo_abandoned(journal, manifest) {
+                        tracing::warn!(operation, "undid a write whose process ended during start-up");
+                    }
+                });
             }
         }
     }
     undone
+}
+
+fn undo_abandoned(journal: Journal, manifest: Option<Manifest>) -> Option<String> {
+    let Some(manifest) = manifest else {
+        // Died before its manifest (only copies of originals were written), or finished meanwhile.
+        let _ = journal.remove();
+        return None;
+    };
+    match undo(journal, &manifest) {
+        Ok(_) => Some(manifest.operation),
+        Err(error) => {
+            tracing::error!(%error, operation = manifest.operation, "cannot undo an interrupted write");
+            None
+        }
+    }
 }
 
 fn undo(journal: Journal, manifest: &Manifest) -> Result<Vec<Outcome>, ToolError> {
@@ -382,20 +400,43 @@ mod tests {
     }
 
     #[test]
-    fn recovery_undoes_a_write_whose_process_died_and_spares_a_live_one() {
+    fn recovery_undoes_a_write_whose_process_died_and_waits_for_a_live_one() {
         let s = setup(&[("A.cs", "class A {}")]);
         let before = snapshot(&s.root);
         let writes = vec![
             replace(&s.root.join("A.cs"), "class A {}", "class A2 {}"),
             FileWrite { path: s.root.join("C.cs"), change: Change::Write { text: "class C {}".into(), base: None } },
         ];
+        let mut crashed = Transaction::prepare(&s.journal, "crashed", &s.root, &writes).expect("prepared");
+        crashed.commit().expect("committed");
+        // A crash: the process ends without finishing or rolling back, and its lock goes with it.
+        drop(crashed);
+        assert_eq!(recover(&s.journal), vec!["crashed".to_owned()]);
+        assert_eq!(snapshot(&s.root), before);
+        assert!(walk(&s.journal).is_empty());
+
         let mut live = Transaction::prepare(&s.journal, "live", &s.root, &writes).expect("prepared");
         live.commit().expect("committed");
-        assert!(recover(&s.journal).is_empty(), "a write whose owner holds its lock is left alone");
-        // A crash: the process ends without finishing or rolling back, and its lock goes with it.
-        drop(live);
-        assert_eq!(recover(&s.journal), vec!["live".to_owned()]);
-        assert_eq!(snapshot(&s.root), before);
+        assert!(recover(&s.journal).is_empty(), "a write whose owner holds its lock is not undone under it");
+        assert_ne!(snapshot(&s.root), before);
+        drop(live); // its owner dies after all: the watcher undoes it
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while snapshot(&s.root) != before || !walk(&s.journal).is_empty() {
+            assert!(std::time::Instant::now() < deadline, "not undone: {:?}", walk(&s.journal));
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+
+    #[test]
+    fn a_write_that_finishes_while_watched_is_left_as_written() {
+        let s = setup(&[("A.cs", "class A {}")]);
+        let writes = vec![replace(&s.root.join("A.cs"), "class A {}", "class A2 {}")];
+        let mut live = Transaction::prepare(&s.journal, "live", &s.root, &writes).expect("prepared");
+        live.commit().expect("committed");
+        assert!(recover(&s.journal).is_empty());
+        live.finish();
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        assert_eq!(fs::read_to_string(s.root.join("A.cs")).expect("A"), "class A2 {}");
         assert!(walk(&s.journal).is_empty());
     }
 }

@@ -84,8 +84,9 @@ async fn run(
     let _guard = if preview { None } else { Some(workspace.write_lock().try_acquire(&solution)?) };
     let deadline = tokio::time::Instant::now() + workspace.write_timeout();
     let operation_id = uuid::Uuid::new_v4().to_string();
-    let asked = tokio::time::timeout_at(deadline, call.ask(&workspace, RequestBody::PlanMove(job.request))).await;
-    let plan = match asked.map_err(|_| timeout(workspace.write_timeout()))??.body {
+    let limit = workspace.write_timeout();
+    let asked = call.ask_within(&workspace, RequestBody::PlanMove(job.request), Some(limit));
+    let plan = match tokio::time::timeout_at(deadline, asked).await.map_err(|_| timeout(limit))??.body {
         ResponseBody::MovePlan(plan) => plan,
         other => return Err(unexpected(other)),
     };

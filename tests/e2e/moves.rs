@@ -204,6 +204,16 @@ async fn moving_types_to_namespaces_updates_every_consumer_with_the_least_change
         read(&moves, "src/Moves.Core/Calculations/AreaCalculator.cs").contains("namespace Moves.Core.Calculations;")
     );
 
+    // Back again: the emptied namespace no longer exists, so no file may keep importing it.
+    let moved = server
+        .ok(
+            "move_type_to_namespace",
+            json!({"sourceFile": color, "symbolName": "Color", "targetNamespace": "Moves.Core.Models"}),
+        )
+        .await;
+    assert!(moved["usingDirectivesRemoved"].as_u64().is_some_and(|n| n >= 1), "{moved}");
+    assert!(!read(&moves, PROGRAM).contains("Moves.Core.Palette"));
+
     assert_eq!(host_errors(&server, &moves).await, json!([]));
     server.stop().await;
     assert_eq!(dotnet_build_errors(&moves.path("Moves.sln")).await, 0);

@@ -57,6 +57,21 @@ public sealed class MoveToNamespaceTests(MovesSolution moves)
     }
 
     [Fact]
+    public async Task ANamespaceThatKeepsTypesKeepsItsUsings()
+    {
+        var plan = await moves.PlanAsync(MovePlans.ToNamespace(moves, Shapes, "Square", "Moves.Core.Shapes2"));
+
+        // Circle and IShape stay in Moves.Core.Models, and Program and Gallery still use them.
+        Assert.Contains("using Moves.Core.Models;\n", plan.Edit(moves, Program).NewText);
+        Assert.Contains("using Moves.Core.Models;\n", plan.Edit(moves, Gallery).NewText);
+        Assert.DoesNotContain(plan.Edits, e => e.Description.Contains("no longer exists", StringComparison.Ordinal));
+        // Only Shapes.cs's System.Collections.Generic, which Square alone used.
+        Assert.Equal(1u, plan.UsingsRemoved);
+        Assert.StartsWith("using System;\n\nnamespace Moves.Core.Models;\n", plan.Edit(moves, Shapes).NewText);
+        await moves.AssertCompilesAsync(plan);
+    }
+
+    [Fact]
     public async Task QualifiedReferencesGetTheNewQualifier()
     {
         var plan = await moves.PlanAsync(MovePlans.ToNamespace(moves, "src/Moves.Legacy/Text/Label.cs", "Label", "Moves.Legacy.Labels", updateFileLocation: true));

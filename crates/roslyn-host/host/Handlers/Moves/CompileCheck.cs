@@ -14,11 +14,8 @@ internal static class CompileCheck
 
     public static async Task RunAsync(Solution before, Solution after, MovedType type, CancellationToken cancellationToken)
     {
-        var changed = after.GetChanges(before).GetProjectChanges().Select(c => c.ProjectId).ToHashSet();
-        var graph = after.GetProjectDependencyGraph();
-        var affected = changed.Concat(changed.SelectMany(graph.GetProjectsThatTransitivelyDependOnThisProject)).Distinct();
         var added = new List<Diagnostic>();
-        foreach (var id in affected)
+        foreach (var id in AffectedProjects(before, after))
         {
             var errorsBefore = await ErrorDiff.OfProjectAsync(before.GetProject(id), cancellationToken);
             var errorsAfter = await ErrorDiff.OfProjectAsync(after.GetProject(id), cancellationToken);
@@ -40,5 +37,13 @@ internal static class CompileCheck
         throw accessibility.Count > 0
             ? MoveErrors.BreaksAccessibility(type.Name, accessibility)
             : MoveErrors.CompilationError(sorted);
+    }
+
+    /// <summary>The projects that changed and those that depend on them: the only ones whose compilation can differ.</summary>
+    public static IEnumerable<ProjectId> AffectedProjects(Solution before, Solution after)
+    {
+        var changed = after.GetChanges(before).GetProjectChanges().Select(c => c.ProjectId).ToHashSet();
+        var graph = after.GetProjectDependencyGraph();
+        return changed.Concat(changed.SelectMany(graph.GetProjectsThatTransitivelyDependOnThisProject)).Distinct();
     }
 }

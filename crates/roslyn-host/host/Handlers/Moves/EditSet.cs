@@ -41,9 +41,10 @@ internal sealed class EditSet(Solution original)
         Note(id, note);
     }
 
-    public void RemoveUsings(DocumentId id, IReadOnlyList<TextChange> removals)
+    /// <summary>Removes whole directive lines; <paramref name="why"/> completes the note "Remove 2 usings ...".</summary>
+    public void RemoveUsings(DocumentId id, IReadOnlyList<TextChange> removals, string why)
     {
-        Change(id, removals, $"Remove {removals.Count} using{(removals.Count == 1 ? "" : "s")} no longer needed");
+        Change(id, removals, $"Remove {removals.Count} using{(removals.Count == 1 ? "" : "s")} {why}");
         UsingsRemoved += removals.Count;
         lostUsings.Add(id);
     }

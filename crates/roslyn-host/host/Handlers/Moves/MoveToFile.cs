@@ -54,6 +54,7 @@ internal static class MoveToFile
         }
         await Extraction.DeleteSourceIfEmptyAsync(edits, type, cancellationToken);
         await NeededUsings.RemoveObsoleteAsync(edits, cancellationToken);
+        await VanishedNamespaces.RemoveUsingsAsync(edits, type.Namespace, cancellationToken);
         return new MoveDraft(edits, type.Namespace, holder, AppendedToExisting: targetDocument is not null, ReferencesUpdated: 0);
     }
 

@@ -52,6 +52,7 @@ internal static class MoveToNamespace
 
         var updated = await ConsumerUpdates.ApplyAsync(edits, type, target, references, cancellationToken);
         await NeededUsings.RemoveObsoleteAsync(edits, cancellationToken);
+        await VanishedNamespaces.RemoveUsingsAsync(edits, type.Namespace, cancellationToken);
         if (relocation is not null)
         {
             holder = await edits.RelocateAsync(holder, relocation, cancellationToken);

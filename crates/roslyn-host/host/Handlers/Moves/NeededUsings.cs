@@ -52,7 +52,7 @@ internal static class NeededUsings
             var changes = edits.ChangesOf(id);
             var directives = root!.DescendantNodes(n => n is CompilationUnitSyntax or BaseNamespaceDeclarationSyntax)
                 .OfType<UsingDirectiveSyntax>()
-                .Where(u => u.GlobalKeyword.IsKind(SyntaxKind.None) && !changes.Any(c => Touches(c, UsingDirectives.LinesOf(text, u))))
+                .Where(u => u.GlobalKeyword.IsKind(SyntaxKind.None) && !UsingDirectives.Touched(changes, UsingDirectives.LinesOf(text, u)))
                 .ToList();
             if (directives.Count == 0)
             {
@@ -84,14 +84,8 @@ internal static class NeededUsings
             var together = await edits.TrialAsync(after, id, removals, cancellationToken);
             if (!ErrorDiff.Grew(errorsAfter, await ErrorDiff.OfDocumentAsync(together, id, cancellationToken)))
             {
-                edits.RemoveUsings(id, removals);
+                edits.RemoveUsings(id, removals, "no longer needed");
             }
         }
     }
-
-    /// <summary>True when a change edits inside the directive's lines (touching their ends is fine).</summary>
-    private static bool Touches(TextChange change, TextSpan lines) =>
-        change.Span.Length == 0
-            ? change.Span.Start > lines.Start && change.Span.Start < lines.End
-            : change.Span.Start < lines.End && change.Span.End > lines.Start;
 }

@@ -104,6 +104,12 @@ internal static class UsingDirectives
     public static TextSpan LinesOf(SourceText text, SyntaxNode node) =>
         TextSpan.FromBounds(LineStart(text, node), LineEnd(text, node));
 
+    /// <summary>True when one of the changes edits inside the directive's lines (touching their ends is fine).</summary>
+    public static bool Touched(IEnumerable<TextChange> changes, TextSpan lines) => changes.Any(change =>
+        change.Span.Length == 0
+            ? change.Span.Start > lines.Start && change.Span.Start < lines.End
+            : change.Span.Start < lines.End && change.Span.End > lines.Start);
+
     /// <summary>Without usings left, the blank lines that separated them from the code go too.</summary>
     public static string TrimLeadingBlankLines(string text)
     {

@@ -13,7 +13,7 @@ mod write_lock;
 
 pub use actor::{Acquire, WorkspaceActor};
 pub use settings::WorkspaceSettings;
-pub use write::{Change, FileWrite, Outcome, recover};
+pub use write::{Change, FileWrite, Outcome, check, recover};
 pub use write_lock::{WriteGuard, WriteLock};
 
 use actor::WorkspaceArgs;

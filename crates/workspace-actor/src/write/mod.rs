@@ -4,4 +4,4 @@
 mod journal;
 mod transaction;
 
-pub use transaction::{Change, FileWrite, Outcome, Transaction, recover};
+pub use transaction::{Change, FileWrite, Outcome, Transaction, check, recover};

@@ -222,8 +222,9 @@ fn undo(journal: Journal, manifest: &Manifest) -> Result<Vec<Outcome>, ToolError
     Ok(outcomes)
 }
 
-/// The file's current bytes, after checking that it is as the edit expects.
-fn check(write: &FileWrite) -> Result<Option<Vec<u8>>, ToolError> {
+/// The file's current bytes, after checking that it is as the edit expects (else STALE_PLAN) and, if it
+/// exists, writable (else FILESYSTEM_ERROR).
+pub fn check(write: &FileWrite) -> Result<Option<Vec<u8>>, ToolError> {
     let path = &write.path;
     let current = match fs::read(path) {
         Ok(bytes) => Some(bytes),

@@ -9,13 +9,13 @@ use super::{Call, unexpected};
 use crate::resolve::Target;
 use output::Summary;
 use protocol::host::{
-    EditKind, FileDestination, MoveDestination, MovePlan, MoveRequest, NamespaceDestination, RequestBody, ResponseBody,
+    FileDestination, MoveDestination, MovePlan, MoveRequest, NamespaceDestination, RequestBody, ResponseBody,
 };
 use protocol::tools::moves::{MoveOutput, MoveTypeToFileInput, MoveTypeToNamespaceInput};
 use protocol::{ErrorCode, ToolError};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use workspace_actor::checksum::{sha256_hex, without_bom};
+use workspace_actor::checksum::without_bom;
 
 pub async fn move_type_to_file(call: &Call, input: MoveTypeToFileInput) -> Result<MoveOutput, ToolError> {
     let began = Instant::now();
@@ -90,12 +90,14 @@ async fn run(
         ResponseBody::MovePlan(plan) => plan,
         other => return Err(unexpected(other)),
     };
-    let current = gate_and_read(&resolved.target, &plan)?;
-    let root = resolved.target.solution.parent().unwrap_or(Path::new("/"));
+    gate(&resolved.target, &plan)?;
     if preview {
+        let current = current_texts(&plan)?;
+        let root = resolved.target.solution.parent().unwrap_or(Path::new("/"));
         let summary = Summary { operation_id, execution_time_ms: elapsed_ms(job.began), solution };
         return Ok(MoveOutput::Preview(output::preview(&plan, &current, root, summary)));
     }
+    // The write checks every file again, under the lock, just before replacing it.
     tracing::info!(
         operation_id,
         solution,
@@ -108,31 +110,19 @@ async fn run(
     Ok(MoveOutput::Applied(output::applied(&plan, &outcomes, summary)))
 }
 
-/// Every file the plan touches must be inside the workspace and still hold the text the plan was computed
-/// from; returns that text (none for new files).
-fn gate_and_read(target: &Target, plan: &MovePlan) -> Result<Vec<Option<String>>, ToolError> {
-    plan.edits
+/// Every file the plan touches must be inside the workspace.
+fn gate(target: &Target, plan: &MovePlan) -> Result<(), ToolError> {
+    plan.edits.iter().try_for_each(|edit| target.admit(Path::new(&edit.path)))
+}
+
+/// The text each file holds now, after the checks the write would make (still as the plan expects, and
+/// writable); none for new files.
+fn current_texts(plan: &MovePlan) -> Result<Vec<Option<String>>, ToolError> {
+    output::writes(plan)
         .iter()
-        .map(|edit| {
-            let path = Path::new(&edit.path);
-            target.admit(path)?;
-            if edit.kind == EditKind::Create {
-                return Ok(None);
-            }
-            let bytes = std::fs::read(path).map_err(|e| {
-                ToolError::new(ErrorCode::FILESYSTEM_ERROR, format!("cannot read {}: {e}", path.display()))
-                    .detail("file", edit.path.clone())
-            })?;
-            let text = without_bom(&bytes);
-            if sha256_hex(text) != edit.base_sha256 {
-                return Err(ToolError::new(
-                    ErrorCode::STALE_PLAN,
-                    format!("{} changed on disk since the move was computed", path.display()),
-                )
-                .detail("file", edit.path.clone())
-                .suggest("Retry: the solution is updated from disk first"));
-            }
-            Ok(Some(String::from_utf8_lossy(text).into_owned()))
+        .map(|write| {
+            let bytes = workspace_actor::check(write)?;
+            Ok(bytes.map(|b| String::from_utf8_lossy(without_bom(&b)).into_owned()))
         })
         .collect()
 }

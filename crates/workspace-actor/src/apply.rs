@@ -3,10 +3,11 @@
 
 use crate::Workspace;
 use crate::checksum::sha256_hex;
+use crate::host_update;
 use crate::write::{Change, FileWrite, Outcome, Transaction};
-use protocol::host::{FileChanges, RequestBody};
 use protocol::{ErrorCode, ToolError};
 use roslyn_host::HostProcess;
+use std::path::PathBuf;
 use std::sync::Arc;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
@@ -67,7 +68,7 @@ impl Workspace {
                 tokio::time::sleep(self.settings.apply_delay).await;
             }
             let limit = deadline.saturating_duration_since(Instant::now());
-            host.connection().request(RequestBody::ApplyFileChanges(changes(outcomes)), limit, cancel).await
+            host_update::send(host, &self.status, paths(outcomes), limit, cancel).await
         };
         match tokio::time::timeout_at(deadline, work).await {
             Err(_) => Err(self.timeout_error()),
@@ -76,12 +77,7 @@ impl Workspace {
                     .suggest("Retry: the host restarts and loads the solution from disk"))
             }
             Ok(Err(failure)) => Err(ToolError::from(failure)),
-            Ok(Ok(reply)) => {
-                if let protocol::host::ResponseBody::FileChangesApplied(summary) = reply.body {
-                    self.status.loaded(&summary, reply.workspace_version);
-                }
-                Ok(())
-            }
+            Ok(Ok(())) => Ok(()),
         }
     }
 
@@ -91,10 +87,10 @@ impl Workspace {
             Ok(restored) => {
                 self.remember(&restored);
                 if !host.connection().is_closed() {
-                    let request = RequestBody::ApplyFileChanges(changes(&restored));
                     let never = CancellationToken::new();
-                    let reply = host.connection().request(request, self.settings.request_timeout, &never);
-                    if let Err(failure) = reply.await {
+                    let sent =
+                        host_update::send(host, &self.status, paths(&restored), self.settings.request_timeout, &never);
+                    if let Err(failure) = sent.await {
                         tracing::warn!(%failure, "host did not take the restored files");
                     }
                 }
@@ -129,12 +125,8 @@ fn planned_outcome(write: &FileWrite) -> Outcome {
     (write.path.clone(), sha256)
 }
 
-fn changes(outcomes: &[Outcome]) -> FileChanges {
-    let (changed, removed): (Vec<_>, Vec<_>) = outcomes.iter().partition(|(_, sha256)| sha256.is_some());
-    FileChanges {
-        changed: changed.into_iter().map(|(p, _)| p.display().to_string()).collect(),
-        removed: removed.into_iter().map(|(p, _)| p.display().to_string()).collect(),
-    }
+fn paths(outcomes: &[Outcome]) -> impl Iterator<Item = PathBuf> + '_ {
+    outcomes.iter().map(|(path, _)| path.clone())
 }
 
 /// File-system work off the async threads.

@@ -4,6 +4,7 @@
 mod actor;
 mod apply;
 pub mod checksum;
+mod host_update;
 mod own_writes;
 mod settings;
 mod status;
@@ -119,16 +120,18 @@ impl Workspace {
     /// Runs a read on the current host, loading the solution first if needed. A host that dies under the
     /// request is restarted and the request is tried once more: reads are idempotent.
     pub async fn request(&self, body: RequestBody, cancel: &CancellationToken) -> Result<HostReply, ToolError> {
-        self.request_within(body, self.settings.request_timeout, cancel).await
+        self.request_within(body, None, cancel).await
     }
 
-    /// [`Workspace::request`] with its own time limit (a refactoring's computation has the write's).
+    /// [`Workspace::request`] with its own time limit instead of the read timeout (a refactoring's
+    /// computation has the write's).
     pub async fn request_within(
         &self,
         body: RequestBody,
-        limit: std::time::Duration,
+        limit: Option<std::time::Duration>,
         cancel: &CancellationToken,
     ) -> Result<HostReply, ToolError> {
+        let limit = limit.unwrap_or(self.settings.request_timeout);
         let _in_use = self.begin_call().await;
         let mut attempts = 0;
         loop {

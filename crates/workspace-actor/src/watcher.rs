@@ -2,6 +2,7 @@
 //! in order. Changes seen while no host is ready wait for the next one (a fresh load reads them anyway).
 //! Files the service wrote itself are not forwarded: the write already told the host.
 
+use crate::host_update;
 use crate::own_writes::OwnWrites;
 use crate::settings::WorkspaceSettings;
 use crate::status::StatusCell;
@@ -9,7 +10,6 @@ use arc_swap::ArcSwapOption;
 use notify::event::ModifyKind;
 use notify::{EventKind, RecursiveMode};
 use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
-use protocol::host::{FileChanges, RequestBody, ResponseBody};
 use roslyn_host::HostProcess;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -100,23 +100,9 @@ async fn forward(
                 },
             }
         };
-        let (changed, removed): (Vec<PathBuf>, Vec<PathBuf>) =
-            std::mem::take(&mut waiting).into_iter().partition(|p| p.exists());
-        let changes = FileChanges {
-            changed: changed.iter().map(|p| p.display().to_string()).collect(),
-            removed: removed.iter().map(|p| p.display().to_string()).collect(),
-        };
-        tracing::debug!(changed = changes.changed.len(), removed = changes.removed.len(), "applying file changes");
-        match host
-            .connection()
-            .request(RequestBody::ApplyFileChanges(changes), request_timeout, &CancellationToken::new())
-            .await
-        {
-            Ok(reply) => {
-                if let ResponseBody::FileChangesApplied(summary) = reply.body {
-                    status.loaded(&summary, reply.workspace_version);
-                }
-            }
+        let paths = std::mem::take(&mut waiting);
+        match host_update::send(&host, &status, paths, request_timeout, &CancellationToken::new()).await {
+            Ok(()) => {}
             Err(error) if error.is_crash() => {
                 // The restarted host loads everything afresh.
                 tracing::warn!(%error, "host lost while applying file changes");

@@ -68,17 +68,11 @@ impl Call {
         body: RequestBody,
         limit: Option<Duration>,
     ) -> Result<HostReply, ToolError> {
-        let send = |workspace: Arc<Workspace>, body: RequestBody| async move {
-            match limit {
-                Some(limit) => workspace.request_within(body, limit, &self.cancel).await,
-                None => workspace.request(body, &self.cancel).await,
-            }
-        };
         let mut workspace = workspace.clone();
-        let mut reply = send(workspace.clone(), body.clone()).await;
+        let mut reply = workspace.request_within(body.clone(), limit, &self.cancel).await;
         if reply.is_err() && workspace.is_stopped() {
             workspace = self.services.workspace(workspace.solution().to_path_buf()).await?;
-            reply = send(workspace.clone(), body).await;
+            reply = workspace.request_within(body, limit, &self.cancel).await;
         }
         self.services.note_host_versions(&workspace);
         self.services.registry.touch(workspace.solution());

@@ -5,6 +5,7 @@
 use super::journal::{Entry, Found, Journal, Manifest, Stage, scan, sync_dir, wait_for, write_durably};
 use crate::checksum::{sha256_hex, with_bom_of, without_bom};
 use protocol::{ErrorCode, ToolError};
+use std::collections::BTreeSet;
 use std::fs;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
@@ -126,9 +127,11 @@ impl Transaction {
                     fs::remove_file(&entry.path).map_err(|e| fs_error(&entry.path, "cannot delete the file", &e))?
                 }
             }
-            if let Some(parent) = entry.path.parent() {
-                let _ = sync_dir(parent);
-            }
+        }
+        // The renames are durable once each folder they happened in is synced, once.
+        let folders: BTreeSet<&Path> = self.manifest.entries.iter().filter_map(|e| e.path.parent()).collect();
+        for folder in folders {
+            let _ = sync_dir(folder);
         }
         Ok(())
     }

@@ -82,9 +82,9 @@ async fn run(
     workspace.load().await?;
     // A write holds the lock from before computing until the host has the new files; a preview holds none.
     let _guard = if preview { None } else { Some(workspace.write_lock().try_acquire(&solution)?) };
-    let deadline = tokio::time::Instant::now() + workspace.write_timeout();
-    let operation_id = uuid::Uuid::new_v4().to_string();
     let limit = workspace.write_timeout();
+    let deadline = tokio::time::Instant::now() + limit;
+    let operation_id = uuid::Uuid::new_v4().to_string();
     let asked = call.ask_within(&workspace, RequestBody::PlanMove(job.request), Some(limit));
     let plan = match tokio::time::timeout_at(deadline, asked).await.map_err(|_| timeout(limit))??.body {
         ResponseBody::MovePlan(plan) => plan,

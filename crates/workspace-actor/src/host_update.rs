@@ -1,0 +1,30 @@
+//! Telling a host which files changed on disk, and recording the snapshot it then reports: the one way both
+//! the folder watcher and a refactoring's write bring the host's view up to date.
+
+use crate::status::StatusCell;
+use protocol::host::{FileChanges, RequestBody, ResponseBody};
+use roslyn_host::{HostFailure, HostProcess};
+use std::path::PathBuf;
+use std::time::Duration;
+use tokio_util::sync::CancellationToken;
+
+/// Sends `paths` as changed (they exist) or removed (they do not) and waits for the host's new snapshot.
+pub async fn send(
+    host: &HostProcess,
+    status: &StatusCell,
+    paths: impl IntoIterator<Item = PathBuf>,
+    limit: Duration,
+    cancel: &CancellationToken,
+) -> Result<(), HostFailure> {
+    let (changed, removed): (Vec<PathBuf>, Vec<PathBuf>) = paths.into_iter().partition(|p| p.exists());
+    let changes = FileChanges {
+        changed: changed.iter().map(|p| p.display().to_string()).collect(),
+        removed: removed.iter().map(|p| p.display().to_string()).collect(),
+    };
+    tracing::debug!(changed = changes.changed.len(), removed = changes.removed.len(), "applying file changes");
+    let reply = host.connection().request(RequestBody::ApplyFileChanges(changes), limit, cancel).await?;
+    if let ResponseBody::FileChangesApplied(summary) = reply.body {
+        status.loaded(&summary, reply.workspace_version);
+    }
+    Ok(())
+}

@@ -1,6 +1,6 @@
 //! get_compilation_diagnostics on a clean and a broken fixture (positions from Broken/FIXTURE.md).
 
-use crate::support::{Fixture, Server};
+use crate::support::{Fixture, Server, diagnostics};
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread")]
@@ -13,14 +13,16 @@ async fn the_broken_fixture_reports_exactly_its_error_and_warning() {
         server.ok("get_compilation_diagnostics", json!({"solutionPath": broken.file("Broken.csproj")})).await;
     assert_eq!(solution["scope"], json!("solution"));
     assert_eq!((solution["errorCount"].clone(), solution["warningCount"].clone()), (json!(1), json!(1)));
-    let found: Vec<(String, String, u64, u64, u64)> = solution["diagnostics"]
+    assert_eq!((solution["fileCount"].clone(), solution["nextCursor"].clone()), (json!(1), json!(null)));
+    assert_eq!(solution["files"][0]["filePath"], json!(file));
+    let found: Vec<(String, String, u64, u64, u64)> = diagnostics(&solution)
         .as_array()
         .expect("diagnostics")
         .iter()
         .map(|d| {
             let at = &d["location"];
             (
-                d["id"].as_str().expect("id").to_owned(),
+                d["code"].as_str().expect("code").to_owned(),
                 d["severity"].as_str().expect("severity").to_owned(),
                 at["line"].as_u64().expect("line"),
                 at["column"].as_u64().expect("column"),
@@ -35,12 +37,12 @@ async fn the_broken_fixture_reports_exactly_its_error_and_warning() {
             ("CS0029".to_owned(), "error".to_owned(), 8, 21, 28),
         ]
     );
-    assert_eq!(solution["diagnostics"][1]["location"]["filePath"], json!(file));
+    assert_eq!(diagnostics(&solution)[1]["location"]["filePath"], json!(file));
 
     let errors_only = server.ok("get_compilation_diagnostics", json!({"filePath": file, "minSeverity": "error"})).await;
     assert_eq!(errors_only["scope"], json!("file"));
     assert_eq!(errors_only["totalCount"], json!(1));
-    assert_eq!(errors_only["diagnostics"][0]["id"], json!("CS0029"));
+    assert_eq!(diagnostics(&errors_only)[0]["code"], json!("CS0029"));
     server.stop().await;
 }
 

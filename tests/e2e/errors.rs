@@ -1,7 +1,7 @@
 //! Bad input gets `isError: true` with its catalog code, and the service goes on answering.
 
 use crate::support::{Fixture, Server};
-use serde_json::json;
+use serde_json::{Value, json};
 
 #[tokio::test(flavor = "multi_thread")]
 async fn every_bad_input_gets_its_catalog_code_and_the_service_goes_on() {
@@ -55,7 +55,7 @@ async fn every_bad_input_gets_its_catalog_code_and_the_service_goes_on() {
     server
         .fails(
             "find_references",
-            json!({"filePath": program, "line": 15, "column": 13, "maxResults": 0}),
+            json!({"filePath": program, "line": 15, "column": 13, "pageSize": 0}),
             "INVALID_PARAMETER",
         )
         .await;
@@ -98,17 +98,32 @@ async fn tools_publish_strict_schemas_and_annotations() {
     let tools = server.tools().await;
     let mut names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
     names.sort_unstable();
+    // diagnose lists exactly the tools the service serves.
+    let diagnose = server.ok("diagnose", json!({})).await;
+    let mut capabilities: Vec<&str> =
+        diagnose["capabilities"].as_array().expect("capabilities").iter().filter_map(Value::as_str).collect();
+    capabilities.sort_unstable();
+    assert_eq!(capabilities, names);
     assert_eq!(
         names,
         [
+            "analyze_code_block",
             "diagnose",
+            "find_implementations",
             "find_references",
             "find_symbol_definition",
+            "find_type_definition",
+            "get_available_members",
+            "get_call_hierarchy",
             "get_compilation_diagnostics",
+            "get_document_symbols",
+            "get_method_overloads",
             "get_type_at_position",
+            "get_type_hierarchy",
             "initialize_workspace",
             "move_type_to_file",
-            "move_type_to_namespace"
+            "move_type_to_namespace",
+            "search_symbols"
         ]
     );
     for tool in &tools {
@@ -117,6 +132,15 @@ async fn tools_publish_strict_schemas_and_annotations() {
         let annotations = tool.annotations.as_ref().expect("annotations");
         let writes = tool.name.starts_with("move_");
         assert_eq!(annotations.read_only_hint, Some(!writes), "{}", tool.name);
+        let properties = tool.input_schema.get("properties").and_then(|p| p.as_object()).expect("properties");
+        // Every list that can grow with the solution pages.
+        if tool
+            .output_schema
+            .as_ref()
+            .is_some_and(|s| Value::Object(s.as_ref().clone()).to_string().contains("nextCursor"))
+        {
+            assert!(properties.contains_key("cursor") && properties.contains_key("pageSize"), "{}", tool.name);
+        }
         assert_eq!(annotations.open_world_hint, Some(false), "{}", tool.name);
         if writes {
             // They transform code, lose nothing (every change is previewable and atomic) and are not repeatable.

@@ -3,11 +3,13 @@
 
 mod support;
 
+mod catalog;
 mod diagnostics;
 mod errors;
 mod lifecycle;
 mod move_refusals;
 mod moves;
 mod navigation;
+mod paging;
 mod watch;
 mod write_faults;

@@ -31,7 +31,7 @@ async fn host_errors(server: &Server, fixture: &Fixture) -> Value {
     let all = server
         .ok("get_compilation_diagnostics", json!({"solutionPath": fixture.file("Moves.sln"), "minSeverity": "error"}))
         .await;
-    all["diagnostics"].clone()
+    crate::support::diagnostics(&all)
 }
 
 fn read(fixture: &Fixture, relative: &str) -> String {

@@ -4,11 +4,14 @@
 //!
 //! `cargo bench -p broker --bench end_to_end` (ROSLYN_MCP_BENCH_CALLS sets the number of warm calls).
 
+#[path = "common/stats.rs"]
+mod stats;
 #[path = "../../../tests/e2e/support/mod.rs"]
 mod support;
 
 use serde_json::json;
-use std::time::{Duration, Instant};
+use stats::{ms, percentiles};
+use std::time::Instant;
 use support::{Fixture, Server};
 
 const COLD_LOADS: usize = 3;
@@ -80,14 +83,4 @@ async fn run(calls: usize) {
     );
     println!("diagnose (MCP round trip, no host)  p50 {t50:>7.2} ms   p95 {t95:>7.2} ms");
     server.stop().await;
-}
-
-fn ms(duration: Duration) -> f64 {
-    duration.as_secs_f64() * 1000.0
-}
-
-fn percentiles(samples: &mut [f64]) -> (f64, f64) {
-    samples.sort_by(f64::total_cmp);
-    let at = |q: f64| samples[((samples.len() as f64 * q) as usize).min(samples.len() - 1)];
-    (at(0.50), at(0.95))
 }

@@ -4,10 +4,13 @@
 //!
 //! `cargo bench -p broker --bench moves` (ROSLYN_MCP_BENCH_MOVES sets the number of moves of each kind).
 
+#[path = "common/stats.rs"]
+mod stats;
 #[path = "../../../tests/e2e/support/mod.rs"]
 mod support;
 
 use serde_json::{Value, json};
+use stats::{ms, percentiles};
 use std::time::Instant;
 use support::{Fixture, Server};
 
@@ -42,7 +45,7 @@ async fn measure(server: &Server, n: usize, arguments: impl Fn(usize) -> Value) 
     for round in 0..n {
         let began = Instant::now();
         let outcome = server.call("move_type_to_namespace", arguments(round)).await;
-        end_to_end.push(began.elapsed().as_secs_f64() * 1000.0);
+        end_to_end.push(ms(began.elapsed()));
         assert!(!outcome.is_error, "move failed: {}", outcome.value);
         host.push(outcome.host_ms);
     }
@@ -56,10 +59,4 @@ fn report(label: &str, n: usize, (mut end_to_end, mut host): (Vec<f64>, Vec<f64>
     println!("  end to end             p50 {e50:>8.2} ms   p95 {e95:>8.2} ms");
     println!("  Roslyn plan in host    p50 {h50:>8.2} ms   p95 {h95:>8.2} ms");
     println!("  ratio end-to-end / host plan: p50 {:.2}x, p95 {:.2}x", e50 / h50, e95 / h95);
-}
-
-fn percentiles(samples: &mut [f64]) -> (f64, f64) {
-    samples.sort_by(f64::total_cmp);
-    let at = |q: f64| samples[((samples.len() as f64 * q) as usize).min(samples.len() - 1)];
-    (at(0.50), at(0.95))
 }

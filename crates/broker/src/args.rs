@@ -52,17 +52,6 @@ pub fn position(line: u32, column: u32) -> Result<(), ToolError> {
     Ok(())
 }
 
-/// A page size within `1..=max`, or the default.
-pub fn limit(value: Option<u32>, default: u32, max: u32, field: &str) -> Result<usize, ToolError> {
-    match value {
-        None => Ok(default as usize),
-        Some(n) if (1..=max).contains(&n) => Ok(n as usize),
-        Some(n) => Err(ToolError::new(ErrorCode::INVALID_PARAMETER, format!("`{field}` must be between 1 and {max}"))
-            .detail("field", field)
-            .detail("value", n)),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,5 +1,6 @@
 //! Command line and environment: one place that says what can be set.
 
+use crate::limits::{self, Limits};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -43,6 +44,22 @@ pub struct ServiceArgs {
     /// start (default: `$XDG_STATE_HOME/roslyn-mcp`, else `~/.local/state/roslyn-mcp`).
     #[arg(long, env = "ROSLYN_MCP_STATE_DIR")]
     pub state_dir: Option<PathBuf>,
+    /// Items per page of a paged list; a larger `pageSize` is lowered to it. At most 200.
+    #[arg(long, env = "ROSLYN_MCP_MAX_PAGE_SIZE", default_value_t = limits::MAX_PAGE_SIZE, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_page_size: u32,
+    /// Items of a list that is not paged (and diagnostics per file); more is CAP_EXCEEDED. At most 200.
+    #[arg(long, env = "ROSLYN_MCP_MAX_ITEMS", default_value_t = limits::MAX_ITEMS, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_items: u32,
+    /// Items of a paged result over all pages; more is CAP_EXCEEDED. At most 20,000 (5,000 files for
+    /// diagnostics).
+    #[arg(long, env = "ROSLYN_MCP_MAX_TOTAL_ITEMS", default_value_t = limits::MAX_TOTAL_ITEMS, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_total_items: u32,
+    /// Bytes of one tool answer (read tools); more is CAP_EXCEEDED. At most 524,288.
+    #[arg(long, env = "ROSLYN_MCP_MAX_RESPONSE_BYTES", default_value_t = limits::MAX_RESPONSE_BYTES, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_response_bytes: u32,
+    /// Seconds a paged result stays retained for its cursors; later pages then fail with CURSOR_EXPIRED.
+    #[arg(long, env = "ROSLYN_MCP_CURSOR_TTL_SECS", default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..))]
+    pub cursor_ttl_secs: u64,
     /// Fault injection for tests: milliseconds every write pauses after replacing its files and before
     /// updating the host.
     #[arg(long, env = "ROSLYN_MCP_FAULT_APPLY_DELAY_MS", default_value_t = 0, hide = true)]
@@ -67,6 +84,15 @@ impl ServiceArgs {
             apply_delay: Duration::from_millis(self.fault_apply_delay_ms),
             ..WorkspaceSettings::default()
         }
+    }
+
+    /// The caps as set, lowered to the hard maxima.
+    pub fn limits(&self) -> Limits {
+        Limits::clamped(self.max_page_size, self.max_items, self.max_total_items, self.max_response_bytes)
+    }
+
+    pub fn cursor_ttl(&self) -> Duration {
+        Duration::from_secs(self.cursor_ttl_secs)
     }
 
     pub fn journal_dir(&self) -> PathBuf {

@@ -1,14 +1,25 @@
 //! The one place a tool outcome becomes an MCP result: the payload as `structuredContent` (and as text),
 //! or `isError: true` with the failure envelope.
 
+use crate::limits::Limits;
 use protocol::{ErrorEnvelope, ToolError};
 use rmcp::model::{CallToolResult, MetaObject};
 use serde::Serialize;
+use serde_json::Value;
 
-pub fn to_result<T: Serialize>(outcome: Result<T, ToolError>) -> CallToolResult {
-    match outcome.and_then(|payload| {
+/// The payload as JSON; `limits` caps its size (read tools), over which the call fails with CAP_EXCEEDED.
+pub fn payload<T: Serialize>(outcome: Result<T, ToolError>, limits: Option<&Limits>) -> Result<Value, ToolError> {
+    let value = outcome.and_then(|payload| {
         serde_json::to_value(payload).map_err(|e| ToolError::new(protocol::ErrorCode::ROSLYN_ERROR, e.to_string()))
-    }) {
+    })?;
+    match limits {
+        Some(limits) => limits.check_response(value.to_string().len()).map(|()| value),
+        None => Ok(value),
+    }
+}
+
+pub fn to_result(payload: Result<Value, ToolError>) -> CallToolResult {
+    match payload {
         Ok(value) => CallToolResult::structured(value),
         Err(error) => failure(error),
     }

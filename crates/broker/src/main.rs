@@ -4,6 +4,8 @@ mod args;
 mod components;
 mod config;
 mod envelope;
+mod limits;
+mod paging;
 mod registry;
 mod resolve;
 mod server;

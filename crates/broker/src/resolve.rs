@@ -19,9 +19,14 @@ pub struct Target {
 }
 
 impl Target {
+    /// Whether `file` is inside one of the roots: only such paths are read or returned.
+    pub fn contains(&self, file: &Path) -> bool {
+        self.roots.iter().any(|root| file.starts_with(root))
+    }
+
     /// The gate: `file` must be inside one of the roots.
     pub fn admit(&self, file: &Path) -> Result<(), ToolError> {
-        if self.roots.iter().any(|root| file.starts_with(root)) {
+        if self.contains(file) {
             return Ok(());
         }
         Err(ToolError::new(

@@ -3,12 +3,14 @@
 
 use crate::args;
 use crate::envelope;
+use crate::limits::Limits;
 use crate::services::Services;
 use crate::session::Session;
 use crate::tools::{self, Call};
 use protocol::ToolError;
 use protocol::tools::{
-    PositionInput, diagnose, diagnostics, input_schema, moves, navigation, output_schema, workspace,
+    PositionInput, analyze, diagnose, diagnostics, hierarchy, input_schema, members, moves, navigation, output_schema,
+    symbols, workspace,
 };
 use rmcp::model::{CallToolResult, Implementation, InitializeResult, JsonObject, ServerCapabilities};
 use rmcp::{ServerHandler, tool, tool_handler, tool_router};
@@ -31,12 +33,49 @@ impl RoslynMcp {
         Self { services, session: Arc::default() }
     }
 
-    /// Parses, runs, logs and wraps one tool call.
+    /// Runs a read tool: its answer must fit the response cap.
     async fn run<I, O, F, Fut>(
         &self,
         tool: &'static str,
         raw: JsonObject,
         cancel: CancellationToken,
+        f: F,
+    ) -> CallToolResult
+    where
+        I: DeserializeOwned,
+        O: Serialize,
+        F: FnOnce(Call, I) -> Fut,
+        Fut: Future<Output = Result<O, ToolError>>,
+    {
+        let limits = self.services.limits;
+        self.call(tool, raw, cancel, Some(&limits), f).await
+    }
+
+    /// Runs a tool exempt from the response cap: diagnose (health must always answer) and the writing tools
+    /// (a preview's diffs are as long as the files they show).
+    async fn run_uncapped<I, O, F, Fut>(
+        &self,
+        tool: &'static str,
+        raw: JsonObject,
+        cancel: CancellationToken,
+        f: F,
+    ) -> CallToolResult
+    where
+        I: DeserializeOwned,
+        O: Serialize,
+        F: FnOnce(Call, I) -> Fut,
+        Fut: Future<Output = Result<O, ToolError>>,
+    {
+        self.call(tool, raw, cancel, None, f).await
+    }
+
+    /// Parses, runs, logs and wraps one tool call.
+    async fn call<I, O, F, Fut>(
+        &self,
+        tool: &'static str,
+        raw: JsonObject,
+        cancel: CancellationToken,
+        limits: Option<&Limits>,
         f: F,
     ) -> CallToolResult
     where
@@ -57,6 +96,7 @@ impl RoslynMcp {
             Ok(input) => f(call, input).await,
             Err(error) => Err(error),
         };
+        let outcome = envelope::payload(outcome, limits);
         let elapsed_ms = began.elapsed().as_secs_f64() * 1000.0;
         match &outcome {
             Ok(_) => tracing::info!(tool, elapsed_ms, outcome = "ok", "tools/call"),
@@ -78,8 +118,10 @@ impl RoslynMcp {
         annotations(title = "Diagnose", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
     async fn diagnose(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
-        self.run("diagnose", raw, cancel, |call, input| async move { tools::diagnose::diagnose(&call, input).await })
-            .await
+        self.run_uncapped("diagnose", raw, cancel, |call, input| async move {
+            tools::diagnose::diagnose(&call, input).await
+        })
+        .await
     }
 
     #[tool(
@@ -122,7 +164,7 @@ impl RoslynMcp {
     }
 
     #[tool(
-        description = "Every use of the symbol at a 1-based line and column across the solution, compiler-accurate (not text search), sorted by file and position, each with its line text and kind (Invocation, ObjectCreation, Read, Write, TypeReference...).",
+        description = "Every use of the symbol at a 1-based line and column across the solution, compiler-accurate (not text search), sorted by file and position, each with its line text and kind (Invocation, ObjectCreation, Read, Write, TypeReference...). Paged: pass nextCursor back as cursor.",
         input_schema = Arc::new(input_schema::<navigation::FindReferencesInput>()),
         output_schema = Arc::new(output_schema::<navigation::FindReferencesOutput>()),
         annotations(title = "Find references", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
@@ -135,7 +177,7 @@ impl RoslynMcp {
     }
 
     #[tool(
-        description = "Compiler diagnostics (errors, warnings...) of one file or of the whole solution, sorted by file and position, with counts.",
+        description = "Compiler diagnostics (errors, warnings...) of one file, one project or the whole solution, grouped by file and sorted by position, with stable ids and counts. minSeverity filters. Paged by files: pass nextCursor back as cursor.",
         input_schema = Arc::new(input_schema::<diagnostics::CompilationDiagnosticsInput>()),
         output_schema = Arc::new(output_schema::<diagnostics::CompilationDiagnosticsOutput>()),
         annotations(title = "Compilation diagnostics", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
@@ -148,13 +190,130 @@ impl RoslynMcp {
     }
 
     #[tool(
+        description = "The declaration of the type of the symbol at a 1-based line and column (of a variable, parameter, property, expression or type name): every declaration of that type, or its assembly when it comes from a referenced one.",
+        input_schema = Arc::new(input_schema::<PositionInput>()),
+        output_schema = Arc::new(output_schema::<navigation::TypeDefinitionOutput>()),
+        annotations(title = "Find type definition", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn find_type_definition(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
+        self.run("find_type_definition", raw, cancel, |call, input| async move {
+            tools::navigation::type_definition(&call, input).await
+        })
+        .await
+    }
+
+    #[tool(
+        description = "The members accessible at a 1-based line and column on the type of the expression, variable or type name there (as completion after a dot would offer), with signatures, parameters and documentation; extension methods and static members optional; filter by name prefix. Paged: pass nextCursor back as cursor.",
+        input_schema = Arc::new(input_schema::<members::AvailableMembersInput>()),
+        output_schema = Arc::new(output_schema::<members::AvailableMembersOutput>()),
+        annotations(title = "Available members", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn get_available_members(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
+        self.run("get_available_members", raw, cancel, |call, input| async move {
+            tools::members::available_members(&call, input).await
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Every overload of the method at a 1-based line and column (its type's and base types' methods of that name; a constructor's siblings), with signatures, parameters and documentation.",
+        input_schema = Arc::new(input_schema::<PositionInput>()),
+        output_schema = Arc::new(output_schema::<members::MethodOverloadsOutput>()),
+        annotations(title = "Method overloads", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn get_method_overloads(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
+        self.run("get_method_overloads", raw, cancel, |call, input| async move {
+            tools::members::method_overloads(&call, input).await
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Types implementing an interface or deriving from a class (by fully qualified typeName, or at a position), or members implementing or overriding the member at a position; each says whether it does so directly. Paged: pass nextCursor back as cursor.",
+        input_schema = Arc::new(input_schema::<hierarchy::ImplementationsInput>()),
+        output_schema = Arc::new(output_schema::<hierarchy::ImplementationsOutput>()),
+        annotations(title = "Find implementations", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn find_implementations(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
+        self.run("find_implementations", raw, cancel, |call, input| async move {
+            tools::hierarchy::find_implementations(&call, input).await
+        })
+        .await
+    }
+
+    #[tool(
+        description = "The inheritance of a type (by fully qualified typeName, or at a position): its base types up to System.Object, the types deriving from it in the solution, and its interfaces. direction: Base, Derived or Both.",
+        input_schema = Arc::new(input_schema::<hierarchy::TypeHierarchyInput>()),
+        output_schema = Arc::new(output_schema::<hierarchy::TypeHierarchyOutput>()),
+        annotations(title = "Type hierarchy", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn get_type_hierarchy(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
+        self.run("get_type_hierarchy", raw, cancel, |call, input| async move {
+            tools::hierarchy::type_hierarchy(&call, input).await
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Calls into and out of the method, constructor or property at a 1-based line and column: the members calling it and the ones it calls, each with every call site. direction: Incoming, Outgoing or Both. Paged: pass nextCursor back as cursor.",
+        input_schema = Arc::new(input_schema::<hierarchy::CallHierarchyInput>()),
+        output_schema = Arc::new(output_schema::<hierarchy::CallHierarchyOutput>()),
+        annotations(title = "Call hierarchy", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn get_call_hierarchy(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
+        self.run("get_call_hierarchy", raw, cancel, |call, input| async move {
+            tools::calls::call_hierarchy(&call, input).await
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Every declaration in one file (namespaces, types, members, enum members, local functions) as a flat list with ranges, the declared name's range and the enclosing declaration's name. Paged: pass nextCursor back as cursor.",
+        input_schema = Arc::new(input_schema::<symbols::DocumentSymbolsInput>()),
+        output_schema = Arc::new(output_schema::<symbols::DocumentSymbolsOutput>()),
+        annotations(title = "Document symbols", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn get_document_symbols(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
+        self.run("get_document_symbols", raw, cancel, |call, input| async move {
+            tools::symbols::document_symbols(&call, input).await
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Types and members declared in the solution whose name matches a query (prefix, substring or camel-case humps, case-insensitive), with their declarations. Paged: pass nextCursor back as cursor.",
+        input_schema = Arc::new(input_schema::<symbols::SearchSymbolsInput>()),
+        output_schema = Arc::new(output_schema::<symbols::SearchSymbolsOutput>()),
+        annotations(title = "Search symbols", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn search_symbols(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
+        self.run("search_symbols", raw, cancel, |call, input| async move {
+            tools::symbols::search_symbols(&call, input).await
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Compile a C# snippet as if inserted at a 1-based line and column of a file, changing nothing: its diagnostics (positions relative to the snippet), the symbols it declares and the symbols it uses with their declarations.",
+        input_schema = Arc::new(input_schema::<analyze::AnalyzeCodeBlockInput>()),
+        output_schema = Arc::new(output_schema::<analyze::AnalyzeCodeBlockOutput>()),
+        annotations(title = "Analyze code block", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn analyze_code_block(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
+        self.run("analyze_code_block", raw, cancel, |call, input| async move {
+            tools::analyze::analyze_code_block(&call, input).await
+        })
+        .await
+    }
+
+    #[tool(
         description = "Move a C# type declaration (with its attributes and doc comments) to another file, created if needed. The target gets exactly the using directives the type needs; a source file left without types is deleted. Refused with a catalog code when the move would add compiler errors. preview: true returns per-file diffs and changes nothing.",
         input_schema = Arc::new(input_schema::<moves::MoveTypeToFileInput>()),
         output_schema = Arc::new(output_schema::<moves::MoveOutput>()),
         annotations(title = "Move type to file", read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
     )]
     async fn move_type_to_file(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
-        self.run("move_type_to_file", raw, cancel, |call, input| async move {
+        self.run_uncapped("move_type_to_file", raw, cancel, |call, input| async move {
             tools::moves::move_type_to_file(&call, input).await
         })
         .await
@@ -167,7 +326,7 @@ impl RoslynMcp {
         annotations(title = "Move type to namespace", read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
     )]
     async fn move_type_to_namespace(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
-        self.run("move_type_to_namespace", raw, cancel, |call, input| async move {
+        self.run_uncapped("move_type_to_namespace", raw, cancel, |call, input| async move {
             tools::moves::move_type_to_namespace(&call, input).await
         })
         .await

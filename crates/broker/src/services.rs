@@ -2,6 +2,8 @@
 
 use crate::components::ComponentsCell;
 use crate::config::ServiceArgs;
+use crate::limits::Limits;
+use crate::paging::Pager;
 use crate::registry::{Broker, OpenWorkspace, Registry};
 use kameo::prelude::*;
 use protocol::{ErrorCode, ToolError};
@@ -16,6 +18,9 @@ pub struct Services {
     pub registry: Arc<Registry>,
     pub components: Arc<ComponentsCell>,
     pub located: Located,
+    pub limits: Limits,
+    /// Results retained for their cursors.
+    pub pager: Pager,
     /// The host whose handshake versions diagnose last took.
     versions_noted_for: AtomicU32,
 }
@@ -26,7 +31,15 @@ impl Services {
         let registry = Registry::start(args.max_solutions, args.idle_timeout());
         let components = ComponentsCell::start(&located);
         let broker = Broker::spawn(Broker::new(registry.clone(), located.install(), args.workspace_settings()));
-        Arc::new(Self { broker, registry, components, located, versions_noted_for: AtomicU32::new(0) })
+        Arc::new(Self {
+            broker,
+            registry,
+            components,
+            located,
+            limits: args.limits(),
+            pager: Pager::new(args.cursor_ttl()),
+            versions_noted_for: AtomicU32::new(0),
+        })
     }
 
     /// The workspace of `solution`, started if needed (the solution loads on its first request).

@@ -21,6 +21,48 @@ fn symbol() -> SymbolSummary {
         containing_namespace: Some("Shop.Core.Services".into()),
         assembly: "Shop.Core".into(),
         is_metadata: false,
+        key: "M:Shop.Core.Services.PriceCalculator.Calculate(System.Decimal)".into(),
+    }
+}
+
+fn symbol_ref() -> SymbolRef {
+    SymbolRef {
+        symbol: symbol(),
+        location: Some(SourceLocation {
+            span: span("/work/Shop/src/Shop.Core/Services/PriceCalculator.cs", 12, 24, 33),
+            line_text: "public decimal Calculate(decimal price)".into(),
+        }),
+    }
+}
+
+fn metadata_ref() -> SymbolRef {
+    SymbolRef {
+        symbol: SymbolSummary {
+            name: "Object".into(),
+            kind: "Class".into(),
+            display: "object".into(),
+            containing_type: None,
+            containing_namespace: Some("System".into()),
+            assembly: "System.Runtime".into(),
+            is_metadata: true,
+            key: "T:System.Object".into(),
+        },
+        location: None,
+    }
+}
+
+fn member() -> Member {
+    Member {
+        symbol: symbol_ref(),
+        signature: "decimal Calculate(decimal price)".into(),
+        declaring_type: "Shop.Core.Services.PriceCalculator".into(),
+        accessibility: "public".into(),
+        documentation: Some("Price with tax.".into()),
+        parameters: vec![Parameter { name: "price".into(), type_name: "decimal".into(), documentation: None }],
+        return_type: Some("decimal".into()),
+        is_extension: false,
+        is_static: false,
+        is_async: true,
     }
 }
 
@@ -53,7 +95,10 @@ fn broker_vectors() -> Vec<(&'static str, BrokerMessage)> {
         ("broker_symbol_definition", request(251, RequestBody::SymbolDefinition(position.clone()))),
         (
             "broker_references",
-            request(65_536, RequestBody::References(ReferencesRequest { position, include_declaration: true })),
+            request(
+                65_536,
+                RequestBody::References(ReferencesRequest { position: position.clone(), include_declaration: true }),
+            ),
         ),
         (
             "broker_diagnostics_file",
@@ -61,6 +106,7 @@ fn broker_vectors() -> Vec<(&'static str, BrokerMessage)> {
                 5_000_000_000,
                 RequestBody::CompilationDiagnostics(DiagnosticsRequest {
                     file: Some("/w/a.cs".into()),
+                    project: None,
                     min_severity: Severity::Warning,
                 }),
             ),
@@ -69,7 +115,11 @@ fn broker_vectors() -> Vec<(&'static str, BrokerMessage)> {
             "broker_diagnostics_solution",
             request(
                 u64::MAX,
-                RequestBody::CompilationDiagnostics(DiagnosticsRequest { file: None, min_severity: Severity::Hidden }),
+                RequestBody::CompilationDiagnostics(DiagnosticsRequest {
+                    file: None,
+                    project: Some("Shop.Core".into()),
+                    min_severity: Severity::Hidden,
+                }),
             ),
         ),
         ("broker_ping", request(3, RequestBody::Ping(PingRequest { delay_ms: 0 }))),
@@ -100,6 +150,59 @@ fn broker_vectors() -> Vec<(&'static str, BrokerMessage)> {
                         target_namespace: "Shop.Core.Pricing".into(),
                         update_file_location: false,
                     }),
+                }),
+            ),
+        ),
+        (
+            "broker_members",
+            request(
+                10,
+                RequestBody::Members(MembersRequest {
+                    position: position.clone(),
+                    include_extension_methods: true,
+                    include_static: false,
+                }),
+            ),
+        ),
+        (
+            "broker_implementations",
+            request(
+                11,
+                RequestBody::Implementations(ImplementationsRequest {
+                    target: SymbolTarget::Named("Shop.Core.Services.IRepository<T>".into()),
+                    derived_types: false,
+                    interface_implementations: true,
+                }),
+            ),
+        ),
+        ("broker_overloads", request(12, RequestBody::Overloads(position.clone()))),
+        ("broker_type_hierarchy", request(13, RequestBody::TypeHierarchy(SymbolTarget::At(position.clone())))),
+        (
+            "broker_call_hierarchy",
+            request(
+                14,
+                RequestBody::CallHierarchy(CallHierarchyRequest {
+                    position: position.clone(),
+                    incoming: true,
+                    outgoing: false,
+                }),
+            ),
+        ),
+        (
+            "broker_document_symbols",
+            request(15, RequestBody::DocumentSymbols(DocumentRequest { file: "/w/a.cs".into() })),
+        ),
+        (
+            "broker_search_symbols",
+            request(16, RequestBody::SearchSymbols(SymbolSearchRequest { query: "Cust".into() })),
+        ),
+        (
+            "broker_analyze_code",
+            request(
+                17,
+                RequestBody::AnalyzeCode(CodeBlock {
+                    position: position.clone(),
+                    code: "var total = calculator.Calculate(10m);\n".into(),
                 }),
             ),
         ),
@@ -153,6 +256,7 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
                         containing_namespace: None,
                         assembly: "Shop.App".into(),
                         is_metadata: false,
+                        key: "Local|names|/w/Program.cs:12:22".into(),
                     },
                     type_name: "List<string>".into(),
                     full_type_name: "System.Collections.Generic.List<System.String>".into(),
@@ -164,7 +268,10 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
                     type_arguments: vec!["System.String".into()],
                     base_type: Some("System.Object".into()),
                     interfaces: vec!["System.Collections.Generic.IList<System.String>".into()],
-                    declarations: vec![],
+                    declarations: vec![SourceLocation {
+                        span: span("/w/List.cs", 3, 14, 18),
+                        line_text: "public class List<T>".into(),
+                    }],
                 }))),
             ),
         ),
@@ -207,6 +314,7 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
                             severity: Severity::Info,
                             message: "No value for RuntimeMetadataVersion found.".into(),
                             project: "Broken".into(),
+                            project_path: "/w/Broken.csproj".into(),
                             location: None,
                         },
                         Diagnostic {
@@ -214,6 +322,7 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
                             severity: Severity::Error,
                             message: "Cannot implicitly convert type 'string' to 'int'".into(),
                             project: "Broken".into(),
+                            project_path: "/w/Broken.csproj".into(),
                             location: Some(span("/w/Broken.cs", 7, 21, 28)),
                         },
                     ],
@@ -234,6 +343,110 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
         ),
         ("host_cancelled", response(10, Outcome::Cancelled)),
         ("host_pong", response(3, Outcome::Ok(ResponseBody::Pong))),
+        (
+            "host_members",
+            response(
+                10,
+                Outcome::Ok(ResponseBody::Members(MemberList {
+                    receiver: metadata_ref().symbol,
+                    members: vec![member(), Member { documentation: None, parameters: vec![], ..member() }],
+                })),
+            ),
+        ),
+        (
+            "host_implementations",
+            response(
+                11,
+                Outcome::Ok(ResponseBody::Implementations(ImplementationList {
+                    symbol: symbol(),
+                    implementations: vec![Related {
+                        symbol: symbol_ref(),
+                        relation: "Implements".into(),
+                        is_direct: true,
+                    }],
+                })),
+            ),
+        ),
+        (
+            "host_overloads",
+            response(
+                12,
+                Outcome::Ok(ResponseBody::Overloads(OverloadList { method: symbol(), overloads: vec![member()] })),
+            ),
+        ),
+        (
+            "host_type_hierarchy",
+            response(
+                13,
+                Outcome::Ok(ResponseBody::TypeHierarchy(Box::new(TypeHierarchy {
+                    symbol: symbol_ref(),
+                    base_types: vec![Related { symbol: metadata_ref(), relation: "BaseType".into(), is_direct: true }],
+                    derived_types: vec![],
+                    interfaces: vec![Related { symbol: symbol_ref(), relation: "Interface".into(), is_direct: false }],
+                }))),
+            ),
+        ),
+        (
+            "host_call_hierarchy",
+            response(
+                14,
+                Outcome::Ok(ResponseBody::CallHierarchy(CallHierarchy {
+                    symbol: symbol_ref(),
+                    incoming: vec![CallGroup {
+                        symbol: symbol_ref(),
+                        sites: vec![SourceLocation {
+                            span: span("/w/a.cs", 4, 5, 14),
+                            line_text: "Calculate(1m);".into(),
+                        }],
+                    }],
+                    outgoing: vec![CallGroup { symbol: metadata_ref(), sites: vec![] }],
+                })),
+            ),
+        ),
+        (
+            "host_document_symbols",
+            response(
+                15,
+                Outcome::Ok(ResponseBody::DocumentSymbols(DocumentSymbolList {
+                    symbols: vec![DocumentSymbol {
+                        name: "Calculate".into(),
+                        kind: "Method".into(),
+                        range: Span {
+                            file: "/w/a.cs".into(),
+                            start_line: 11,
+                            start_column: 9,
+                            end_line: 14,
+                            end_column: 10,
+                        },
+                        selection: span("/w/a.cs", 11, 24, 33),
+                        container: Some("PriceCalculator".into()),
+                        detail: "Shop.Core.Services.PriceCalculator.Calculate(decimal)".into(),
+                    }],
+                })),
+            ),
+        ),
+        (
+            "host_search_symbols",
+            response(16, Outcome::Ok(ResponseBody::SearchSymbols(SymbolMatches { symbols: vec![symbol_ref()] }))),
+        ),
+        (
+            "host_code_analysis",
+            response(
+                17,
+                Outcome::Ok(ResponseBody::CodeAnalysis(CodeAnalysis {
+                    diagnostics: vec![Diagnostic {
+                        id: "CS0103".into(),
+                        severity: Severity::Error,
+                        message: "The name 'calculatr' does not exist in the current context".into(),
+                        project: "Shop.App".into(),
+                        project_path: "/w/Shop.App.csproj".into(),
+                        location: Some(span("/w/Program.cs", 1, 13, 22)),
+                    }],
+                    declared: vec![symbol()],
+                    used: vec![symbol_ref(), metadata_ref()],
+                })),
+            ),
+        ),
         (
             "host_move_plan",
             response(

@@ -38,14 +38,14 @@ public sealed class FileChangeTests : IAsyncLifetime
 
         var coupon = await shop.OkAsync<ResponseBody.TypeAtPosition>(new RequestBody.TypeAtPosition(shop.At(added, 3, 21)));
         Assert.Equal("Shop.Core.Models.Coupon", coupon.Value.FullTypeName);
-        Assert.Equal([shop.PathOf(added)], coupon.Value.Declarations.Select(d => d.File));
+        Assert.Equal([shop.PathOf(added)], coupon.Value.Declarations.Select(d => d.Span.File));
 
         var gone = await shop.ErrAsync(new RequestBody.TypeAtPosition(shop.At(removed, 1, 1)));
         Assert.Equal("SOURCE_NOT_IN_WORKSPACE", gone.Code);
 
         // Program.cs used the removed OrderStatus: the compilation now says so.
         var diagnostics = await shop.OkAsync<ResponseBody.CompilationDiagnostics>(
-            new RequestBody.CompilationDiagnostics(new DiagnosticsRequest(shop.PathOf("src/Shop.App/Program.cs"), Severity.Error)));
+            new RequestBody.CompilationDiagnostics(new DiagnosticsRequest(shop.PathOf("src/Shop.App/Program.cs"), null, Severity.Error)));
         Assert.Contains(diagnostics.Value.Diagnostics, d => d.Id == "CS0246" && d.Message.Contains("OrderStatus"));
 
         // Files under bin/ or obj/ or outside every project are not sources.

@@ -10,12 +10,36 @@ public sealed class GoldenVectorTests
 {
     private static readonly Position UnicodePosition = new("/w/Ünïcode.cs", 70_000, 12);
 
+    private static readonly SymbolRef CalculateRef = new(
+        KnownSymbols.Calculate,
+        new SourceLocation(
+            LineSpan("/work/Shop/src/Shop.Core/Services/PriceCalculator.cs", 12, 24, 33),
+            "public decimal Calculate(decimal price)"));
+
+    private static readonly SymbolRef ObjectRef = new(
+        new SymbolSummary("Object", "Class", "object", null, "System", "System.Runtime", true, "T:System.Object"),
+        null);
+
+    private static readonly Member CalculateMember = new(
+        CalculateRef,
+        "decimal Calculate(decimal price)",
+        "Shop.Core.Services.PriceCalculator",
+        "public",
+        "Price with tax.",
+        [new Parameter("price", "decimal", null)],
+        "decimal",
+        IsExtension: false,
+        IsStatic: false,
+        IsAsync: true);
+
     private static Span LineSpan(string file, uint line, uint column, uint endColumn) => new(file, line, column, line, endColumn);
 
     private static BrokerMessage Request(ulong id, RequestBody body) => new BrokerMessage.Request(new HostRequest(new RequestId(id), body));
 
     private static HostMessage Response(ulong id, Outcome outcome) =>
         new HostMessage.Response(new HostResponse(new RequestId(id), 1234, 3, outcome));
+
+    private static HostMessage Answer(ulong id, ResponseBody body) => Response(id, new Outcome.Ok(body));
 
     public static TheoryData<string, BrokerMessage> BrokerVectors() => new()
     {
@@ -27,11 +51,11 @@ public sealed class GoldenVectorTests
         { "broker_references", Request(65_536, new RequestBody.References(new ReferencesRequest(UnicodePosition, true))) },
         {
             "broker_diagnostics_file",
-            Request(5_000_000_000, new RequestBody.CompilationDiagnostics(new DiagnosticsRequest("/w/a.cs", Severity.Warning)))
+            Request(5_000_000_000, new RequestBody.CompilationDiagnostics(new DiagnosticsRequest("/w/a.cs", null, Severity.Warning)))
         },
         {
             "broker_diagnostics_solution",
-            Request(ulong.MaxValue, new RequestBody.CompilationDiagnostics(new DiagnosticsRequest(null, Severity.Hidden)))
+            Request(ulong.MaxValue, new RequestBody.CompilationDiagnostics(new DiagnosticsRequest(null, "Shop.Core", Severity.Hidden)))
         },
         { "broker_ping", Request(3, new RequestBody.Ping(new PingRequest(0))) },
         {
@@ -50,6 +74,21 @@ public sealed class GoldenVectorTests
                 null,
                 new MoveDestination.Namespace(new NamespaceDestination("Shop.Core.Pricing", false)))))
         },
+        { "broker_members", Request(10, new RequestBody.Members(new MembersRequest(UnicodePosition, true, false))) },
+        {
+            "broker_implementations",
+            Request(11, new RequestBody.Implementations(
+                new ImplementationsRequest(new SymbolTarget.Named("Shop.Core.Services.IRepository<T>"), false, true)))
+        },
+        { "broker_overloads", Request(12, new RequestBody.Overloads(UnicodePosition)) },
+        { "broker_type_hierarchy", Request(13, new RequestBody.TypeHierarchy(new SymbolTarget.At(UnicodePosition))) },
+        { "broker_call_hierarchy", Request(14, new RequestBody.CallHierarchy(new CallHierarchyRequest(UnicodePosition, true, false))) },
+        { "broker_document_symbols", Request(15, new RequestBody.DocumentSymbols(new DocumentRequest("/w/a.cs"))) },
+        { "broker_search_symbols", Request(16, new RequestBody.SearchSymbols(new SymbolSearchRequest("Cust"))) },
+        {
+            "broker_analyze_code",
+            Request(17, new RequestBody.AnalyzeCode(new CodeBlock(UnicodePosition, "var total = calculator.Calculate(10m);\n")))
+        },
         { "broker_cancel", new BrokerMessage.Cancel(new RequestId(7)) },
         { "broker_shutdown", new BrokerMessage.Shutdown() },
     };
@@ -61,7 +100,7 @@ public sealed class GoldenVectorTests
             [new ProjectSummary("Shop.Core", "/work/Shop/src/Shop.Core/Shop.Core.csproj", "Shop.Core", ["net10.0"], 11, [])],
             [new WorkspaceDiagnostic("Warning", "Found project reference without a matching metadata reference")]);
         var typeInfo = new TypeInfo(
-            new SymbolSummary("names", "Local", "names", null, null, "Shop.App", false),
+            new SymbolSummary("names", "Local", "names", null, null, "Shop.App", false, "Local|names|/w/Program.cs:12:22"),
             "List<string>",
             "System.Collections.Generic.List<System.String>",
             "Class",
@@ -72,7 +111,7 @@ public sealed class GoldenVectorTests
             ["System.String"],
             "System.Object",
             ["System.Collections.Generic.IList<System.String>"],
-            []);
+            [new SourceLocation(LineSpan("/w/List.cs", 3, 14, 18), "public class List<T>")]);
         var definition = new DefinitionInfo(
             KnownSymbols.Calculate,
             [new SourceLocation(
@@ -87,12 +126,13 @@ public sealed class GoldenVectorTests
                 "Shop.App")]);
         var diagnostics = new DiagnosticList(
         [
-            new Diagnostic("CS8021", Severity.Info, "No value for RuntimeMetadataVersion found.", "Broken", null),
+            new Diagnostic("CS8021", Severity.Info, "No value for RuntimeMetadataVersion found.", "Broken", "/w/Broken.csproj", null),
             new Diagnostic(
                 "CS0029",
                 Severity.Error,
                 "Cannot implicitly convert type 'string' to 'int'",
                 "Broken",
+                "/w/Broken.csproj",
                 LineSpan("/w/Broken.cs", 7, 21, 28)),
         ]);
         var movePlan = new MovePlan(
@@ -118,6 +158,39 @@ public sealed class GoldenVectorTests
             70_000,
             1,
             0);
+        var members = new MemberList(ObjectRef.Symbol, [CalculateMember, CalculateMember with { Documentation = null, Parameters = [] }]);
+        var implementations = new ImplementationList(KnownSymbols.Calculate, [new Related(CalculateRef, "Implements", true)]);
+        var hierarchy = new TypeHierarchy(
+            CalculateRef,
+            [new Related(ObjectRef, "BaseType", true)],
+            [],
+            [new Related(CalculateRef, "Interface", false)]);
+        var calls = new CallHierarchy(
+            CalculateRef,
+            [new CallGroup(CalculateRef, [new SourceLocation(LineSpan("/w/a.cs", 4, 5, 14), "Calculate(1m);")])],
+            [new CallGroup(ObjectRef, [])]);
+        var documentSymbols = new DocumentSymbolList(
+        [
+            new DocumentSymbol(
+                "Calculate",
+                "Method",
+                new Span("/w/a.cs", 11, 9, 14, 10),
+                LineSpan("/w/a.cs", 11, 24, 33),
+                "PriceCalculator",
+                "Shop.Core.Services.PriceCalculator.Calculate(decimal)"),
+        ]);
+        var analysis = new CodeAnalysis(
+            [
+                new Diagnostic(
+                    "CS0103",
+                    Severity.Error,
+                    "The name 'calculatr' does not exist in the current context",
+                    "Shop.App",
+                    "/w/Shop.App.csproj",
+                    LineSpan("/w/Program.cs", 1, 13, 22)),
+            ],
+            [KnownSymbols.Calculate],
+            [CalculateRef, ObjectRef]);
         var error = new HostError("SYMBOL_NOT_FOUND", "No symbol at /w/a.cs:3:1", """{"line":3}""", ["Check the line and column"]);
         return new()
         {
@@ -133,16 +206,24 @@ public sealed class GoldenVectorTests
                     "10.0.12",
                     4242))
             },
-            { "host_loaded", Response(1, new Outcome.Ok(new ResponseBody.Loaded(summary))) },
-            { "host_file_changes_applied", Response(2, new Outcome.Ok(new ResponseBody.FileChangesApplied(summary))) },
-            { "host_type_info", Response(250, new Outcome.Ok(new ResponseBody.TypeAtPosition(typeInfo))) },
-            { "host_definition", Response(251, new Outcome.Ok(new ResponseBody.SymbolDefinition(definition))) },
-            { "host_references", Response(65_536, new Outcome.Ok(new ResponseBody.References(references))) },
-            { "host_diagnostics", Response(5_000_000_000, new Outcome.Ok(new ResponseBody.CompilationDiagnostics(diagnostics))) },
+            { "host_loaded", Answer(1, new ResponseBody.Loaded(summary)) },
+            { "host_file_changes_applied", Answer(2, new ResponseBody.FileChangesApplied(summary)) },
+            { "host_type_info", Answer(250, new ResponseBody.TypeAtPosition(typeInfo)) },
+            { "host_definition", Answer(251, new ResponseBody.SymbolDefinition(definition)) },
+            { "host_references", Answer(65_536, new ResponseBody.References(references)) },
+            { "host_diagnostics", Answer(5_000_000_000, new ResponseBody.CompilationDiagnostics(diagnostics)) },
             { "host_error", Response(9, new Outcome.Err(error)) },
             { "host_cancelled", Response(10, new Outcome.Cancelled()) },
-            { "host_pong", Response(3, new Outcome.Ok(new ResponseBody.Pong())) },
-            { "host_move_plan", Response(8, new Outcome.Ok(new ResponseBody.MovePlan(movePlan))) },
+            { "host_pong", Answer(3, new ResponseBody.Pong()) },
+            { "host_move_plan", Answer(8, new ResponseBody.MovePlan(movePlan)) },
+            { "host_members", Answer(10, new ResponseBody.Members(members)) },
+            { "host_implementations", Answer(11, new ResponseBody.Implementations(implementations)) },
+            { "host_overloads", Answer(12, new ResponseBody.Overloads(new OverloadList(KnownSymbols.Calculate, [CalculateMember]))) },
+            { "host_type_hierarchy", Answer(13, new ResponseBody.TypeHierarchy(hierarchy)) },
+            { "host_call_hierarchy", Answer(14, new ResponseBody.CallHierarchy(calls)) },
+            { "host_document_symbols", Answer(15, new ResponseBody.DocumentSymbols(documentSymbols)) },
+            { "host_search_symbols", Answer(16, new ResponseBody.SearchSymbols(new SymbolMatches([CalculateRef]))) },
+            { "host_code_analysis", Answer(17, new ResponseBody.CodeAnalysis(analysis)) },
         };
     }
 

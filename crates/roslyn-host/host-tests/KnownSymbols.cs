@@ -13,5 +13,6 @@ internal static class KnownSymbols
         "Shop.Core.Services.PriceCalculator",
         "Shop.Core.Services",
         "Shop.Core",
-        false);
+        false,
+        "M:Shop.Core.Services.PriceCalculator.Calculate(System.Decimal)");
 }

@@ -30,7 +30,9 @@ public sealed class ShopHandlerTests(ShopSolution shop)
     public async Task TypeOfALocalIsItsInferredType()
     {
         var type = await TypeAtAsync(Program, 17, 17);
-        Assert.Equal(new SymbolSummary("names", "Local", "names", null, null, "Shop.App", false), type.Symbol);
+        Assert.Equal(
+            new SymbolSummary("names", "Local", "names", null, null, "Shop.App", false, $"Local|names|{shop.PathOf(Program)}:17:17"),
+            type.Symbol);
         Assert.Equal("List<string>", type.TypeName);
         Assert.Equal("System.Collections.Generic.List<System.String>", type.FullTypeName);
         Assert.Equal("Class", type.Kind);
@@ -63,7 +65,7 @@ public sealed class ShopHandlerTests(ShopSolution shop)
         Assert.Equal("A customer who can place orders in the shop.", type.Documentation);
         Assert.False(type.IsGeneric);
         Assert.Equal("System.Object", type.BaseType);
-        Assert.Equal([Span("src/Shop.Core/Models/Customer.cs", 6, 14, 22)], type.Declarations);
+        Assert.Equal([new SourceLocation(Span("src/Shop.Core/Models/Customer.cs", 6, 14, 22), "public class Customer")], type.Declarations);
         Assert.Equal("Shop.Core.Models.Customer", type.Symbol.Display);
         Assert.False(type.Symbol.IsMetadata);
     }
@@ -73,7 +75,15 @@ public sealed class ShopHandlerTests(ShopSolution shop)
     {
         var definition = await DefinitionAtAsync(Program, 14, 32);
         Assert.Equal(
-            new SymbolSummary("Customer", "Class", "Shop.Core.Models.Customer", null, "Shop.Core.Models", "Shop.Core", false),
+            new SymbolSummary(
+                "Customer",
+                "Class",
+                "Shop.Core.Models.Customer",
+                null,
+                "Shop.Core.Models",
+                "Shop.Core",
+                false,
+                "T:Shop.Core.Models.Customer"),
             definition.Symbol);
         var location = Assert.Single(definition.Locations);
         Assert.Equal(Span("src/Shop.Core/Models/Customer.cs", 6, 14, 22), location.Span);
@@ -89,6 +99,18 @@ public sealed class ShopHandlerTests(ShopSolution shop)
             [Span("src/Shop.Core/Models/Order.Lines.cs", 5, 22, 27), Span("src/Shop.Core/Models/Order.cs", 6, 22, 27)],
             definition.Locations.Select(l => l.Span));
         Assert.All(definition.Locations, l => Assert.Equal("public partial class Order", l.LineText));
+    }
+
+    [Fact]
+    public async Task TypeOfAPartialClassIsDeclaredInEveryPart()
+    {
+        var type = await TypeAtAsync(Program, 27, 29);
+        Assert.Equal(
+            [
+                new SourceLocation(Span("src/Shop.Core/Models/Order.Lines.cs", 5, 22, 27), "public partial class Order"),
+                new SourceLocation(Span("src/Shop.Core/Models/Order.cs", 6, 22, 27), "public partial class Order"),
+            ],
+            type.Declarations);
     }
 
     [Fact]
@@ -231,11 +253,11 @@ public sealed class ShopHandlerTests(ShopSolution shop)
     public async Task SolutionDiagnosticsHaveNoErrors()
     {
         var diagnostics = (await shop.OkAsync<ResponseBody.CompilationDiagnostics>(
-            new RequestBody.CompilationDiagnostics(new DiagnosticsRequest(null, Severity.Warning)))).Value.Diagnostics;
+            new RequestBody.CompilationDiagnostics(new DiagnosticsRequest(null, null, Severity.Warning)))).Value.Diagnostics;
         Assert.Empty(diagnostics);
 
         var hidden = (await shop.OkAsync<ResponseBody.CompilationDiagnostics>(
-            new RequestBody.CompilationDiagnostics(new DiagnosticsRequest(shop.PathOf(Program), Severity.Hidden)))).Value.Diagnostics;
+            new RequestBody.CompilationDiagnostics(new DiagnosticsRequest(shop.PathOf(Program), null, Severity.Hidden)))).Value.Diagnostics;
         Assert.DoesNotContain(hidden, d => d.Severity == Severity.Error);
     }
 

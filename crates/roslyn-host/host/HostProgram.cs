@@ -40,7 +40,13 @@ public static class HostProgram
         // Disposing the host disposes the workspace, which ends its BuildHost child process.
         using var solutionHost = new SolutionHost();
         await using var stream = new NetworkStream(socket, ownsSocket: false);
-        var exitCode = await new HostSession(stream, new RequestDispatcher(solutionHost), hello).RunAsync(cancellationToken);
+        var readDelay = RequestDispatcher.ReadDelayFromEnvironment();
+        if (readDelay > TimeSpan.Zero)
+        {
+            Log.Info($"{RequestDispatcher.ReadDelayVariable}: every read request waits {readDelay.TotalMilliseconds} ms first");
+        }
+        var dispatcher = new RequestDispatcher(solutionHost, readDelay);
+        var exitCode = await new HostSession(stream, dispatcher, hello).RunAsync(cancellationToken);
         Log.Info($"exiting with code {exitCode}");
         return exitCode;
     }

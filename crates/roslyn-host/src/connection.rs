@@ -23,6 +23,9 @@ pub struct HostReply {
     /// Time the host spent on the request.
     pub host_micros: u64,
     pub workspace_version: u64,
+    /// The process that answered: with `workspace_version`, it names the solution snapshot (a restarted host
+    /// counts its versions afresh).
+    pub host_pid: u32,
 }
 
 pub struct HostConnection {
@@ -100,9 +103,12 @@ impl HostConnection {
             _ = self.closed.cancelled() => return Err(HostFailure::Crashed),
         };
         match response.outcome {
-            Outcome::Ok(body) => {
-                Ok(HostReply { body, host_micros: response.host_micros, workspace_version: response.workspace_version })
-            }
+            Outcome::Ok(body) => Ok(HostReply {
+                body,
+                host_micros: response.host_micros,
+                workspace_version: response.workspace_version,
+                host_pid: self.hello.process_id,
+            }),
             Outcome::Err(error) => Err(HostFailure::Remote(error)),
             Outcome::Cancelled => Err(HostFailure::Cancelled),
         }

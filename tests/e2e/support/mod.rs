@@ -282,6 +282,12 @@ pub fn sites(fixture: &Fixture, items: &Value) -> Vec<(String, u64, u64)> {
     sites
 }
 
+/// Every diagnostic of a get_compilation_diagnostics answer (one page), its file groups flattened.
+pub fn diagnostics(answer: &Value) -> Value {
+    let files = answer["files"].as_array().unwrap_or_else(|| panic!("no files in {answer}"));
+    Value::Array(files.iter().flat_map(|f| f["diagnostics"].as_array().expect("diagnostics").clone()).collect())
+}
+
 pub fn site(path: &str, line: u64, column: u64) -> (String, u64, u64) {
     (path.to_owned(), line, column)
 }

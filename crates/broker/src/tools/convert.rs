@@ -1,8 +1,17 @@
-//! Host answers to tool outputs: field renames, and 1-based spans to locations.
+//! Host answers to tool outputs: field renames, 1-based spans to locations, stable ids, and the root gate
+//! on every location that goes out.
 
+use crate::resolve::Target;
 use protocol::host;
 use protocol::tools::diagnostics::SeverityName;
-use protocol::tools::{Location, SymbolInfo};
+use protocol::tools::{Location, Range, SourceSite, SymbolInfo, SymbolItem};
+use sha2::{Digest, Sha256};
+use std::path::Path;
+
+/// `sha256:` + the hex sha256 of a documented canonical string.
+pub fn stable_id(canonical: &str) -> String {
+    format!("sha256:{}", hex::encode(Sha256::digest(canonical.as_bytes())))
+}
 
 pub fn location(span: &host::Span) -> Location {
     Location {
@@ -14,8 +23,28 @@ pub fn location(span: &host::Span) -> Location {
     }
 }
 
+pub fn range(span: &host::Span) -> Range {
+    Range { line: span.start_line, column: span.start_column, end_line: span.end_line, end_column: span.end_column }
+}
+
+/// `line:column|endLine:endColumn`, as the canonical strings of ids write a range.
+pub fn range_key(range: &Range) -> String {
+    format!("{}:{}|{}:{}", range.line, range.column, range.end_line, range.end_column)
+}
+
+pub fn site(location: &host::SourceLocation) -> SourceSite {
+    SourceSite { location: self::location(&location.span), source_text: location.line_text.clone() }
+}
+
+/// A declaration site, unless it lies outside the workspace roots (a linked file, generated code elsewhere):
+/// such paths are never returned.
+pub fn gated_site(target: &Target, location: Option<&host::SourceLocation>) -> Option<SourceSite> {
+    location.filter(|l| target.contains(Path::new(&l.span.file))).map(site)
+}
+
 pub fn symbol(summary: &host::SymbolSummary) -> SymbolInfo {
     SymbolInfo {
+        id: stable_id(&format!("symbol|{}|{}", summary.assembly, summary.key)),
         name: summary.name.clone(),
         kind: summary.kind.clone(),
         fully_qualified_name: summary.display.clone(),
@@ -24,6 +53,10 @@ pub fn symbol(summary: &host::SymbolSummary) -> SymbolInfo {
         assembly: summary.assembly.clone(),
         is_from_metadata: summary.is_metadata,
     }
+}
+
+pub fn symbol_item(target: &Target, symbol: &host::SymbolRef) -> SymbolItem {
+    SymbolItem { symbol: self::symbol(&symbol.symbol), location: gated_site(target, symbol.location.as_ref()) }
 }
 
 pub fn severity_name(severity: host::Severity) -> SeverityName {
@@ -41,5 +74,34 @@ pub fn severity(name: SeverityName) -> host::Severity {
         SeverityName::Info => host::Severity::Info,
         SeverityName::Warning => host::Severity::Warning,
         SeverityName::Error => host::Severity::Error,
+    }
+}
+
+/// Sorts and removes exact duplicates: the same question on an unchanged solution gives the same bytes.
+pub fn canonical<T: PartialEq>(items: &mut Vec<T>, order: impl FnMut(&T, &T) -> std::cmp::Ordering) {
+    items.sort_by(order);
+    items.dedup();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stable_ids_are_sha256_of_the_canonical_string() {
+        // sha256("abc"), a published test vector.
+        assert_eq!(stable_id("abc"), "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    }
+
+    #[test]
+    fn locations_outside_the_roots_are_not_returned() {
+        let target = Target { solution: "/w/S.sln".into(), roots: vec!["/w".into()] };
+        let at = |file: &str| host::SourceLocation {
+            span: host::Span { file: file.into(), start_line: 1, start_column: 1, end_line: 1, end_column: 2 },
+            line_text: "x".into(),
+        };
+        assert!(gated_site(&target, Some(&at("/w/a.cs"))).is_some());
+        assert!(gated_site(&target, Some(&at("/elsewhere/a.cs"))).is_none());
+        assert!(gated_site(&target, None).is_none());
     }
 }

@@ -1,50 +1,131 @@
-//! get_compilation_diagnostics: one file or the whole solution.
+//! get_compilation_diagnostics: one file, one project or the whole solution, paged by files.
 
 use super::{Call, convert, unexpected};
-use crate::args;
-use protocol::ToolError;
-use protocol::host::{DiagnosticsRequest, RequestBody, ResponseBody, Severity};
+use crate::paging::{Computed, Listing, PageRequest};
+use protocol::host::{self, DiagnosticsRequest, RequestBody, ResponseBody, Severity};
 use protocol::tools::diagnostics::*;
+use protocol::{ErrorCode, ToolError};
+use std::collections::BTreeMap;
+use std::path::Path;
 
-const DEFAULT_DIAGNOSTICS: u32 = 200;
-const MAX_DIAGNOSTICS: u32 = 1000;
+/// Counts over the whole result, repeated on every page.
+struct Totals {
+    diagnostics: u32,
+    errors: u32,
+    warnings: u32,
+}
 
 pub async fn compilation_diagnostics(
     call: &Call,
     input: CompilationDiagnosticsInput,
 ) -> Result<CompilationDiagnosticsOutput, ToolError> {
-    let max = args::limit(input.max_results, DEFAULT_DIAGNOSTICS, MAX_DIAGNOSTICS, "maxResults")?;
+    let limits = call.services.limits;
+    let page_size = limits.page_size(input.page_size)?;
+    if input.file_path.is_some() && input.project.is_some() {
+        return Err(ToolError::new(ErrorCode::INVALID_PARAMETER, "Give at most one of `filePath` and `project`")
+            .detail("field", "project"));
+    }
+    let project = input.project.as_deref().map(str::trim).map(str::to_owned);
+    if project.as_deref() == Some("") {
+        return Err(ToolError::new(ErrorCode::INVALID_PARAMETER, "`project` is empty").detail("field", "project"));
+    }
     let file = input.file_path.as_deref().map(|raw| call.file(raw, "filePath")).transpose()?;
     let resolved = call.resolve(input.solution_path.as_deref(), file.as_deref()).await?;
     let request = DiagnosticsRequest {
         file: file.as_ref().map(|f| f.display().to_string()),
+        project,
         min_severity: convert::severity(input.min_severity.unwrap_or(SeverityName::Warning)),
     };
-    match call.ask(&resolved.workspace, RequestBody::CompilationDiagnostics(request)).await?.body {
-        ResponseBody::CompilationDiagnostics(list) => {
-            let count = |severity| list.diagnostics.iter().filter(|d| d.severity == severity).count() as u32;
-            let total = list.diagnostics.len();
-            Ok(CompilationDiagnosticsOutput {
-                error_count: count(Severity::Error),
-                warning_count: count(Severity::Warning),
-                diagnostics: list
-                    .diagnostics
-                    .iter()
-                    .take(max)
-                    .map(|d| DiagnosticItem {
-                        id: d.id.clone(),
-                        severity: convert::severity_name(d.severity),
-                        message: d.message.clone(),
-                        project: d.project.clone(),
-                        location: d.location.as_ref().map(convert::location),
-                    })
-                    .collect(),
-                total_count: total as u32,
-                has_more: total > max,
-                scope: if file.is_some() { "file" } else { "solution" }.to_owned(),
-                resolved_from_solution: resolved.target.solution.display().to_string(),
+    let scope = match (&request.file, &request.project) {
+        (Some(_), _) => "file",
+        (None, Some(_)) => "project",
+        (None, None) => "solution",
+    };
+    let canonical = serde_json::json!({
+        "solution": resolved.target.solution, "file": request.file, "project": request.project,
+        "minSeverity": convert::severity_name(request.min_severity).as_str(),
+    });
+    let page_request = PageRequest::new("get_compilation_diagnostics", &canonical, page_size, input.cursor.as_deref())?;
+    let page = call
+        .services
+        .pager
+        .page(call, &resolved, page_request, || async {
+            let reply = call.ask(&resolved.workspace, RequestBody::CompilationDiagnostics(request)).await?;
+            let ResponseBody::CompilationDiagnostics(list) = reply.body else { return Err(unexpected(reply.body)) };
+            let shown: Vec<&host::Diagnostic> =
+                list.diagnostics.iter().filter(|d| resolved.target.contains(Path::new(group_of(d)))).collect();
+            let count = |severity| shown.iter().filter(|d| d.severity == severity).count() as u32;
+            let totals = Totals {
+                diagnostics: shown.len() as u32,
+                errors: count(Severity::Error),
+                warnings: count(Severity::Warning),
+            };
+            let files = group(&shown, limits.items);
+            limits.check_total("the files with diagnostics", files.len(), limits.diagnostic_files())?;
+            Ok(Computed {
+                listing: Listing { header: totals, items: files },
+                host_pid: reply.host_pid,
+                workspace_version: reply.workspace_version,
             })
-        }
-        other => Err(unexpected(other)),
+        })
+        .await?;
+    let totals = &page.listing.header;
+    Ok(CompilationDiagnosticsOutput {
+        scope: scope.to_owned(),
+        files: page.items().to_vec(),
+        file_count: page.total(),
+        total_count: totals.diagnostics,
+        error_count: totals.errors,
+        warning_count: totals.warnings,
+        next_cursor: page.next_cursor.clone(),
+        resolved_from_solution: resolved.target.solution.display().to_string(),
+    })
+}
+
+/// The file a diagnostic belongs to: its document, else its project file.
+fn group_of(diagnostic: &host::Diagnostic) -> &str {
+    diagnostic.location.as_ref().map_or(diagnostic.project_path.as_str(), |l| l.file.as_str())
+}
+
+/// One group per file, sorted by path; in each, diagnostics sorted and deduplicated, the first `per_file` kept.
+fn group(diagnostics: &[&host::Diagnostic], per_file: usize) -> Vec<DiagnosticFile> {
+    let mut files: BTreeMap<&str, Vec<DiagnosticItem>> = BTreeMap::new();
+    for diagnostic in diagnostics {
+        files.entry(group_of(diagnostic)).or_default().push(item(diagnostic));
+    }
+    files
+        .into_iter()
+        .map(|(file, mut items)| {
+            convert::canonical(&mut items, |a, b| {
+                (&a.location, std::cmp::Reverse(a.severity), &a.code, &a.message, &a.project).cmp(&(
+                    &b.location,
+                    std::cmp::Reverse(b.severity),
+                    &b.code,
+                    &b.message,
+                    &b.project,
+                ))
+            });
+            let diagnostic_count = items.len() as u32;
+            let truncated = items.len() > per_file;
+            items.truncate(per_file);
+            DiagnosticFile { file_path: file.to_owned(), diagnostics: items, diagnostic_count, truncated }
+        })
+        .collect()
+}
+
+fn item(diagnostic: &host::Diagnostic) -> DiagnosticItem {
+    let severity = convert::severity_name(diagnostic.severity);
+    let location = diagnostic.location.as_ref().map(convert::location);
+    let place = location.as_ref().map_or_else(
+        || format!("{}||", diagnostic.project_path),
+        |l| format!("{}|{}", l.file_path, convert::range_key(&l.range())),
+    );
+    DiagnosticItem {
+        id: convert::stable_id(&format!("{place}|{}|{}|{}", severity.as_str(), diagnostic.id, diagnostic.message)),
+        code: diagnostic.id.clone(),
+        severity,
+        message: diagnostic.message.clone(),
+        project: diagnostic.project.clone(),
+        location,
     }
 }

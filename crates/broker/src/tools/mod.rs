@@ -1,17 +1,24 @@
 //! Tool implementations: each takes a typed input and returns its typed output or a catalog error.
 
+pub mod analyze;
+pub mod calls;
 pub mod convert;
 pub mod diagnose;
 pub mod diagnostics;
+pub mod hierarchy;
 pub mod initialize;
+pub mod members;
 pub mod moves;
 pub mod navigation;
+pub mod symbols;
 
+use crate::args;
 use crate::resolve::{self, Target};
 use crate::services::Services;
 use crate::session::{Session, SessionWorkspace};
 use protocol::ToolError;
-use protocol::host::{RequestBody, ResponseBody};
+use protocol::host::{Position, RequestBody, ResponseBody};
+use protocol::tools::PositionInput;
 use roslyn_host::HostReply;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -49,6 +56,24 @@ impl Call {
         }
         let workspace = self.services.workspace(target.solution.clone()).await?;
         Ok(Resolved { target, workspace })
+    }
+
+    /// Validates and gates a position, and opens the workspace it belongs to.
+    pub async fn position(&self, input: &PositionInput) -> Result<(Resolved, Position), ToolError> {
+        self.position_at(&input.file_path, input.line, input.column, input.solution_path.as_deref()).await
+    }
+
+    pub async fn position_at(
+        &self,
+        file_path: &str,
+        line: u32,
+        column: u32,
+        solution_path: Option<&str>,
+    ) -> Result<(Resolved, Position), ToolError> {
+        args::position(line, column)?;
+        let file = self.file(file_path, "filePath")?;
+        let resolved = self.resolve(solution_path, Some(&file)).await?;
+        Ok((resolved, Position { file: file.display().to_string(), line, column }))
     }
 
     /// An existing file named by an argument, gated later by [`Call::resolve`].

@@ -1,62 +1,73 @@
-//! get_type_at_position, find_symbol_definition, find_references.
+//! get_type_at_position, find_symbol_definition, find_type_definition, find_references.
 
-use super::{Call, Resolved, convert, unexpected};
-use crate::args;
+use super::{Call, convert, unexpected};
+use crate::paging::{Computed, Listing, PageRequest};
 use protocol::ToolError;
-use protocol::host::{Position, ReferencesRequest, RequestBody, ResponseBody};
-use protocol::tools::PositionInput;
+use protocol::host::{ReferencesRequest, RequestBody, ResponseBody, TypeInfo};
 use protocol::tools::navigation::*;
+use protocol::tools::{PositionInput, SourceSite, SymbolInfo};
+use std::path::Path;
 
-const DEFAULT_REFERENCES: u32 = 100;
-const MAX_REFERENCES: u32 = 1000;
-
-/// Validates and gates a position, and opens the workspace it belongs to.
-async fn position(
-    call: &Call,
-    file_path: &str,
-    line: u32,
-    column: u32,
-    solution_path: Option<&str>,
-) -> Result<(Resolved, Position), ToolError> {
-    args::position(line, column)?;
-    let file = call.file(file_path, "filePath")?;
-    let resolved = call.resolve(solution_path, Some(&file)).await?;
-    Ok((resolved, Position { file: file.display().to_string(), line, column }))
-}
-
-pub async fn type_at_position(call: &Call, input: PositionInput) -> Result<TypeAtPositionOutput, ToolError> {
-    let (resolved, position) =
-        position(call, &input.file_path, input.line, input.column, input.solution_path.as_deref()).await?;
+async fn type_info(call: &Call, input: &PositionInput) -> Result<(Box<TypeInfo>, super::Resolved), ToolError> {
+    let (resolved, position) = call.position(input).await?;
     match call.ask(&resolved.workspace, RequestBody::TypeAtPosition(position)).await?.body {
-        ResponseBody::TypeAtPosition(info) => Ok(TypeAtPositionOutput {
-            symbol_name: info.type_name,
-            full_type_name: info.full_type_name,
-            kind: info.kind,
-            assembly: info.assembly,
-            namespace: info.namespace,
-            documentation: info.documentation,
-            is_generic: info.is_generic,
-            type_arguments: info.type_arguments,
-            base_type: info.base_type,
-            interfaces: info.interfaces,
-            declarations: info.declarations.iter().map(convert::location).collect(),
-            symbol: convert::symbol(&info.symbol),
-            resolved_from_solution: resolved.target.solution.display().to_string(),
-        }),
+        ResponseBody::TypeAtPosition(info) => Ok((info, resolved)),
         other => Err(unexpected(other)),
     }
 }
 
+pub async fn type_at_position(call: &Call, input: PositionInput) -> Result<TypeAtPositionOutput, ToolError> {
+    let (info, resolved) = type_info(call, &input).await?;
+    let declarations = declaration_sites(call, &resolved, &info)?;
+    Ok(TypeAtPositionOutput {
+        symbol_name: info.type_name,
+        full_type_name: info.full_type_name,
+        kind: info.kind,
+        assembly: info.assembly,
+        namespace: info.namespace,
+        documentation: info.documentation,
+        is_generic: info.is_generic,
+        type_arguments: info.type_arguments,
+        base_type: info.base_type,
+        interfaces: info.interfaces,
+        declarations: declarations.into_iter().map(|d| d.location).collect(),
+        symbol: convert::symbol(&info.symbol),
+        resolved_from_solution: resolved.target.solution.display().to_string(),
+    })
+}
+
+pub async fn type_definition(call: &Call, input: PositionInput) -> Result<TypeDefinitionOutput, ToolError> {
+    let (info, resolved) = type_info(call, &input).await?;
+    let locations = declaration_sites(call, &resolved, &info)?;
+    Ok(TypeDefinitionOutput {
+        type_name: info.type_name,
+        full_type_name: info.full_type_name,
+        kind: info.kind,
+        assembly: info.assembly,
+        namespace: info.namespace,
+        is_from_metadata: info.declarations.is_empty(),
+        definition_location: locations.first().map(|l| l.location.clone()),
+        locations,
+        symbol: convert::symbol(&info.symbol),
+        resolved_from_solution: resolved.target.solution.display().to_string(),
+    })
+}
+
+/// The type's declarations inside the roots, within the item cap.
+fn declaration_sites(call: &Call, resolved: &super::Resolved, info: &TypeInfo) -> Result<Vec<SourceSite>, ToolError> {
+    let sites: Vec<SourceSite> =
+        info.declarations.iter().filter_map(|d| convert::gated_site(&resolved.target, Some(d))).collect();
+    call.services.limits.check_items("the type's declarations", sites.len())?;
+    Ok(sites)
+}
+
 pub async fn symbol_definition(call: &Call, input: PositionInput) -> Result<SymbolDefinitionOutput, ToolError> {
-    let (resolved, position) =
-        position(call, &input.file_path, input.line, input.column, input.solution_path.as_deref()).await?;
+    let (resolved, position) = call.position(&input).await?;
     match call.ask(&resolved.workspace, RequestBody::SymbolDefinition(position)).await?.body {
         ResponseBody::SymbolDefinition(info) => {
-            let locations: Vec<DefinitionSite> = info
-                .locations
-                .iter()
-                .map(|l| DefinitionSite { location: convert::location(&l.span), source_text: l.line_text.clone() })
-                .collect();
+            let locations: Vec<SourceSite> =
+                info.locations.iter().filter_map(|l| convert::gated_site(&resolved.target, Some(l))).collect();
+            call.services.limits.check_items("the symbol's declarations", locations.len())?;
             Ok(SymbolDefinitionOutput {
                 definition_location: locations.first().map(|l| l.location.clone()),
                 source_text: locations.first().map(|l| l.source_text.clone()),
@@ -70,31 +81,48 @@ pub async fn symbol_definition(call: &Call, input: PositionInput) -> Result<Symb
 }
 
 pub async fn find_references(call: &Call, input: FindReferencesInput) -> Result<FindReferencesOutput, ToolError> {
-    let max = args::limit(input.max_results, DEFAULT_REFERENCES, MAX_REFERENCES, "maxResults")?;
+    let limits = call.services.limits;
+    let page_size = limits.page_size(input.page_size)?;
     let (resolved, position) =
-        position(call, &input.file_path, input.line, input.column, input.solution_path.as_deref()).await?;
-    let request = ReferencesRequest { position, include_declaration: input.include_declaration.unwrap_or(false) };
-    match call.ask(&resolved.workspace, RequestBody::References(request)).await?.body {
-        ResponseBody::References(list) => {
-            let total = list.references.len();
-            Ok(FindReferencesOutput {
-                references: list
-                    .references
-                    .iter()
-                    .take(max)
-                    .map(|r| ReferenceItem {
-                        location: convert::location(&r.span),
-                        line_text: r.line_text.clone(),
-                        kind: r.kind.clone(),
-                        project: r.project.clone(),
-                    })
-                    .collect(),
-                total_count: total as u32,
-                has_more: total > max,
-                symbol: convert::symbol(&list.symbol),
-                resolved_from_solution: resolved.target.solution.display().to_string(),
+        call.position_at(&input.file_path, input.line, input.column, input.solution_path.as_deref()).await?;
+    let include_declaration = input.include_declaration.unwrap_or(false);
+    let canonical = serde_json::json!({
+        "solution": resolved.target.solution, "file": position.file, "line": position.line,
+        "column": position.column, "includeDeclaration": include_declaration,
+    });
+    let request = PageRequest::new("find_references", &canonical, page_size, input.cursor.as_deref())?;
+    let page = call
+        .services
+        .pager
+        .page(call, &resolved, request, || async {
+            let request = ReferencesRequest { position, include_declaration };
+            let reply = call.ask(&resolved.workspace, RequestBody::References(request)).await?;
+            let ResponseBody::References(list) = reply.body else { return Err(unexpected(reply.body)) };
+            let mut items: Vec<ReferenceItem> = list
+                .references
+                .iter()
+                .filter(|r| resolved.target.contains(Path::new(&r.span.file)))
+                .map(|r| ReferenceItem {
+                    location: convert::location(&r.span),
+                    line_text: r.line_text.clone(),
+                    kind: r.kind.clone(),
+                    project: r.project.clone(),
+                })
+                .collect();
+            convert::canonical(&mut items, |a, b| (&a.location, &a.kind).cmp(&(&b.location, &b.kind)));
+            limits.check_total("the references", items.len(), limits.total_items)?;
+            Ok(Computed {
+                listing: Listing { header: convert::symbol(&list.symbol), items },
+                host_pid: reply.host_pid,
+                workspace_version: reply.workspace_version,
             })
-        }
-        other => Err(unexpected(other)),
-    }
+        })
+        .await?;
+    Ok(FindReferencesOutput {
+        references: page.items().to_vec(),
+        total_count: page.total(),
+        next_cursor: page.next_cursor.clone(),
+        symbol: SymbolInfo::clone(&page.listing.header),
+        resolved_from_solution: resolved.target.solution.display().to_string(),
+    })
 }

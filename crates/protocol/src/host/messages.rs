@@ -11,7 +11,7 @@
 use bincode::{Decode, Encode};
 
 /// Bumped on any change to the types in this module.
-pub const PROTOCOL_VERSION: u32 = 2;
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// Correlates a response with its request; unique per connection, chosen by the broker.
 #[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -78,6 +78,22 @@ pub enum RequestBody {
     /// Compute (never apply) the edits that move a type; refused with a catalog code when the move is not
     /// possible or would add compiler errors.
     PlanMove(MoveRequest),
+    /// Members accessible at a position on the type of the expression, variable or type name there.
+    Members(MembersRequest),
+    /// Types implementing or deriving from a type, or members implementing or overriding a member.
+    Implementations(ImplementationsRequest),
+    /// Every overload of the method at a position.
+    Overloads(Position),
+    /// Base types, derived types and interfaces of a type (both directions; the broker filters).
+    TypeHierarchy(SymbolTarget),
+    /// Calls into and out of the method (or constructor, property, ...) at a position.
+    CallHierarchy(CallHierarchyRequest),
+    /// Every declaration in one document, flattened.
+    DocumentSymbols(DocumentRequest),
+    /// Source declarations of the whole solution whose name matches a query.
+    SearchSymbols(SymbolSearchRequest),
+    /// Compile a snippet inserted at a position, without changing the solution.
+    AnalyzeCode(CodeBlock),
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -115,8 +131,11 @@ pub enum Severity {
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
 pub struct DiagnosticsRequest {
-    /// One document; `None` means the whole solution.
+    /// One document; `None` means the project, or else the whole solution.
     pub file: Option<String>,
+    /// One project, by name or by absolute project file path (refused with PROJECT_NOT_FOUND); ignored with
+    /// `file`.
+    pub project: Option<String>,
     pub min_severity: Severity,
 }
 
@@ -163,6 +182,14 @@ pub enum ResponseBody {
     CompilationDiagnostics(DiagnosticList),
     Pong,
     MovePlan(Box<MovePlan>),
+    Members(MemberList),
+    Implementations(ImplementationList),
+    Overloads(OverloadList),
+    TypeHierarchy(Box<TypeHierarchy>),
+    CallHierarchy(CallHierarchy),
+    DocumentSymbols(DocumentSymbolList),
+    SearchSymbols(SymbolMatches),
+    CodeAnalysis(CodeAnalysis),
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -216,6 +243,17 @@ pub struct SymbolSummary {
     pub assembly: String,
     /// True when the symbol comes from a referenced assembly rather than the solution's source.
     pub is_metadata: bool,
+    /// Canonical identity of the symbol, from which the broker derives its stable id: the documentation
+    /// comment id (`T:Shop.Core.Models.Customer`, `M:...Calculate(System.Decimal)`), or for symbols that
+    /// have none (locals, parameters, ...) `<kind>|<display>|<file>:<line>:<column>` of their declaration.
+    pub key: String,
+}
+
+/// A symbol with its first source declaration (by path and position); none for metadata symbols.
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct SymbolRef {
+    pub symbol: SymbolSummary,
+    pub location: Option<SourceLocation>,
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -236,8 +274,9 @@ pub struct TypeInfo {
     pub base_type: Option<String>,
     /// All interfaces, fully qualified, sorted.
     pub interfaces: Vec<String>,
-    /// Where the type is declared in source (several for partial types); empty for metadata types.
-    pub declarations: Vec<Span>,
+    /// Where the type is declared in source (several for partial types), sorted by path and position;
+    /// empty for metadata types.
+    pub declarations: Vec<SourceLocation>,
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -284,6 +323,8 @@ pub struct Diagnostic {
     pub severity: Severity,
     pub message: String,
     pub project: String,
+    /// The project file; diagnostics without a location are grouped under it.
+    pub project_path: String,
     pub location: Option<Span>,
 }
 
@@ -361,4 +402,179 @@ pub struct FileEdit {
     pub new_text: String,
     /// One line for previews, e.g. `Remove declaration of Order`.
     pub description: String,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct MembersRequest {
+    pub position: Position,
+    pub include_extension_methods: bool,
+    pub include_static: bool,
+}
+
+/// What a type query is about: the symbol at a position, or a type by its fully qualified name
+/// (`Shop.Core.Services.IRepository<T>`, or the metadata name `Shop.Core.Services.IRepository`1`).
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub enum SymbolTarget {
+    At(Position),
+    Named(String),
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct ImplementationsRequest {
+    pub target: SymbolTarget,
+    /// Classes deriving from a class, interfaces extending an interface, overrides of a member.
+    pub derived_types: bool,
+    /// Types implementing an interface, members implementing an interface member.
+    pub interface_implementations: bool,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct CallHierarchyRequest {
+    pub position: Position,
+    pub incoming: bool,
+    pub outgoing: bool,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct DocumentRequest {
+    pub file: String,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct SymbolSearchRequest {
+    /// Trimmed, not empty; matched as Roslyn's navigate-to does (prefix, substring, camel-case humps),
+    /// case-insensitively.
+    pub query: String,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct CodeBlock {
+    /// Where the snippet is inserted: the file gives the project, the position the scope.
+    pub position: Position,
+    pub code: String,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct MemberList {
+    /// The type whose members these are.
+    pub receiver: SymbolSummary,
+    /// Accessible at the position, in no particular order (the broker sorts).
+    pub members: Vec<Member>,
+}
+
+/// A method, property, field, event or nested type, with its signature.
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct Member {
+    pub symbol: SymbolRef,
+    /// Minimal C# signature: `void Add(string item)`, `string Name { get; set; }`.
+    pub signature: String,
+    /// Fully qualified, e.g. `System.Collections.Generic.List<string>`.
+    pub declaring_type: String,
+    /// `public`, `protected`, `internal`, `protected internal`, `private protected`, `private`.
+    pub accessibility: String,
+    pub documentation: Option<String>,
+    pub parameters: Vec<Parameter>,
+    /// Methods' return type, properties' and fields' type; none for `void` and nested types.
+    pub return_type: Option<String>,
+    pub is_extension: bool,
+    pub is_static: bool,
+    pub is_async: bool,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct Parameter {
+    pub name: String,
+    pub type_name: String,
+    pub documentation: Option<String>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct ImplementationList {
+    pub symbol: SymbolSummary,
+    pub implementations: Vec<Related>,
+}
+
+/// A symbol related to the one asked about.
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct Related {
+    pub symbol: SymbolRef,
+    /// `Implements`, `Derives`, `Overrides` (implementations); `BaseType`, `DerivedType`, `Interface`
+    /// (hierarchy).
+    pub relation: String,
+    /// Declared directly on the type (its own base list), not inherited through another type.
+    pub is_direct: bool,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct OverloadList {
+    /// The method at the position.
+    pub method: SymbolSummary,
+    /// Every method of that name on the type and its base types, the method itself included.
+    pub overloads: Vec<Member>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct TypeHierarchy {
+    pub symbol: SymbolRef,
+    /// From the direct base type up to `System.Object`, in that order.
+    pub base_types: Vec<Related>,
+    /// Every type in the solution deriving from it, directly or not.
+    pub derived_types: Vec<Related>,
+    /// Every interface it implements (or, for an interface, extends), directly or not.
+    pub interfaces: Vec<Related>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct CallHierarchy {
+    pub symbol: SymbolRef,
+    /// Methods (and other members) calling it, each with the call sites inside it.
+    pub incoming: Vec<CallGroup>,
+    /// Methods, constructors and properties it calls, each with the call sites in its body.
+    pub outgoing: Vec<CallGroup>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct CallGroup {
+    /// The caller (incoming) or the callee (outgoing).
+    pub symbol: SymbolRef,
+    /// The call expressions' names, sorted by path and position.
+    pub sites: Vec<SourceLocation>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct DocumentSymbolList {
+    pub symbols: Vec<DocumentSymbol>,
+}
+
+/// A declaration in a document: namespace, type, member, enum member or local function.
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct DocumentSymbol {
+    pub name: String,
+    pub kind: String,
+    /// The whole declaration, attributes included, leading comments and doc comment excluded (for a field,
+    /// the whole field declaration).
+    pub range: Span,
+    /// The declared identifier.
+    pub selection: Span,
+    /// Name of the enclosing declaration; none at the top level.
+    pub container: Option<String>,
+    /// Fully qualified display, as [`SymbolSummary::display`].
+    pub detail: String,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct SymbolMatches {
+    /// Source declarations only, one entry per declaration (partial types give several).
+    pub symbols: Vec<SymbolRef>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct CodeAnalysis {
+    /// Diagnostics inside the snippet, positions relative to it (its first line is line 1); the span's
+    /// file is the file it was inserted into.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Symbols the snippet declares (locals, local functions, members, types).
+    pub declared: Vec<SymbolSummary>,
+    /// Symbols the snippet uses that it does not declare, with where they are declared.
+    pub used: Vec<SymbolRef>,
 }

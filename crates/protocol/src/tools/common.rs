@@ -14,10 +14,39 @@ pub struct Location {
     pub end_column: u32,
 }
 
+impl Location {
+    pub fn range(&self) -> Range {
+        Range { line: self.line, column: self.column, end_line: self.end_line, end_column: self.end_column }
+    }
+}
+
+/// A range inside a file named elsewhere: 1-based, end exclusive.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Range {
+    pub line: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+}
+
+/// A declaration or use in the solution with the text of its line.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SourceSite {
+    #[serde(flatten)]
+    pub location: Location,
+    /// The line's text, trimmed.
+    pub source_text: String,
+}
+
 /// What a symbol is, wherever it is declared.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SymbolInfo {
+    /// Stable id: `sha256:` + hex sha256 of `symbol|<assembly>|<key>`, where key is the documentation comment
+    /// id (`T:Shop.Core.Models.Customer`), or for locals and parameters `<kind>|<display>|<file>:<line>:<column>`.
+    pub id: String,
     pub name: String,
     /// Class, Struct, Interface, Enum, Delegate, Record, Method, Property, Field, Local, Parameter, ...
     pub kind: String,
@@ -47,4 +76,14 @@ pub struct PositionInput {
     /// Solution or project to use; found from the file when omitted.
     #[serde(default)]
     pub solution_path: Option<String>,
+}
+
+/// A symbol with its first declaration in the solution (none for symbols from referenced assemblies).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SymbolItem {
+    #[serde(flatten)]
+    pub symbol: SymbolInfo,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<SourceSite>,
 }

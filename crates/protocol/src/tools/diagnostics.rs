@@ -12,29 +12,51 @@ pub enum SeverityName {
     Error,
 }
 
+impl SeverityName {
+    /// As it is written in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SeverityName::Hidden => "hidden",
+            SeverityName::Info => "info",
+            SeverityName::Warning => "warning",
+            SeverityName::Error => "error",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CompilationDiagnosticsInput {
-    /// One file (absolute or relative to the workspace root); the whole solution when omitted.
+    /// One file (absolute or relative to the workspace root). Give at most one of `filePath` and `project`;
+    /// with neither, the whole solution.
     #[serde(default)]
     pub file_path: Option<String>,
+    /// One project, by name (`Shop.Core`) or project file path.
+    #[serde(default)]
+    pub project: Option<String>,
     /// Solution or project to use; found from the file when omitted.
     #[serde(default)]
     pub solution_path: Option<String>,
     /// Lowest severity to report (default `warning`).
     #[serde(default)]
     pub min_severity: Option<SeverityName>,
-    /// At most this many diagnostics (default 200, at most 1000); `hasMore` tells whether more exist.
+    /// Files per page (default 100; capped at the service's maximum page size, 200 unless set lower).
     #[serde(default)]
-    #[schemars(range(min = 1, max = 1000))]
-    pub max_results: Option<u32>,
+    #[schemars(range(min = 1))]
+    pub page_size: Option<u32>,
+    /// `nextCursor` of the previous page; omit for the first page.
+    #[serde(default)]
+    pub cursor: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DiagnosticItem {
-    /// Compiler id, e.g. `CS0029`.
+    /// `sha256:` + hex sha256 of `filePath|line:column|endLine:endColumn|severity|code|message` (the project
+    /// file and empty positions for diagnostics without a location).
     pub id: String,
+    /// Compiler id, e.g. `CS0029`.
+    pub code: String,
     pub severity: SeverityName,
     pub message: String,
     pub project: String,
@@ -43,16 +65,34 @@ pub struct DiagnosticItem {
     pub location: Option<super::Location>,
 }
 
+/// The diagnostics of one file (or, for those without a location, of one project file).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DiagnosticFile {
+    pub file_path: String,
+    /// Sorted by position, severity (errors first), code and message; at most the service's item cap (200
+    /// unless set lower), the first ones in that order.
+    pub diagnostics: Vec<DiagnosticItem>,
+    /// Diagnostics of the file before the cap.
+    pub diagnostic_count: u32,
+    /// Some were left out by the cap.
+    pub truncated: bool,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CompilationDiagnosticsOutput {
-    /// Sorted by path, line, column and id; location-less ones first.
-    pub diagnostics: Vec<DiagnosticItem>,
+    /// `file`, `project` or `solution`.
+    pub scope: String,
+    /// One entry per file with diagnostics, sorted by path; the page's files.
+    pub files: Vec<DiagnosticFile>,
+    /// Files with diagnostics, all pages.
+    pub file_count: u32,
+    /// Diagnostics in all files, all pages.
     pub total_count: u32,
     pub error_count: u32,
     pub warning_count: u32,
-    pub has_more: bool,
-    /// `file` or `solution`.
-    pub scope: String,
+    /// Pass it as `cursor` for the next page; null on the last page.
+    pub next_cursor: Option<String>,
     pub resolved_from_solution: String,
 }

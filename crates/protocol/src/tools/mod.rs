@@ -1,11 +1,15 @@
 //! MCP tool inputs and outputs. Inputs reject unknown fields; outputs are the `structuredContent` of a
 //! successful call and are described by [`output_schema`].
 
+pub mod analyze;
 mod common;
 pub mod diagnose;
 pub mod diagnostics;
+pub mod hierarchy;
+pub mod members;
 pub mod moves;
 pub mod navigation;
+pub mod symbols;
 pub mod workspace;
 
 pub use common::*;

@@ -1,11 +1,12 @@
-//! get_type_at_position, find_symbol_definition, find_references.
+//! get_type_at_position, find_symbol_definition, find_type_definition, find_references.
 
-use super::common::{Location, PositionInput, SymbolInfo};
+use super::common::{Location, PositionInput, SourceSite, SymbolInfo};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub type TypeAtPositionInput = PositionInput;
 pub type SymbolDefinitionInput = PositionInput;
+pub type TypeDefinitionInput = PositionInput;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -33,15 +34,6 @@ pub struct TypeAtPositionOutput {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct DefinitionSite {
-    #[serde(flatten)]
-    pub location: Location,
-    /// The declaration's first line, trimmed.
-    pub source_text: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
 pub struct SymbolDefinitionOutput {
     /// The first declaration; absent for symbols from referenced assemblies.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -49,7 +41,7 @@ pub struct SymbolDefinitionOutput {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source_text: Option<String>,
     /// Every declaration (partial types and methods have several), sorted by path and position.
-    pub locations: Vec<DefinitionSite>,
+    pub locations: Vec<SourceSite>,
     pub symbol_info: SymbolInfo,
     pub resolved_from_solution: String,
 }
@@ -71,10 +63,13 @@ pub struct FindReferencesInput {
     /// Also list the symbol's own declarations (default false).
     #[serde(default)]
     pub include_declaration: Option<bool>,
-    /// At most this many references (default 100, at most 1000); `hasMore` tells whether more exist.
+    /// References per page (default 100; the service caps it at its maximum page size, 200 unless set lower).
     #[serde(default)]
-    #[schemars(range(min = 1, max = 1000))]
-    pub max_results: Option<u32>,
+    #[schemars(range(min = 1))]
+    pub page_size: Option<u32>,
+    /// `nextCursor` of the previous page; omit for the first page.
+    #[serde(default)]
+    pub cursor: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -91,10 +86,34 @@ pub struct ReferenceItem {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FindReferencesOutput {
-    /// Sorted by path, line and column.
+    /// Sorted by path, line, column, end line, end column; deduplicated.
     pub references: Vec<ReferenceItem>,
+    /// References in the whole result, all pages.
     pub total_count: u32,
-    pub has_more: bool,
+    /// Pass it as `cursor` for the next page; null on the last page.
+    pub next_cursor: Option<String>,
+    pub symbol: SymbolInfo,
+    pub resolved_from_solution: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TypeDefinitionOutput {
+    /// Minimal display: `List<string>`.
+    pub type_name: String,
+    /// `System.Collections.Generic.List<System.String>`.
+    pub full_type_name: String,
+    pub kind: String,
+    pub assembly: String,
+    pub namespace: String,
+    /// The type is declared in a referenced assembly: no locations.
+    pub is_from_metadata: bool,
+    /// The first declaration of the type.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub definition_location: Option<Location>,
+    /// Every declaration of the type (partial types have several), sorted by path and position.
+    pub locations: Vec<SourceSite>,
+    /// The symbol under the cursor whose type this is.
     pub symbol: SymbolInfo,
     pub resolved_from_solution: String,
 }

@@ -10,12 +10,7 @@ public static class DefinitionHandler
     {
         var at = await PositionResolver.ResolveAsync(solution, position, cancellationToken);
         var symbol = Definition(await PositionResolver.RequireSymbolAsync(at, cancellationToken));
-        var locations = new List<SourceLocation>();
-        foreach (var location in symbol.Locations.Where(l => l.IsInSource))
-        {
-            locations.Add(await SymbolFormat.ToSourceLocationAsync(location, cancellationToken));
-        }
-        return new DefinitionInfo(SymbolFormat.Summarize(symbol), locations.InSourceOrder(l => l.Span).ToValueList());
+        return new DefinitionInfo(SymbolFormat.Summarize(symbol), await SymbolFormat.DeclarationsAsync(symbol, cancellationToken));
     }
 
     /// <summary>

@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Text.Json.Nodes;
 using Microsoft.CodeAnalysis;
 using RoslynMcp.Host.Protocol;
 using ProtocolDiagnostic = RoslynMcp.Host.Protocol.Diagnostic;
@@ -21,18 +22,19 @@ public static class DiagnosticsHandler
                 var model = await document.GetSemanticModelAsync(cancellationToken);
                 if (model is not null)
                 {
-                    Collect(found, model.GetDiagnostics(cancellationToken: cancellationToken), document.Project.Name, request.MinSeverity);
+                    Collect(found, model.GetDiagnostics(cancellationToken: cancellationToken), document.Project, request.MinSeverity);
                 }
             }
         }
         else
         {
-            foreach (var project in solution.Projects)
+            var projects = request.Project is { } wanted ? FindProjects(solution, wanted) : solution.Projects;
+            foreach (var project in projects)
             {
                 var compilation = await project.GetCompilationAsync(cancellationToken);
                 if (compilation is not null)
                 {
-                    Collect(found, compilation.GetDiagnostics(cancellationToken), project.Name, request.MinSeverity);
+                    Collect(found, compilation.GetDiagnostics(cancellationToken), project, request.MinSeverity);
                 }
             }
         }
@@ -50,7 +52,29 @@ public static class DiagnosticsHandler
         return new DiagnosticList(sorted.ToValueList());
     }
 
-    private static void Collect(List<ProtocolDiagnostic> found, IEnumerable<RoslynDiagnostic> diagnostics, string project, Severity minimum)
+    /// <summary>
+    /// The projects with this name, or with this absolute project file path (one per target framework of a
+    /// multi-targeted project).
+    /// </summary>
+    private static List<Project> FindProjects(Solution solution, string wanted)
+    {
+        var path = Path.IsPathFullyQualified(wanted) ? Path.GetFullPath(wanted) : null;
+        var projects = solution.Projects
+            .Where(p => p.Name == wanted || (path is not null && string.Equals(p.FilePath, path, StringComparison.Ordinal)))
+            .ToList();
+        if (projects.Count > 0)
+        {
+            return projects;
+        }
+        var available = solution.Projects.Select(p => p.Name).Distinct().Order(StringComparer.Ordinal).ToList();
+        throw HostErrorException.Create(
+            ErrorCodes.ProjectNotFound,
+            $"No project of the loaded solution is named or located at '{wanted}'",
+            new JsonObject { ["project"] = wanted, ["available"] = new JsonArray([.. available.Select(n => JsonValue.Create(n))]) },
+            $"Pass one of the solution's projects by name ({string.Join(", ", available)}) or by absolute project file path");
+    }
+
+    private static void Collect(List<ProtocolDiagnostic> found, IEnumerable<RoslynDiagnostic> diagnostics, Project project, Severity minimum)
     {
         foreach (var diagnostic in diagnostics)
         {
@@ -63,7 +87,8 @@ public static class DiagnosticsHandler
                 diagnostic.Id,
                 severity,
                 diagnostic.GetMessage(CultureInfo.InvariantCulture),
-                project,
+                project.Name,
+                project.FilePath ?? "",
                 diagnostic.Location.IsInSource ? SymbolFormat.ToSpan(diagnostic.Location) : null));
         }
     }

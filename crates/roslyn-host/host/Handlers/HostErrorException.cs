@@ -33,4 +33,5 @@ public static class ErrorCodes
     public const string BreaksAccessibility = "BREAKS_ACCESSIBILITY";
     public const string CircularReference = "CIRCULAR_REFERENCE";
     public const string CompilationError = "COMPILATION_ERROR";
+    public const string ProjectNotFound = "PROJECT_NOT_FOUND";
 }

@@ -1,12 +1,27 @@
+using System.Globalization;
 using RoslynMcp.Host.Handlers.Moves;
 using RoslynMcp.Host.Protocol;
 using RoslynMcp.Host.Workspace;
 
 namespace RoslynMcp.Host.Handlers;
 
-/// <summary>Routes each request to its handler against the solution snapshot current when it started.</summary>
-public sealed class RequestDispatcher(SolutionHost host) : IRequestHandler
+/// <summary>
+/// Routes each request to its handler against the solution snapshot current when it started. A positive
+/// <paramref name="readDelay"/> makes every request but Load, ApplyFileChanges and Ping wait that long first, so that
+/// tests can observe slow, cancelled and timed-out reads.
+/// </summary>
+public sealed class RequestDispatcher(SolutionHost host, TimeSpan readDelay = default) : IRequestHandler
 {
+    public const string ReadDelayVariable = "ROSLYN_MCP_FAULT_READ_DELAY_MS";
+
+    public static TimeSpan ReadDelayFromEnvironment() => ParseReadDelay(Environment.GetEnvironmentVariable(ReadDelayVariable));
+
+    /// <summary>A positive whole number of milliseconds; anything else means no delay.</summary>
+    public static TimeSpan ParseReadDelay(string? milliseconds) =>
+        int.TryParse(milliseconds, NumberStyles.None, CultureInfo.InvariantCulture, out var ms) && ms > 0
+            ? TimeSpan.FromMilliseconds(ms)
+            : TimeSpan.Zero;
+
     public ulong CurrentVersion => host.CurrentVersion;
 
     public async Task<(Outcome Outcome, ulong WorkspaceVersion)> HandleAsync(RequestBody body, CancellationToken cancellationToken)
@@ -56,6 +71,10 @@ public sealed class RequestDispatcher(SolutionHost host) : IRequestHandler
             }
         }
 
+        if (readDelay > TimeSpan.Zero)
+        {
+            await Task.Delay(readDelay, cancellationToken);
+        }
         if (snapshot is null)
         {
             throw SolutionHost.NotLoaded();
@@ -73,6 +92,22 @@ public sealed class RequestDispatcher(SolutionHost host) : IRequestHandler
                 new ResponseBody.CompilationDiagnostics(await DiagnosticsHandler.HandleAsync(solution, request, cancellationToken)),
             RequestBody.PlanMove { Value: var request } =>
                 new ResponseBody.MovePlan(await MoveHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.Members { Value: var request } =>
+                new ResponseBody.Members(await MembersHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.Implementations { Value: var request } =>
+                new ResponseBody.Implementations(await ImplementationsHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.Overloads { Value: var position } =>
+                new ResponseBody.Overloads(await OverloadsHandler.HandleAsync(solution, position, cancellationToken)),
+            RequestBody.TypeHierarchy { Value: var target } =>
+                new ResponseBody.TypeHierarchy(await TypeHierarchyHandler.HandleAsync(solution, target, cancellationToken)),
+            RequestBody.CallHierarchy { Value: var request } =>
+                new ResponseBody.CallHierarchy(await CallHierarchyHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.DocumentSymbols { Value: var request } =>
+                new ResponseBody.DocumentSymbols(await DocumentSymbolsHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.SearchSymbols { Value: var request } =>
+                new ResponseBody.SearchSymbols(await SymbolSearchHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.AnalyzeCode { Value: var block } =>
+                new ResponseBody.CodeAnalysis(await CodeAnalysisHandler.HandleAsync(solution, block, cancellationToken)),
             _ => throw new InvalidOperationException($"Unhandled request {body.GetType().Name}"),
         };
         return (response, snapshot.Version);

@@ -43,8 +43,47 @@ public static class SymbolFormat
             isMemberScoped ? null : symbol.ContainingType?.ToDisplayString(FullName),
             isMemberScoped ? null : NamespaceOf(symbol),
             AssemblyOf(symbol),
-            IsMetadata(symbol));
+            IsMetadata(symbol),
+            KeyOf(symbol));
     }
+
+    /// <summary>
+    /// The symbol's canonical identity: its documentation comment id (or its original definition's), else, for
+    /// locals, parameters, type parameters and the like, its kind and display with where it is declared (or its
+    /// assembly).
+    /// </summary>
+    public static string KeyOf(ISymbol symbol)
+    {
+        if ((DocumentationId(symbol) ?? DocumentationId(symbol.OriginalDefinition)) is { } id)
+        {
+            return id;
+        }
+        var prefix = $"{KindOf(symbol)}|{symbol.ToDisplayString(Display)}|";
+        if (FirstSourceLocation(symbol) is not { } location)
+        {
+            return prefix + AssemblyOf(symbol);
+        }
+        var span = ToSpan(location);
+        return prefix + $"{span.File}:{span.StartLine}:{span.StartColumn}";
+    }
+
+    // Type parameters and error types get `!:T`, which names nothing unambiguously.
+    private static string? DocumentationId(ISymbol symbol) =>
+        symbol.GetDocumentationCommentId() is { Length: > 0 } id && !id.StartsWith("!:", StringComparison.Ordinal) ? id : null;
+
+    /// <summary>The symbol's summary with its first source declaration; no location for metadata symbols.</summary>
+    public static async Task<SymbolRef> RefAsync(ISymbol symbol, CancellationToken ct)
+    {
+        var location = FirstSourceLocation(symbol);
+        return new SymbolRef(Summarize(symbol), location is null ? null : await ToSourceLocationAsync(location, ct));
+    }
+
+    /// <summary>The first declaration in source, by path and then position.</summary>
+    private static Location? FirstSourceLocation(ISymbol symbol) => symbol.Locations
+        .Where(l => l.IsInSource)
+        .OrderBy(l => l.SourceTree!.FilePath, StringComparer.Ordinal)
+        .ThenBy(l => l.SourceSpan.Start)
+        .FirstOrDefault();
 
     public static bool IsMetadata(ISymbol symbol) => !symbol.Locations.Any(l => l.IsInSource);
 
@@ -102,6 +141,17 @@ public static class SymbolFormat
     {
         var text = await location.SourceTree!.GetTextAsync(cancellationToken);
         return new SourceLocation(ToSpan(location), LineText(text, location.SourceSpan.Start));
+    }
+
+    /// <summary>Every source declaration of the symbol, sorted by path and position; empty for metadata symbols.</summary>
+    public static async Task<ValueList<SourceLocation>> DeclarationsAsync(ISymbol symbol, CancellationToken cancellationToken)
+    {
+        var locations = new List<SourceLocation>();
+        foreach (var location in symbol.Locations.Where(l => l.IsInSource))
+        {
+            locations.Add(await ToSourceLocationAsync(location, cancellationToken));
+        }
+        return locations.InSourceOrder(l => l.Span).ToValueList();
     }
 
     public static IOrderedEnumerable<T> InSourceOrder<T>(this IEnumerable<T> items, Func<T, ProtocolSpan> span) =>

@@ -40,7 +40,7 @@ public static partial class TypeAtPositionHandler
             type is INamedTypeSymbol named ? named.TypeArguments.Select(FullName).ToValueList() : [],
             type.TypeKind == TypeKind.Interface || type.BaseType is null ? null : FullName(type.BaseType),
             type.AllInterfaces.Select(FullName).Distinct().Order(StringComparer.Ordinal).ToValueList(),
-            type.Locations.Where(l => l.IsInSource).Select(SymbolFormat.ToSpan).InSourceOrder(s => s).ToValueList());
+            await SymbolFormat.DeclarationsAsync(type, cancellationToken));
     }
 
     /// <summary>The type a symbol has, is, or returns.</summary>

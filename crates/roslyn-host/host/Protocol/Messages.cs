@@ -1,13 +1,13 @@
 using System.Diagnostics;
 
 // The envelopes of `crates/protocol/src/host/messages.rs`: same types, same field and variant order.
-// Request payloads are in Requests.cs, answers in Results.cs.
+// Request payloads are in Requests.cs and NavigationRequests.cs, answers in Results.cs and NavigationResults.cs.
 namespace RoslynMcp.Host.Protocol;
 
 public static class ProtocolVersion
 {
     /// <summary>Bumped with the Rust side on any change to the message types.</summary>
-    public const uint Current = 2;
+    public const uint Current = 3;
 }
 
 /// <summary>Correlates a response with its request; chosen by the broker, unique per connection.</summary>

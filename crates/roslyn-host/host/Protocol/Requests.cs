@@ -28,6 +28,30 @@ public abstract record RequestBody : IBincode<RequestBody>
     /// <summary>Compute (never apply) the edits that move a type.</summary>
     public sealed record PlanMove(MoveRequest Value) : RequestBody;
 
+    /// <summary>Members accessible at a position on the type of the expression, variable or type name there.</summary>
+    public sealed record Members(MembersRequest Value) : RequestBody;
+
+    /// <summary>Types implementing or deriving from a type, or members implementing or overriding a member.</summary>
+    public sealed record Implementations(ImplementationsRequest Value) : RequestBody;
+
+    /// <summary>Every overload of the method at a position.</summary>
+    public sealed record Overloads(Position Value) : RequestBody;
+
+    /// <summary>Base types, derived types and interfaces of a type.</summary>
+    public sealed record TypeHierarchy(SymbolTarget Value) : RequestBody;
+
+    /// <summary>Calls into and out of the member at a position.</summary>
+    public sealed record CallHierarchy(CallHierarchyRequest Value) : RequestBody;
+
+    /// <summary>Every declaration in one document, flattened.</summary>
+    public sealed record DocumentSymbols(DocumentRequest Value) : RequestBody;
+
+    /// <summary>Source declarations of the whole solution whose name matches a query.</summary>
+    public sealed record SearchSymbols(SymbolSearchRequest Value) : RequestBody;
+
+    /// <summary>Compile a snippet inserted at a position, without changing the solution.</summary>
+    public sealed record AnalyzeCode(CodeBlock Value) : RequestBody;
+
     public void Encode(BincodeWriter writer)
     {
         switch (this)
@@ -64,6 +88,38 @@ public abstract record RequestBody : IBincode<RequestBody>
                 writer.WriteVariant(7);
                 m.Value.Encode(writer);
                 break;
+            case Members m:
+                writer.WriteVariant(8);
+                m.Value.Encode(writer);
+                break;
+            case Implementations m:
+                writer.WriteVariant(9);
+                m.Value.Encode(writer);
+                break;
+            case Overloads m:
+                writer.WriteVariant(10);
+                m.Value.Encode(writer);
+                break;
+            case TypeHierarchy m:
+                writer.WriteVariant(11);
+                m.Value.Encode(writer);
+                break;
+            case CallHierarchy m:
+                writer.WriteVariant(12);
+                m.Value.Encode(writer);
+                break;
+            case DocumentSymbols m:
+                writer.WriteVariant(13);
+                m.Value.Encode(writer);
+                break;
+            case SearchSymbols m:
+                writer.WriteVariant(14);
+                m.Value.Encode(writer);
+                break;
+            case AnalyzeCode m:
+                writer.WriteVariant(15);
+                m.Value.Encode(writer);
+                break;
             default:
                 throw new UnreachableException();
         }
@@ -79,6 +135,14 @@ public abstract record RequestBody : IBincode<RequestBody>
         5 => new CompilationDiagnostics(DiagnosticsRequest.Decode(reader)),
         6 => new Ping(PingRequest.Decode(reader)),
         7 => new PlanMove(MoveRequest.Decode(reader)),
+        8 => new Members(MembersRequest.Decode(reader)),
+        9 => new Implementations(ImplementationsRequest.Decode(reader)),
+        10 => new Overloads(Position.Decode(reader)),
+        11 => new TypeHierarchy(SymbolTarget.Decode(reader)),
+        12 => new CallHierarchy(CallHierarchyRequest.Decode(reader)),
+        13 => new DocumentSymbols(DocumentRequest.Decode(reader)),
+        14 => new SearchSymbols(SymbolSearchRequest.Decode(reader)),
+        15 => new AnalyzeCode(CodeBlock.Decode(reader)),
         var index => throw BincodeReader.UnknownVariant(nameof(RequestBody), index),
     };
 }
@@ -145,16 +209,23 @@ public static class SeverityCodec
     }
 }
 
-public sealed record DiagnosticsRequest(string? File, Severity MinSeverity) : IBincode<DiagnosticsRequest>
+/// <summary>
+/// One document (<see cref="File"/>), else one project (<see cref="Project"/>: a name or an absolute project file
+/// path), else the whole solution.
+/// </summary>
+public sealed record DiagnosticsRequest(string? File, string? Project, Severity MinSeverity) : IBincode<DiagnosticsRequest>
 {
     public void Encode(BincodeWriter writer)
     {
         writer.WriteOption(File, static (w, file) => w.WriteString(file));
+        writer.WriteOption(Project, static (w, project) => w.WriteString(project));
         SeverityCodec.Encode(writer, MinSeverity);
     }
 
-    public static DiagnosticsRequest Decode(BincodeReader reader) =>
-        new(reader.ReadOption(static r => r.ReadString()), SeverityCodec.Decode(reader));
+    public static DiagnosticsRequest Decode(BincodeReader reader) => new(
+        reader.ReadOption(static r => r.ReadString()),
+        reader.ReadOption(static r => r.ReadString()),
+        SeverityCodec.Decode(reader));
 }
 
 public sealed record PingRequest(uint DelayMs) : IBincode<PingRequest>

@@ -25,6 +25,22 @@ public abstract record ResponseBody : IBincode<ResponseBody>
 
     public sealed record MovePlan(Protocol.MovePlan Value) : ResponseBody;
 
+    public sealed record Members(MemberList Value) : ResponseBody;
+
+    public sealed record Implementations(ImplementationList Value) : ResponseBody;
+
+    public sealed record Overloads(OverloadList Value) : ResponseBody;
+
+    public sealed record TypeHierarchy(Protocol.TypeHierarchy Value) : ResponseBody;
+
+    public sealed record CallHierarchy(Protocol.CallHierarchy Value) : ResponseBody;
+
+    public sealed record DocumentSymbols(DocumentSymbolList Value) : ResponseBody;
+
+    public sealed record SearchSymbols(SymbolMatches Value) : ResponseBody;
+
+    public sealed record CodeAnalysis(Protocol.CodeAnalysis Value) : ResponseBody;
+
     public void Encode(BincodeWriter writer)
     {
         switch (this)
@@ -60,6 +76,38 @@ public abstract record ResponseBody : IBincode<ResponseBody>
                 writer.WriteVariant(7);
                 m.Value.Encode(writer);
                 break;
+            case Members m:
+                writer.WriteVariant(8);
+                m.Value.Encode(writer);
+                break;
+            case Implementations m:
+                writer.WriteVariant(9);
+                m.Value.Encode(writer);
+                break;
+            case Overloads m:
+                writer.WriteVariant(10);
+                m.Value.Encode(writer);
+                break;
+            case TypeHierarchy m:
+                writer.WriteVariant(11);
+                m.Value.Encode(writer);
+                break;
+            case CallHierarchy m:
+                writer.WriteVariant(12);
+                m.Value.Encode(writer);
+                break;
+            case DocumentSymbols m:
+                writer.WriteVariant(13);
+                m.Value.Encode(writer);
+                break;
+            case SearchSymbols m:
+                writer.WriteVariant(14);
+                m.Value.Encode(writer);
+                break;
+            case CodeAnalysis m:
+                writer.WriteVariant(15);
+                m.Value.Encode(writer);
+                break;
             default:
                 throw new UnreachableException();
         }
@@ -75,6 +123,14 @@ public abstract record ResponseBody : IBincode<ResponseBody>
         5 => new CompilationDiagnostics(DiagnosticList.Decode(reader)),
         6 => new Pong(),
         7 => new MovePlan(Protocol.MovePlan.Decode(reader)),
+        8 => new Members(MemberList.Decode(reader)),
+        9 => new Implementations(ImplementationList.Decode(reader)),
+        10 => new Overloads(OverloadList.Decode(reader)),
+        11 => new TypeHierarchy(Protocol.TypeHierarchy.Decode(reader)),
+        12 => new CallHierarchy(Protocol.CallHierarchy.Decode(reader)),
+        13 => new DocumentSymbols(DocumentSymbolList.Decode(reader)),
+        14 => new SearchSymbols(SymbolMatches.Decode(reader)),
+        15 => new CodeAnalysis(Protocol.CodeAnalysis.Decode(reader)),
         var index => throw BincodeReader.UnknownVariant(nameof(ResponseBody), index),
     };
 }
@@ -157,7 +213,8 @@ public sealed record SymbolSummary(
     string? ContainingType,
     string? ContainingNamespace,
     string Assembly,
-    bool IsMetadata) : IBincode<SymbolSummary>
+    bool IsMetadata,
+    string Key) : IBincode<SymbolSummary>
 {
     public void Encode(BincodeWriter writer)
     {
@@ -168,6 +225,7 @@ public sealed record SymbolSummary(
         writer.WriteOption(ContainingNamespace, static (w, s) => w.WriteString(s));
         writer.WriteString(Assembly);
         writer.WriteBool(IsMetadata);
+        writer.WriteString(Key);
     }
 
     public static SymbolSummary Decode(BincodeReader reader) => new(
@@ -177,7 +235,8 @@ public sealed record SymbolSummary(
         reader.ReadOption(static r => r.ReadString()),
         reader.ReadOption(static r => r.ReadString()),
         reader.ReadString(),
-        reader.ReadBool());
+        reader.ReadBool(),
+        reader.ReadString());
 }
 
 public sealed record TypeInfo(
@@ -192,7 +251,7 @@ public sealed record TypeInfo(
     ValueList<string> TypeArguments,
     string? BaseType,
     ValueList<string> Interfaces,
-    ValueList<Span> Declarations) : IBincode<TypeInfo>
+    ValueList<SourceLocation> Declarations) : IBincode<TypeInfo>
 {
     public void Encode(BincodeWriter writer)
     {
@@ -222,7 +281,7 @@ public sealed record TypeInfo(
         reader.ReadStrings(),
         reader.ReadOption(static r => r.ReadString()),
         reader.ReadStrings(),
-        reader.ReadSeq<Span>());
+        reader.ReadSeq<SourceLocation>());
 }
 
 public sealed record DefinitionInfo(SymbolSummary Symbol, ValueList<SourceLocation> Locations) : IBincode<DefinitionInfo>
@@ -281,8 +340,14 @@ public sealed record DiagnosticList(ValueList<Diagnostic> Diagnostics) : IBincod
     public static DiagnosticList Decode(BincodeReader reader) => new(reader.ReadSeq<Diagnostic>());
 }
 
-public sealed record Diagnostic(string Id, Severity Severity, string Message, string Project, Span? Location)
-    : IBincode<Diagnostic>
+/// <summary>A compiler diagnostic; <see cref="ProjectPath"/> is the project file.</summary>
+public sealed record Diagnostic(
+    string Id,
+    Severity Severity,
+    string Message,
+    string Project,
+    string ProjectPath,
+    Span? Location) : IBincode<Diagnostic>
 {
     public void Encode(BincodeWriter writer)
     {
@@ -290,12 +355,14 @@ public sealed record Diagnostic(string Id, Severity Severity, string Message, st
         SeverityCodec.Encode(writer, Severity);
         writer.WriteString(Message);
         writer.WriteString(Project);
+        writer.WriteString(ProjectPath);
         writer.WriteOption(Location);
     }
 
     public static Diagnostic Decode(BincodeReader reader) => new(
         reader.ReadString(),
         SeverityCodec.Decode(reader),
+        reader.ReadString(),
         reader.ReadString(),
         reader.ReadString(),
         reader.ReadOption<Span>());

@@ -1,0 +1,163 @@
+//! Paged lists (seed 001 §3.5-§4.4): the first page computes the whole sorted, deduplicated result, checks
+//! it against the total cap and retains it under its snapshot key; later pages slice the retained result
+//! after checking that the solution is still the one it was computed on. A page never mixes two states.
+
+pub mod cursor;
+
+use crate::tools::{Call, Resolved};
+use cursor::Cursor;
+use protocol::host::{PingRequest, RequestBody};
+use protocol::{ErrorCode, ToolError};
+use std::any::Any;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A whole result: what every page repeats (`header`) and what pages slice (`items`).
+pub struct Listing<H, T> {
+    pub header: H,
+    pub items: Vec<T>,
+}
+
+/// One page of a listing.
+pub struct Page<H, T> {
+    pub listing: Arc<Listing<H, T>>,
+    pub offset: usize,
+    pub len: usize,
+    pub next_cursor: Option<String>,
+}
+
+impl<H, T> Page<H, T> {
+    pub fn items(&self) -> &[T] {
+        &self.listing.items[self.offset..self.offset + self.len]
+    }
+
+    pub fn total(&self) -> u32 {
+        self.listing.items.len() as u32
+    }
+}
+
+/// A listing computed by the host, with the snapshot it was computed on.
+pub struct Computed<H, T> {
+    pub listing: Listing<H, T>,
+    pub host_pid: u32,
+    pub workspace_version: u64,
+}
+
+/// What a paged call asks for.
+pub struct PageRequest {
+    /// The request key (`k`) of the tool and its canonical arguments.
+    pub key: String,
+    pub page_size: usize,
+    pub cursor: Option<Cursor>,
+}
+
+impl PageRequest {
+    /// Decodes the cursor (CURSOR_INVALID when it is not one of ours or belongs to another request).
+    pub fn new(
+        tool: &str,
+        canonical: &serde_json::Value,
+        page_size: usize,
+        cursor: Option<&str>,
+    ) -> Result<Self, ToolError> {
+        let key = cursor::request_key(tool, canonical);
+        let cursor = cursor.map(Cursor::decode).transpose()?;
+        if cursor.as_ref().is_some_and(|c| c.k != key) {
+            return Err(cursor::invalid("it was issued for another request (tool or arguments differ)"));
+        }
+        Ok(Self { key, page_size, cursor })
+    }
+}
+
+/// Retained listings by snapshot key, for as long as their cursors live.
+pub struct Pager {
+    retained: moka::sync::Cache<String, Retained>,
+}
+
+/// A listing of any tool, with its size for the cache's weigher.
+#[derive(Clone)]
+struct Retained {
+    items: u32,
+    listing: Arc<dyn Any + Send + Sync>,
+}
+
+/// Items retained over all listings; past it the least recently used listings go (their cursors then get
+/// CURSOR_EXPIRED).
+const RETAINED_ITEMS: u64 = 1_000_000;
+
+impl Pager {
+    pub fn new(ttl: Duration) -> Self {
+        let retained = moka::sync::Cache::builder()
+            .max_capacity(RETAINED_ITEMS)
+            .weigher(|_: &String, retained: &Retained| retained.items.max(1))
+            .time_to_live(ttl)
+            .build();
+        Self { retained }
+    }
+
+    /// The page `request` asks for. `compute` runs only for a first page.
+    pub async fn page<H, T, F, Fut>(
+        &self,
+        call: &Call,
+        resolved: &Resolved,
+        request: PageRequest,
+        compute: F,
+    ) -> Result<Page<H, T>, ToolError>
+    where
+        H: Send + Sync + 'static,
+        T: Send + Sync + 'static,
+        F: FnOnce() -> Fut,
+        Fut: Future<Output = Result<Computed<H, T>, ToolError>>,
+    {
+        let roots = &resolved.target.roots;
+        let (listing, offset) = match &request.cursor {
+            None => {
+                let computed = compute().await?;
+                let s = cursor::snapshot_key(&request.key, roots, computed.host_pid, computed.workspace_version);
+                let listing = Arc::new(computed.listing);
+                let items = u32::try_from(listing.items.len()).unwrap_or(u32::MAX);
+                self.retained.insert(s.clone(), Retained { items, listing: listing.clone() });
+                (Stamped { listing, s }, 0)
+            }
+            Some(cursor) => {
+                let pong = call.ask(&resolved.workspace, RequestBody::Ping(PingRequest { delay_ms: 0 })).await?;
+                let s = cursor::snapshot_key(&request.key, roots, pong.host_pid, pong.workspace_version);
+                if cursor.s != s {
+                    return Err(stale());
+                }
+                let retained = self.retained.get(&s).ok_or_else(expired)?;
+                let listing = retained
+                    .listing
+                    .downcast::<Listing<H, T>>()
+                    .map_err(|_| cursor::invalid("it was issued for another tool"))?;
+                if cursor.o > listing.items.len() {
+                    return Err(cursor::invalid("its offset is past the end of the result"));
+                }
+                (Stamped { listing, s }, cursor.o)
+            }
+        };
+        let total = listing.listing.items.len();
+        let len = request.page_size.min(total - offset);
+        let end = offset + len;
+        let next_cursor = (end < total).then(|| Cursor::new(end, &request.key, &listing.s).encode());
+        Ok(Page { listing: listing.listing, offset, len, next_cursor })
+    }
+}
+
+struct Stamped<H, T> {
+    listing: Arc<Listing<H, T>>,
+    s: String,
+}
+
+fn stale() -> ToolError {
+    ToolError::new(
+        ErrorCode::CURSOR_STALE,
+        "The solution changed since this cursor was issued; its pages would mix two states",
+    )
+    .suggest("Ask again without a cursor to page through the current result")
+}
+
+fn expired() -> ToolError {
+    ToolError::new(ErrorCode::CURSOR_EXPIRED, "The result this cursor pages through is no longer retained")
+        .suggest("Ask again without a cursor; results are kept for a limited time after their first page")
+}

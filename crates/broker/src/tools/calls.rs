@@ -1,0 +1,82 @@
+//! get_call_hierarchy: who calls a method and what it calls, each with its call sites.
+
+use super::{Call, Resolved, convert, unexpected};
+use crate::paging::{Computed, Listing, PageRequest};
+use protocol::ToolError;
+use protocol::host::{self, CallHierarchyRequest, RequestBody, ResponseBody};
+use protocol::tools::hierarchy::*;
+use protocol::tools::{SourceSite, SymbolItem};
+use std::path::Path;
+
+fn calls(resolved: &Resolved, direction: CallDirection, groups: &[host::CallGroup]) -> Vec<CallItem> {
+    groups
+        .iter()
+        .map(|group| {
+            let mut call_sites: Vec<SourceSite> = group
+                .sites
+                .iter()
+                .filter(|s| resolved.target.contains(Path::new(&s.span.file)))
+                .map(convert::site)
+                .collect();
+            call_sites.sort();
+            call_sites.dedup();
+            CallItem {
+                direction,
+                symbol: convert::symbol(&group.symbol.symbol),
+                location: convert::gated_site(&resolved.target, group.symbol.location.as_ref()),
+                call_sites,
+            }
+        })
+        // A caller whose every call lies outside the roots is not reported.
+        .filter(|item| !item.call_sites.is_empty())
+        .collect()
+}
+
+pub async fn call_hierarchy(call: &Call, input: CallHierarchyInput) -> Result<CallHierarchyOutput, ToolError> {
+    let limits = call.services.limits;
+    let page_size = limits.page_size(input.page_size)?;
+    let (resolved, position) =
+        call.position_at(&input.file_path, input.line, input.column, input.solution_path.as_deref()).await?;
+    let direction = input.direction.unwrap_or(CallDirection::Both);
+    let request = CallHierarchyRequest {
+        position,
+        incoming: direction != CallDirection::Outgoing,
+        outgoing: direction != CallDirection::Incoming,
+    };
+    let canonical = serde_json::json!({
+        "solution": resolved.target.solution, "file": request.position.file, "line": request.position.line,
+        "column": request.position.column, "incoming": request.incoming, "outgoing": request.outgoing,
+    });
+    let page_request = PageRequest::new("get_call_hierarchy", &canonical, page_size, input.cursor.as_deref())?;
+    let page = call
+        .services
+        .pager
+        .page(call, &resolved, page_request, || async {
+            let reply = call.ask(&resolved.workspace, RequestBody::CallHierarchy(request)).await?;
+            let ResponseBody::CallHierarchy(hierarchy) = reply.body else { return Err(unexpected(reply.body)) };
+            let mut items = calls(&resolved, CallDirection::Incoming, &hierarchy.incoming);
+            items.extend(calls(&resolved, CallDirection::Outgoing, &hierarchy.outgoing));
+            convert::canonical(&mut items, |a, b| {
+                (a.direction, &a.symbol.fully_qualified_name, &a.location, &a.symbol.id).cmp(&(
+                    b.direction,
+                    &b.symbol.fully_qualified_name,
+                    &b.location,
+                    &b.symbol.id,
+                ))
+            });
+            limits.check_total("the calls", items.len(), limits.total_items)?;
+            Ok(Computed {
+                listing: Listing { header: convert::symbol_item(&resolved.target, &hierarchy.symbol), items },
+                host_pid: reply.host_pid,
+                workspace_version: reply.workspace_version,
+            })
+        })
+        .await?;
+    Ok(CallHierarchyOutput {
+        symbol: SymbolItem::clone(&page.listing.header),
+        calls: page.items().to_vec(),
+        total_count: page.total(),
+        next_cursor: page.next_cursor.clone(),
+        resolved_from_solution: resolved.target.solution.display().to_string(),
+    })
+}

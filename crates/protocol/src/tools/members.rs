@@ -1,0 +1,102 @@
+//! get_available_members and get_method_overloads.
+
+use super::common::{SourceSite, SymbolInfo};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+pub type MethodOverloadsInput = super::PositionInput;
+
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AvailableMembersInput {
+    /// Source file, absolute or relative to the workspace root.
+    pub file_path: String,
+    /// 1-based line of an expression, variable or type name.
+    #[schemars(range(min = 1))]
+    pub line: u32,
+    /// 1-based column.
+    #[schemars(range(min = 1))]
+    pub column: u32,
+    /// Solution or project to use; found from the file when omitted.
+    #[serde(default)]
+    pub solution_path: Option<String>,
+    /// List extension methods that apply to the type (default true).
+    #[serde(default)]
+    pub include_extension_methods: Option<bool>,
+    /// List static members (default true).
+    #[serde(default)]
+    pub include_static: Option<bool>,
+    /// Keep only members whose name starts with this text (case-insensitive).
+    #[serde(default)]
+    pub filter: Option<String>,
+    /// Members per page (default 100; capped at the service's maximum page size, 200 unless set lower).
+    #[serde(default)]
+    #[schemars(range(min = 1))]
+    pub page_size: Option<u32>,
+    /// `nextCursor` of the previous page; omit for the first page.
+    #[serde(default)]
+    pub cursor: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ParameterItem {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub type_name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub documentation: Option<String>,
+}
+
+/// A member with its signature: a method, property, field, event or nested type.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MemberItem {
+    #[serde(flatten)]
+    pub symbol: SymbolInfo,
+    /// Minimal C# signature: `void Add(string item)`, `string Name { get; set; }`.
+    pub signature: String,
+    pub declaring_type: String,
+    pub accessibility: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub documentation: Option<String>,
+    pub parameters: Vec<ParameterItem>,
+    /// Return type of a method (absent for `void`), type of a property, field or event.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub return_type: Option<String>,
+    pub is_extension: bool,
+    pub is_static: bool,
+    pub is_async: bool,
+    /// Where it is declared in the solution; absent for members of referenced assemblies.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<SourceSite>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AvailableMembersOutput {
+    /// The type whose members are listed: of the expression or variable at the position, or the type named
+    /// there.
+    pub receiver_type: SymbolInfo,
+    /// Sorted by name, kind, signature and id.
+    pub members: Vec<MemberItem>,
+    /// Accessible members before `filter`.
+    pub total_count: u32,
+    /// Members after `filter`, all pages.
+    pub filtered_count: u32,
+    /// Pass it as `cursor` for the next page; null on the last page.
+    pub next_cursor: Option<String>,
+    pub resolved_from_solution: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MethodOverloadsOutput {
+    /// The method at the position.
+    pub method: SymbolInfo,
+    /// Every method of that name on its type and base types (constructors of the type for a constructor),
+    /// sorted by parameter count, then signature.
+    pub overloads: Vec<MemberItem>,
+    pub count: u32,
+    pub resolved_from_solution: String,
+}

@@ -1,0 +1,47 @@
+using Microsoft.CodeAnalysis;
+using RoslynMcp.Host.Protocol;
+
+namespace RoslynMcp.Host.Handlers;
+
+public static class ImplementationsHandler
+{
+    public static async Task<ImplementationList> HandleAsync(
+        Solution solution, ImplementationsRequest request, CancellationToken cancellationToken)
+    {
+        var symbol = await SymbolTargets.ResolveAsync(solution, request.Target, cancellationToken);
+        var implementations = new List<Related>();
+        async Task AddAsync(Task<IEnumerable<Derivation>> found, string relation) =>
+            implementations.AddRange(await Derivations.RelatedAsync(await found, relation, cancellationToken));
+
+        switch (symbol)
+        {
+            case INamedTypeSymbol { TypeKind: TypeKind.Interface } type:
+                if (request.InterfaceImplementations)
+                {
+                    await AddAsync(Derivations.ImplementingTypesAsync(type, solution, cancellationToken), "Implements");
+                }
+                if (request.DerivedTypes)
+                {
+                    await AddAsync(Derivations.DerivedInterfacesAsync(type, solution, cancellationToken), "Derives");
+                }
+                break;
+            case INamedTypeSymbol { TypeKind: TypeKind.Class } type when request.DerivedTypes:
+                await AddAsync(Derivations.DerivedClassesAsync(type, solution, cancellationToken), "Derives");
+                break;
+            case IMethodSymbol or IPropertySymbol or IEventSymbol when symbol.ContainingType?.TypeKind == TypeKind.Interface:
+                if (request.InterfaceImplementations)
+                {
+                    await AddAsync(Derivations.ImplementingMembersAsync(symbol, solution, cancellationToken), "Implements");
+                }
+                break;
+            case IMethodSymbol or IPropertySymbol or IEventSymbol when request.DerivedTypes && IsOverridable(symbol):
+                await AddAsync(Derivations.OverridesAsync(symbol, solution, cancellationToken), "Overrides");
+                break;
+        }
+        // Structs, enums, delegates and other symbols have nothing built on them: an empty list, not an error.
+        return new ImplementationList(SymbolFormat.Summarize(symbol), implementations.ToValueList());
+    }
+
+    private static bool IsOverridable(ISymbol member) =>
+        (member.IsVirtual || member.IsAbstract || member.IsOverride) && !member.IsSealed;
+}

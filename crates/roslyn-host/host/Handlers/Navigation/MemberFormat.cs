@@ -1,0 +1,118 @@
+using System.Text.RegularExpressions;
+using System.Xml;
+using System.Xml.Linq;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using RoslynMcp.Host.Protocol;
+
+namespace RoslynMcp.Host.Handlers;
+
+/// <summary>How a member is described in member and overload lists.</summary>
+public static partial class MemberFormat
+{
+    /// <summary>
+    /// <c>decimal Calculate(decimal price)</c>, <c>string Name { get; set; }</c>, <c>class Line</c>: the member alone,
+    /// types by their simple names.
+    /// </summary>
+    private static readonly SymbolDisplayFormat Signature = new(
+        globalNamespaceStyle: SymbolDisplayGlobalNamespaceStyle.Omitted,
+        typeQualificationStyle: SymbolDisplayTypeQualificationStyle.NameOnly,
+        genericsOptions: SymbolDisplayFormat.MinimallyQualifiedFormat.GenericsOptions,
+        memberOptions: SymbolDisplayFormat.MinimallyQualifiedFormat.MemberOptions & ~SymbolDisplayMemberOptions.IncludeContainingType,
+        delegateStyle: SymbolDisplayDelegateStyle.NameAndSignature,
+        propertyStyle: SymbolDisplayPropertyStyle.ShowReadWriteDescriptor,
+        kindOptions: SymbolDisplayFormat.MinimallyQualifiedFormat.KindOptions | SymbolDisplayKindOptions.IncludeTypeKeyword,
+        parameterOptions: SymbolDisplayFormat.MinimallyQualifiedFormat.ParameterOptions | SymbolDisplayParameterOptions.IncludeExtensionThis,
+        localOptions: SymbolDisplayFormat.MinimallyQualifiedFormat.LocalOptions,
+        miscellaneousOptions: SymbolDisplayFormat.MinimallyQualifiedFormat.MiscellaneousOptions);
+
+    /// <summary>Types inside signatures: <c>decimal</c>, <c>IRepository&lt;Customer&gt;</c>, <c>string?</c>.</summary>
+    private static readonly SymbolDisplayFormat TypeName = SymbolDisplayFormat.MinimallyQualifiedFormat;
+
+    public static async Task<Member> DescribeAsync(ISymbol symbol, CancellationToken cancellationToken)
+    {
+        // A reduced extension method (`"x".Shout()`) is declared as the static method it came from.
+        var declared = DefinitionHandler.Definition(symbol);
+        var reduced = symbol is IMethodSymbol { ReducedFrom: not null };
+        var parameterDocs = ParameterDocumentation(declared);
+        var parameters = ParametersOf(symbol).Select(p => new Parameter(
+            p.Name,
+            p.Type.ToDisplayString(TypeName),
+            parameterDocs.GetValueOrDefault(p.Name)));
+        return new Member(
+            await SymbolFormat.RefAsync(reduced ? declared : symbol, cancellationToken),
+            symbol.ToDisplayString(Signature),
+            symbol.ContainingType?.ToDisplayString(SymbolFormat.Display) ?? "",
+            SyntaxFacts.GetText(symbol.DeclaredAccessibility),
+            TypeAtPositionHandler.Summary(declared),
+            parameters.ToValueList(),
+            ReturnTypeOf(symbol)?.ToDisplayString(TypeName),
+            // A reduced extension method is an extension called as an instance method.
+            symbol is IMethodSymbol { IsExtensionMethod: true },
+            symbol.IsStatic,
+            symbol is IMethodSymbol method && (method.IsAsync || IsTaskLike(method.ReturnType)));
+    }
+
+    private static IEnumerable<IParameterSymbol> ParametersOf(ISymbol symbol) => symbol switch
+    {
+        IMethodSymbol method => method.Parameters,
+        IPropertySymbol property => property.Parameters,
+        _ => [],
+    };
+
+    private static ITypeSymbol? ReturnTypeOf(ISymbol symbol) => symbol switch
+    {
+        IMethodSymbol { ReturnsVoid: true } => null,
+        IMethodSymbol { MethodKind: MethodKind.Constructor or MethodKind.StaticConstructor } => null,
+        IMethodSymbol method => method.ReturnType,
+        IPropertySymbol property => property.Type,
+        IFieldSymbol field => field.Type,
+        IEventSymbol @event => @event.Type,
+        _ => null,
+    };
+
+    /// <summary><c>Task</c>, <c>ValueTask</c> and their generic forms: awaitable the way async members are.</summary>
+    private static bool IsTaskLike(ITypeSymbol type) =>
+        type is INamedTypeSymbol { Name: "Task" or "ValueTask" } named &&
+        named.ContainingNamespace.ToDisplayString() == "System.Threading.Tasks";
+
+    /// <summary>The whitespace-collapsed text of each <c>&lt;param&gt;</c> of the XML documentation, by name.</summary>
+    private static Dictionary<string, string> ParameterDocumentation(ISymbol symbol)
+    {
+        var docs = new Dictionary<string, string>(StringComparer.Ordinal);
+        var xml = symbol.GetDocumentationCommentXml(expandIncludes: true);
+        if (string.IsNullOrWhiteSpace(xml))
+        {
+            return docs;
+        }
+        try
+        {
+            foreach (var param in XDocument.Parse(xml).Descendants("param"))
+            {
+                if ((string?)param.Attribute("name") is { } name && Text(param) is { Length: > 0 } text)
+                {
+                    docs.TryAdd(name, text);
+                }
+            }
+        }
+        catch (XmlException)
+        {
+            // Malformed documentation reads as none, as for summaries.
+        }
+        return docs;
+    }
+
+    /// <summary>An element's text with references read as their last name part, as summaries are.</summary>
+    private static string Text(XElement element) => Whitespace().Replace(
+        string.Concat(element.DescendantNodes().Select(node => node switch
+        {
+            XText t => t.Value,
+            XElement { IsEmpty: true } e => ((string?)e.Attribute("cref") ?? (string?)e.Attribute("langword") ?? (string?)e.Attribute("name") ?? "")
+                .Split(':', '.').Last(),
+            _ => "",
+        })),
+        " ").Trim();
+
+    [GeneratedRegex(@"\s+")]
+    private static partial Regex Whitespace();
+}

@@ -93,7 +93,7 @@ public static class DiagnosticsHandler
         }
     }
 
-    private static Severity SeverityOf(DiagnosticSeverity severity) => severity switch
+    public static Severity SeverityOf(DiagnosticSeverity severity) => severity switch
     {
         DiagnosticSeverity.Hidden => Severity.Hidden,
         DiagnosticSeverity.Info => Severity.Info,

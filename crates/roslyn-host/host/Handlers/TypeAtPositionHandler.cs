@@ -1,6 +1,3 @@
-using System.Text.RegularExpressions;
-using System.Xml;
-using System.Xml.Linq;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using RoslynMcp.Host.Protocol;
@@ -9,7 +6,7 @@ using ProtocolTypeInfo = RoslynMcp.Host.Protocol.TypeInfo;
 
 namespace RoslynMcp.Host.Handlers;
 
-public static partial class TypeAtPositionHandler
+public static class TypeAtPositionHandler
 {
     public static async Task<ProtocolTypeInfo> HandleAsync(Solution solution, Position position, CancellationToken cancellationToken)
     {
@@ -35,7 +32,7 @@ public static partial class TypeAtPositionHandler
             SymbolFormat.TypeKindOf(type),
             SymbolFormat.AssemblyOf(type),
             SymbolFormat.NamespaceOf(type) ?? "",
-            Summary(type),
+            DocComments.Summary(type),
             type is INamedTypeSymbol { IsGenericType: true },
             type is INamedTypeSymbol named ? named.TypeArguments.Select(FullName).ToValueList() : [],
             type.TypeKind == TypeKind.Interface || type.BaseType is null ? null : FullName(type.BaseType),
@@ -88,39 +85,4 @@ public static partial class TypeAtPositionHandler
     }
 
     private static string FullName(ITypeSymbol type) => type.ToDisplayString(SymbolFormat.FullName);
-
-    /// <summary>The whitespace-collapsed text of the XML documentation's summary, if any.</summary>
-    public static string? Summary(ISymbol symbol)
-    {
-        var xml = symbol.GetDocumentationCommentXml(expandIncludes: true);
-        if (string.IsNullOrWhiteSpace(xml))
-        {
-            return null;
-        }
-        try
-        {
-            var summary = XDocument.Parse(xml).Descendants("summary").FirstOrDefault();
-            if (summary is null)
-            {
-                return null;
-            }
-            // <see cref="T:System.String"/> reads as its last name part when it has no text of its own.
-            var text = string.Concat(summary.DescendantNodes().Select(node => node switch
-            {
-                XText t => t.Value,
-                XElement { IsEmpty: true } e => ((string?)e.Attribute("cref") ?? (string?)e.Attribute("langword") ?? (string?)e.Attribute("name") ?? "")
-                    .Split(':', '.').Last(),
-                _ => "",
-            }));
-            var collapsed = Whitespace().Replace(text, " ").Trim();
-            return collapsed.Length == 0 ? null : collapsed;
-        }
-        catch (XmlException)
-        {
-            return null;
-        }
-    }
-
-    [GeneratedRegex(@"\s+")]
-    private static partial Regex Whitespace();
 }

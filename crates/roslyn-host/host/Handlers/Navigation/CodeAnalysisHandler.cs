@@ -56,7 +56,7 @@ public static class CodeAnalysisHandler
                 && d.Location.SourceTree == model.SyntaxTree && snippet.Contains(d.Location.SourceSpan))
             .Select(d => new ProtocolDiagnostic(
                 d.Id,
-                SeverityOf(d.Severity),
+                DiagnosticsHandler.SeverityOf(d.Severity),
                 d.GetMessage(CultureInfo.InvariantCulture),
                 document.Project.Name,
                 document.Project.FilePath ?? "",
@@ -69,11 +69,4 @@ public static class CodeAnalysisHandler
             .ThenBy(d => d.Message, StringComparer.Ordinal)
             .ToValueList();
     }
-
-    private static Severity SeverityOf(DiagnosticSeverity severity) => severity switch
-    {
-        DiagnosticSeverity.Info => Severity.Info,
-        DiagnosticSeverity.Warning => Severity.Warning,
-        _ => Severity.Error,
-    };
 }

@@ -1,6 +1,3 @@
-using System.Text.RegularExpressions;
-using System.Xml;
-using System.Xml.Linq;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using RoslynMcp.Host.Protocol;
@@ -8,7 +5,7 @@ using RoslynMcp.Host.Protocol;
 namespace RoslynMcp.Host.Handlers;
 
 /// <summary>How a member is described in member and overload lists.</summary>
-public static partial class MemberFormat
+public static class MemberFormat
 {
     /// <summary>
     /// <c>decimal Calculate(decimal price)</c>, <c>string Name { get; set; }</c>, <c>class Line</c>: the member alone,
@@ -34,7 +31,7 @@ public static partial class MemberFormat
         // A reduced extension method (`"x".Shout()`) is declared as the static method it came from.
         var declared = DefinitionHandler.Definition(symbol);
         var reduced = symbol is IMethodSymbol { ReducedFrom: not null };
-        var parameterDocs = ParameterDocumentation(declared);
+        var parameterDocs = DocComments.Parameters(declared);
         var parameters = ParametersOf(symbol).Select(p => new Parameter(
             p.Name,
             p.Type.ToDisplayString(TypeName),
@@ -44,7 +41,7 @@ public static partial class MemberFormat
             symbol.ToDisplayString(Signature),
             symbol.ContainingType?.ToDisplayString(SymbolFormat.Display) ?? "",
             SyntaxFacts.GetText(symbol.DeclaredAccessibility),
-            TypeAtPositionHandler.Summary(declared),
+            DocComments.Summary(declared),
             parameters.ToValueList(),
             ReturnTypeOf(symbol)?.ToDisplayString(TypeName),
             // A reduced extension method is an extension called as an instance method.
@@ -75,44 +72,4 @@ public static partial class MemberFormat
     private static bool IsTaskLike(ITypeSymbol type) =>
         type is INamedTypeSymbol { Name: "Task" or "ValueTask" } named &&
         named.ContainingNamespace.ToDisplayString() == "System.Threading.Tasks";
-
-    /// <summary>The whitespace-collapsed text of each <c>&lt;param&gt;</c> of the XML documentation, by name.</summary>
-    private static Dictionary<string, string> ParameterDocumentation(ISymbol symbol)
-    {
-        var docs = new Dictionary<string, string>(StringComparer.Ordinal);
-        var xml = symbol.GetDocumentationCommentXml(expandIncludes: true);
-        if (string.IsNullOrWhiteSpace(xml))
-        {
-            return docs;
-        }
-        try
-        {
-            foreach (var param in XDocument.Parse(xml).Descendants("param"))
-            {
-                if ((string?)param.Attribute("name") is { } name && Text(param) is { Length: > 0 } text)
-                {
-                    docs.TryAdd(name, text);
-                }
-            }
-        }
-        catch (XmlException)
-        {
-            // Malformed documentation reads as none, as for summaries.
-        }
-        return docs;
-    }
-
-    /// <summary>An element's text with references read as their last name part, as summaries are.</summary>
-    private static string Text(XElement element) => Whitespace().Replace(
-        string.Concat(element.DescendantNodes().Select(node => node switch
-        {
-            XText t => t.Value,
-            XElement { IsEmpty: true } e => ((string?)e.Attribute("cref") ?? (string?)e.Attribute("langword") ?? (string?)e.Attribute("name") ?? "")
-                .Split(':', '.').Last(),
-            _ => "",
-        })),
-        " ").Trim();
-
-    [GeneratedRegex(@"\s+")]
-    private static partial Regex Whitespace();
 }

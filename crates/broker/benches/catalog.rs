@@ -20,34 +20,44 @@ fn main() {
     runtime.block_on(run(calls));
 }
 
-/// One representative question per tool.
-fn questions(shop: &Fixture) -> Vec<(&'static str, Value)> {
+/// One representative question per tool: (label, tool, arguments).
+fn questions(shop: &Fixture) -> Vec<(&'static str, &'static str, Value)> {
     let program = shop.file("src/Shop.App/Program.cs");
     let calculator = shop.file("src/Shop.Core/Services/PriceCalculator.cs");
     let solution = shop.file("Shop.sln");
     let (found_line, found_column) = shop.position_of("src/Shop.App/Program.cs", "found =", 0);
     let at_found = json!({"filePath": program, "line": found_line, "column": found_column});
     vec![
-        ("get_type_at_position", at_found.clone()),
-        ("find_symbol_definition", json!({"filePath": program, "line": 15, "column": 13})),
-        ("find_type_definition", at_found.clone()),
+        ("get_type_at_position", "get_type_at_position", at_found.clone()),
+        ("find_symbol_definition", "find_symbol_definition", json!({"filePath": program, "line": 15, "column": 13})),
+        ("find_type_definition", "find_type_definition", at_found.clone()),
         (
+            "find_references",
             "find_references",
             json!({"filePath": shop.file("src/Shop.Core/Models/Customer.cs"), "line": 6, "column": 14}),
         ),
-        ("get_available_members", at_found),
-        ("get_method_overloads", json!({"filePath": program, "line": 21, "column": 41})),
-        ("find_implementations", json!({"typeName": "Shop.Core.Services.IGreeter", "solutionPath": solution})),
-        ("get_type_hierarchy", json!({"typeName": "Shop.Data.CustomerRepository", "solutionPath": solution})),
-        ("get_call_hierarchy", json!({"filePath": calculator, "line": 23, "column": 31})),
-        ("get_document_symbols", json!({"filePath": program})),
-        ("search_symbols", json!({"query": "Cust", "solutionPath": solution})),
+        ("get_available_members", "get_available_members", at_found),
+        ("get_method_overloads", "get_method_overloads", json!({"filePath": program, "line": 21, "column": 41})),
         (
+            "find_implementations",
+            "find_implementations",
+            json!({"typeName": "Shop.Core.Services.IGreeter", "solutionPath": solution}),
+        ),
+        (
+            "get_type_hierarchy",
+            "get_type_hierarchy",
+            json!({"typeName": "Shop.Data.CustomerRepository", "solutionPath": solution}),
+        ),
+        ("get_call_hierarchy", "get_call_hierarchy", json!({"filePath": calculator, "line": 23, "column": 31})),
+        ("get_document_symbols", "get_document_symbols", json!({"filePath": program})),
+        ("search_symbols", "search_symbols", json!({"query": "Cust", "solutionPath": solution})),
+        (
+            "analyze_code_block",
             "analyze_code_block",
             json!({"filePath": program, "line": 22, "column": 13, "code": "var doubled = calculator.Calculate(single * 2);\n"}),
         ),
-        ("get_compilation_diagnostics", json!({"filePath": program})),
-        ("get_compilation_diagnostics", json!({"solutionPath": solution})),
+        ("get_compilation_diagnostics (file)", "get_compilation_diagnostics", json!({"filePath": program})),
+        ("get_compilation_diagnostics (all)", "get_compilation_diagnostics", json!({"solutionPath": solution})),
     ]
 }
 
@@ -70,9 +80,9 @@ async fn run(calls: usize) {
         "{:<28} {:>9} {:>9} {:>9} {:>9} {:>7} {:>7}",
         "tool", "e2e p50", "e2e p95", "host p50", "host p95", "x p50", "x p95"
     );
-    for (tool, arguments) in questions(&shop) {
+    for (label, tool, arguments) in questions(&shop) {
         let (mut end_to_end, mut host) = measure(&server, calls, tool, |_| arguments.clone()).await;
-        row(tool, &mut end_to_end, &mut host);
+        row(label, &mut end_to_end, &mut host);
     }
 
     // A second page reads the retained result after checking the snapshot: one ping to the host.
@@ -85,6 +95,9 @@ async fn run(calls: usize) {
     let (mut next_e2e, mut next_host) = measure(&server, calls, "find_references", |_| next.clone()).await;
     row("find_references page 1", &mut first_e2e, &mut first_host);
     row("find_references page 2", &mut next_e2e, &mut next_host);
+    let (p1, _) = percentiles(&mut first_e2e);
+    let (p2, _) = percentiles(&mut next_e2e);
+    println!("page 2 (retained, one ping) / page 1 (computed) end to end, p50: {:.2}x", p2 / p1);
     server.stop().await;
 }
 

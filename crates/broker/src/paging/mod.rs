@@ -110,14 +110,14 @@ impl Pager {
         Fut: Future<Output = Result<Computed<H, T>, ToolError>>,
     {
         let roots = &resolved.target.roots;
-        let (listing, offset) = match &request.cursor {
+        let (listing, s, offset) = match &request.cursor {
             None => {
                 let computed = compute().await?;
                 let s = cursor::snapshot_key(&request.key, roots, computed.host_pid, computed.workspace_version);
                 let listing = Arc::new(computed.listing);
                 let items = u32::try_from(listing.items.len()).unwrap_or(u32::MAX);
                 self.retained.insert(s.clone(), Retained { items, listing: listing.clone() });
-                (Stamped { listing, s }, 0)
+                (listing, s, 0)
             }
             Some(cursor) => {
                 let pong = call.ask(&resolved.workspace, RequestBody::Ping(PingRequest { delay_ms: 0 })).await?;
@@ -133,20 +133,15 @@ impl Pager {
                 if cursor.o > listing.items.len() {
                     return Err(cursor::invalid("its offset is past the end of the result"));
                 }
-                (Stamped { listing, s }, cursor.o)
+                (listing, s, cursor.o)
             }
         };
-        let total = listing.listing.items.len();
+        let total = listing.items.len();
         let len = request.page_size.min(total - offset);
         let end = offset + len;
-        let next_cursor = (end < total).then(|| Cursor::new(end, &request.key, &listing.s).encode());
-        Ok(Page { listing: listing.listing, offset, len, next_cursor })
+        let next_cursor = (end < total).then(|| Cursor::new(end, &request.key, &s).encode());
+        Ok(Page { listing, offset, len, next_cursor })
     }
-}
-
-struct Stamped<H, T> {
-    listing: Arc<Listing<H, T>>,
-    s: String,
 }
 
 fn stale() -> ToolError {

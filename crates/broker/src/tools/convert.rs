@@ -5,6 +5,7 @@ use crate::resolve::Target;
 use protocol::host;
 use protocol::tools::diagnostics::SeverityName;
 use protocol::tools::{Location, Range, SourceSite, SymbolInfo, SymbolItem};
+use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::path::Path;
 
@@ -77,10 +78,15 @@ pub fn severity(name: SeverityName) -> host::Severity {
     }
 }
 
-/// Sorts and removes exact duplicates: the same question on an unchanged solution gives the same bytes.
-pub fn canonical<T: PartialEq>(items: &mut Vec<T>, order: impl FnMut(&T, &T) -> std::cmp::Ordering) {
-    items.sort_by(order);
-    items.dedup();
+/// Sorts by `order`, ties broken by the items' JSON, and removes items whose JSON is identical (seed 001
+/// §4.2-§4.3): the same question on an unchanged solution gives the same bytes, whatever order the host
+/// found things in.
+pub fn canonical<T: Serialize>(items: &mut Vec<T>, order: impl Fn(&T, &T) -> std::cmp::Ordering) {
+    let mut keyed: Vec<(String, T)> =
+        items.drain(..).map(|item| (serde_json::to_string(&item).unwrap_or_default(), item)).collect();
+    keyed.sort_by(|(a_json, a), (b_json, b)| order(a, b).then_with(|| a_json.cmp(b_json)));
+    keyed.dedup_by(|(a_json, _), (b_json, _)| a_json == b_json);
+    items.extend(keyed.into_iter().map(|(_, item)| item));
 }
 
 #[cfg(test)]
@@ -91,6 +97,17 @@ mod tests {
     fn stable_ids_are_sha256_of_the_canonical_string() {
         // sha256("abc"), a published test vector.
         assert_eq!(stable_id("abc"), "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    }
+
+    #[test]
+    fn canonical_lists_do_not_depend_on_the_order_found() {
+        let order = |a: &(u32, &str), b: &(u32, &str)| a.0.cmp(&b.0);
+        let mut one = vec![(2, "b"), (1, "z"), (1, "a"), (2, "b")];
+        let mut other = vec![(1, "a"), (2, "b"), (1, "z")];
+        canonical(&mut one, order);
+        canonical(&mut other, order);
+        assert_eq!(one, vec![(1, "a"), (1, "z"), (2, "b")]);
+        assert_eq!(one, other);
     }
 
     #[test]

@@ -5,24 +5,23 @@ use crate::limits::Limits;
 use protocol::{ErrorEnvelope, ToolError};
 use rmcp::model::{CallToolResult, MetaObject};
 use serde::Serialize;
-use serde_json::Value;
 
-/// The payload as JSON; `limits` caps its size (read tools), over which the call fails with CAP_EXCEEDED.
-pub fn payload<T: Serialize>(outcome: Result<T, ToolError>, limits: Option<&Limits>) -> Result<Value, ToolError> {
+/// A successful outcome as its MCP result: the payload as `structuredContent` and as text. `limits` caps the
+/// text's size (read tools), measured on the text rmcp writes anyway; over it the call fails with
+/// CAP_EXCEEDED.
+pub fn success<T: Serialize>(
+    outcome: Result<T, ToolError>,
+    limits: Option<&Limits>,
+) -> Result<CallToolResult, ToolError> {
     let value = outcome.and_then(|payload| {
         serde_json::to_value(payload).map_err(|e| ToolError::new(protocol::ErrorCode::ROSLYN_ERROR, e.to_string()))
     })?;
-    match limits {
-        Some(limits) => limits.check_response(value.to_string().len()).map(|()| value),
-        None => Ok(value),
+    let result = CallToolResult::structured(value);
+    if let Some(limits) = limits {
+        let bytes = result.content.iter().filter_map(|c| c.as_text()).map(|t| t.text.len()).sum();
+        limits.check_response(bytes)?;
     }
-}
-
-pub fn to_result(payload: Result<Value, ToolError>) -> CallToolResult {
-    match payload {
-        Ok(value) => CallToolResult::structured(value),
-        Err(error) => failure(error),
-    }
+    Ok(result)
 }
 
 pub fn failure(error: ToolError) -> CallToolResult {

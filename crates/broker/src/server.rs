@@ -96,7 +96,7 @@ impl RoslynMcp {
             Ok(input) => f(call, input).await,
             Err(error) => Err(error),
         };
-        let outcome = envelope::payload(outcome, limits);
+        let outcome = envelope::success(outcome, limits);
         let elapsed_ms = began.elapsed().as_secs_f64() * 1000.0;
         match &outcome {
             Ok(_) => tracing::info!(tool, elapsed_ms, outcome = "ok", "tools/call"),
@@ -105,7 +105,7 @@ impl RoslynMcp {
             }
         }
         let host_ms = host_micros.load(Ordering::Relaxed) as f64 / 1000.0;
-        envelope::to_result(outcome).with_meta(Some(envelope::timing(elapsed_ms, host_ms)))
+        outcome.unwrap_or_else(envelope::failure).with_meta(Some(envelope::timing(elapsed_ms, host_ms)))
     }
 }
 

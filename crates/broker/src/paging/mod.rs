@@ -6,10 +6,9 @@ pub mod cursor;
 
 use crate::tools::{Call, Resolved};
 use cursor::Cursor;
-use protocol::host::{PingRequest, RequestBody};
+use protocol::host::{PingRequest, RequestBody, ResponseBody};
 use protocol::{ErrorCode, ToolError};
 use std::any::Any;
-use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -35,13 +34,6 @@ impl<H, T> Page<H, T> {
     pub fn total(&self) -> u32 {
         self.listing.items.len() as u32
     }
-}
-
-/// A listing computed by the host, with the snapshot it was computed on.
-pub struct Computed<H, T> {
-    pub listing: Listing<H, T>,
-    pub host_pid: u32,
-    pub workspace_version: u64,
 }
 
 /// What a paged call asks for.
@@ -95,26 +87,26 @@ impl Pager {
         Self { retained }
     }
 
-    /// The page `request` asks for. `compute` runs only for a first page.
-    pub async fn page<H, T, F, Fut>(
+    /// The page `request` asks for. A first page sends `body` to the host and makes the whole listing of its
+    /// answer with `list`; the snapshot that answer was computed on stamps the listing's cursors.
+    pub async fn page<H, T>(
         &self,
         call: &Call,
         resolved: &Resolved,
         request: PageRequest,
-        compute: F,
+        body: RequestBody,
+        list: impl FnOnce(ResponseBody) -> Result<Listing<H, T>, ToolError>,
     ) -> Result<Page<H, T>, ToolError>
     where
         H: Send + Sync + 'static,
         T: Send + Sync + 'static,
-        F: FnOnce() -> Fut,
-        Fut: Future<Output = Result<Computed<H, T>, ToolError>>,
     {
         let roots = &resolved.target.roots;
         let (listing, s, offset) = match &request.cursor {
             None => {
-                let computed = compute().await?;
-                let s = cursor::snapshot_key(&request.key, roots, computed.host_pid, computed.workspace_version);
-                let listing = Arc::new(computed.listing);
+                let reply = call.ask(&resolved.workspace, body).await?;
+                let s = cursor::snapshot_key(&request.key, roots, reply.host_pid, reply.workspace_version);
+                let listing = Arc::new(list(reply.body)?);
                 let items = u32::try_from(listing.items.len()).unwrap_or(u32::MAX);
                 self.retained.insert(s.clone(), Retained { items, listing: listing.clone() });
                 (listing, s, 0)

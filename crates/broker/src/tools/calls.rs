@@ -1,7 +1,7 @@
 //! get_call_hierarchy: who calls a method and what it calls, each with its call sites.
 
 use super::{Call, Resolved, convert, unexpected};
-use crate::paging::{Computed, Listing, PageRequest};
+use crate::paging::{Listing, PageRequest};
 use protocol::ToolError;
 use protocol::host::{self, CallHierarchyRequest, RequestBody, ResponseBody};
 use protocol::tools::hierarchy::*;
@@ -51,9 +51,8 @@ pub async fn call_hierarchy(call: &Call, input: CallHierarchyInput) -> Result<Ca
     let page = call
         .services
         .pager
-        .page(call, &resolved, page_request, || async {
-            let reply = call.ask(&resolved.workspace, RequestBody::CallHierarchy(request)).await?;
-            let ResponseBody::CallHierarchy(hierarchy) = reply.body else { return Err(unexpected(reply.body)) };
+        .page(call, &resolved, page_request, RequestBody::CallHierarchy(request), |body| {
+            let ResponseBody::CallHierarchy(hierarchy) = body else { return Err(unexpected(body)) };
             let mut items = calls(&resolved, CallDirection::Incoming, &hierarchy.incoming);
             items.extend(calls(&resolved, CallDirection::Outgoing, &hierarchy.outgoing));
             convert::canonical(&mut items, |a, b| {
@@ -65,11 +64,7 @@ pub async fn call_hierarchy(call: &Call, input: CallHierarchyInput) -> Result<Ca
                 ))
             });
             limits.check_total("the calls", items.len(), limits.total_items)?;
-            Ok(Computed {
-                listing: Listing { header: convert::symbol_item(&resolved.target, &hierarchy.symbol), items },
-                host_pid: reply.host_pid,
-                workspace_version: reply.workspace_version,
-            })
+            Ok(Listing { header: convert::symbol_item(&resolved.target, &hierarchy.symbol), items })
         })
         .await?;
     Ok(CallHierarchyOutput {

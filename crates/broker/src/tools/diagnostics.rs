@@ -1,7 +1,7 @@
 //! get_compilation_diagnostics: one file, one project or the whole solution, paged by files.
 
 use super::{Call, convert, unexpected};
-use crate::paging::{Computed, Listing, PageRequest};
+use crate::paging::{Listing, PageRequest};
 use protocol::host::{self, DiagnosticsRequest, RequestBody, ResponseBody, Severity};
 use protocol::tools::diagnostics::*;
 use protocol::{ErrorCode, ToolError};
@@ -49,9 +49,8 @@ pub async fn compilation_diagnostics(
     let page = call
         .services
         .pager
-        .page(call, &resolved, page_request, || async {
-            let reply = call.ask(&resolved.workspace, RequestBody::CompilationDiagnostics(request)).await?;
-            let ResponseBody::CompilationDiagnostics(list) = reply.body else { return Err(unexpected(reply.body)) };
+        .page(call, &resolved, page_request, RequestBody::CompilationDiagnostics(request), |body| {
+            let ResponseBody::CompilationDiagnostics(list) = body else { return Err(unexpected(body)) };
             let shown: Vec<&host::Diagnostic> =
                 list.diagnostics.iter().filter(|d| resolved.target.contains(Path::new(group_of(d)))).collect();
             let count = |severity| shown.iter().filter(|d| d.severity == severity).count() as u32;
@@ -62,11 +61,7 @@ pub async fn compilation_diagnostics(
             };
             let files = group(&shown, limits.items);
             limits.check_total("the files with diagnostics", files.len(), limits.diagnostic_files())?;
-            Ok(Computed {
-                listing: Listing { header: totals, items: files },
-                host_pid: reply.host_pid,
-                workspace_version: reply.workspace_version,
-            })
+            Ok(Listing { header: totals, items: files })
         })
         .await?;
     let totals = &page.listing.header;

@@ -1,7 +1,7 @@
 //! find_implementations and get_type_hierarchy.
 
 use super::{Call, Resolved, convert, unexpected};
-use crate::paging::{Computed, Listing, PageRequest};
+use crate::paging::{Listing, PageRequest};
 use protocol::host::{self, ImplementationsRequest, RequestBody, ResponseBody};
 use protocol::tools::SymbolInfo;
 use protocol::tools::hierarchy::*;
@@ -84,9 +84,8 @@ pub async fn find_implementations(
     let page = call
         .services
         .pager
-        .page(call, &resolved, page_request, || async {
-            let reply = call.ask(&resolved.workspace, RequestBody::Implementations(request)).await?;
-            let ResponseBody::Implementations(list) = reply.body else { return Err(unexpected(reply.body)) };
+        .page(call, &resolved, page_request, RequestBody::Implementations(request), |body| {
+            let ResponseBody::Implementations(list) = body else { return Err(unexpected(body)) };
             let mut items: Vec<ImplementationItem> = list
                 .implementations
                 .iter()
@@ -101,11 +100,7 @@ pub async fn find_implementations(
                 by_name(&a.symbol, &a.location, &b.symbol, &b.location).then_with(|| a.relation.cmp(&b.relation))
             });
             limits.check_total("the implementations", items.len(), limits.total_items)?;
-            Ok(Computed {
-                listing: Listing { header: convert::symbol(&list.symbol), items },
-                host_pid: reply.host_pid,
-                workspace_version: reply.workspace_version,
-            })
+            Ok(Listing { header: convert::symbol(&list.symbol), items })
         })
         .await?;
     Ok(ImplementationsOutput {

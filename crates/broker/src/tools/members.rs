@@ -1,7 +1,7 @@
 //! get_available_members and get_method_overloads.
 
 use super::{Call, Resolved, convert, unexpected};
-use crate::paging::{Computed, Listing, PageRequest};
+use crate::paging::{Listing, PageRequest};
 use protocol::ToolError;
 use protocol::host::{self, MembersRequest, RequestBody, ResponseBody};
 use protocol::tools::SymbolInfo;
@@ -57,22 +57,14 @@ pub async fn available_members(call: &Call, input: AvailableMembersInput) -> Res
     let page = call
         .services
         .pager
-        .page(call, &resolved, page_request, || async {
-            let reply = call.ask(&resolved.workspace, RequestBody::Members(request)).await?;
-            let ResponseBody::Members(list) = reply.body else { return Err(unexpected(reply.body)) };
+        .page(call, &resolved, page_request, RequestBody::Members(request), |body| {
+            let ResponseBody::Members(list) = body else { return Err(unexpected(body)) };
             let mut items: Vec<MemberItem> = list.members.iter().map(|m| member(&resolved, m)).collect();
             convert::canonical(&mut items, by_name);
             let total_count = items.len() as u32;
             items.retain(|m| m.symbol.name.to_lowercase().starts_with(&filter));
             limits.check_total("the members", items.len(), limits.total_items)?;
-            Ok(Computed {
-                listing: Listing {
-                    header: MembersHeader { receiver: convert::symbol(&list.receiver), total_count },
-                    items,
-                },
-                host_pid: reply.host_pid,
-                workspace_version: reply.workspace_version,
-            })
+            Ok(Listing { header: MembersHeader { receiver: convert::symbol(&list.receiver), total_count }, items })
         })
         .await?;
     Ok(AvailableMembersOutput {

@@ -1,7 +1,7 @@
 //! get_type_at_position, find_symbol_definition, find_type_definition, find_references.
 
 use super::{Call, convert, unexpected};
-use crate::paging::{Computed, Listing, PageRequest};
+use crate::paging::{Listing, PageRequest};
 use protocol::ToolError;
 use protocol::host::{ReferencesRequest, RequestBody, ResponseBody, TypeInfo};
 use protocol::tools::navigation::*;
@@ -91,13 +91,12 @@ pub async fn find_references(call: &Call, input: FindReferencesInput) -> Result<
         "column": position.column, "includeDeclaration": include_declaration,
     });
     let request = PageRequest::new("find_references", &canonical, page_size, input.cursor.as_deref())?;
+    let references = ReferencesRequest { position, include_declaration };
     let page = call
         .services
         .pager
-        .page(call, &resolved, request, || async {
-            let request = ReferencesRequest { position, include_declaration };
-            let reply = call.ask(&resolved.workspace, RequestBody::References(request)).await?;
-            let ResponseBody::References(list) = reply.body else { return Err(unexpected(reply.body)) };
+        .page(call, &resolved, request, RequestBody::References(references), |body| {
+            let ResponseBody::References(list) = body else { return Err(unexpected(body)) };
             let mut items: Vec<ReferenceItem> = list
                 .references
                 .iter()
@@ -111,11 +110,7 @@ pub async fn find_references(call: &Call, input: FindReferencesInput) -> Result<
                 .collect();
             convert::canonical(&mut items, |a, b| (&a.location, &a.kind).cmp(&(&b.location, &b.kind)));
             limits.check_total("the references", items.len(), limits.total_items)?;
-            Ok(Computed {
-                listing: Listing { header: convert::symbol(&list.symbol), items },
-                host_pid: reply.host_pid,
-                workspace_version: reply.workspace_version,
-            })
+            Ok(Listing { header: convert::symbol(&list.symbol), items })
         })
         .await?;
     Ok(FindReferencesOutput {

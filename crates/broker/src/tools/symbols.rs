@@ -1,7 +1,7 @@
 //! get_document_symbols and search_symbols.
 
 use super::{Call, convert, unexpected};
-use crate::paging::{Computed, Listing, PageRequest};
+use crate::paging::{Listing, PageRequest};
 use protocol::host::{DocumentRequest, RequestBody, ResponseBody, SymbolSearchRequest};
 use protocol::tools::symbols::*;
 use protocol::{ErrorCode, ToolError};
@@ -23,11 +23,8 @@ pub async fn document_symbols(call: &Call, input: DocumentSymbolsInput) -> Resul
     let page = call
         .services
         .pager
-        .page(call, &resolved, request, || async {
-            let reply = call
-                .ask(&resolved.workspace, RequestBody::DocumentSymbols(DocumentRequest { file: file.clone() }))
-                .await?;
-            let ResponseBody::DocumentSymbols(list) = reply.body else { return Err(unexpected(reply.body)) };
+        .page(call, &resolved, request, RequestBody::DocumentSymbols(DocumentRequest { file: file.clone() }), |body| {
+            let ResponseBody::DocumentSymbols(list) = body else { return Err(unexpected(body)) };
             let mut items: Vec<DocumentSymbolItem> = list
                 .symbols
                 .iter()
@@ -60,11 +57,7 @@ pub async fn document_symbols(call: &Call, input: DocumentSymbolsInput) -> Resul
                     .then_with(|| a.id.cmp(&b.id))
             });
             limits.check_total("the document's symbols", items.len(), limits.total_items)?;
-            Ok(Computed {
-                listing: Listing { header: (), items },
-                host_pid: reply.host_pid,
-                workspace_version: reply.workspace_version,
-            })
+            Ok(Listing { header: (), items })
         })
         .await?;
     Ok(DocumentSymbolsOutput {
@@ -91,51 +84,51 @@ pub async fn search_symbols(call: &Call, input: SearchSymbolsInput) -> Result<Se
     let page = call
         .services
         .pager
-        .page(call, &resolved, request, || async {
-            let search = SymbolSearchRequest { query: query.clone() };
-            let reply = call.ask(&resolved.workspace, RequestBody::SearchSymbols(search)).await?;
-            let ResponseBody::SearchSymbols(matches) = reply.body else { return Err(unexpected(reply.body)) };
-            let mut items: Vec<SymbolMatchItem> = matches
-                .symbols
-                .iter()
-                .filter_map(|found| {
-                    let site = convert::gated_site(&resolved.target, found.location.as_ref())?;
-                    let symbol = convert::symbol(&found.symbol);
-                    let container_name = symbol.containing_type.clone().or(symbol.containing_namespace.clone());
-                    let id = convert::stable_id(&format!(
-                        "{}|{}|{}|{}|{}",
-                        site.location.file_path,
-                        symbol.name,
-                        symbol.kind,
-                        convert::range_key(&site.location.range()),
-                        container_name.as_deref().unwrap_or("")
-                    ));
-                    Some(SymbolMatchItem {
-                        id,
-                        symbol_id: symbol.id,
-                        name: symbol.name,
-                        kind: symbol.kind,
-                        fully_qualified_name: symbol.fully_qualified_name,
-                        container_name,
-                        location: site.location,
-                        source_text: site.source_text,
-                        project_assembly: symbol.assembly,
+        .page(
+            call,
+            &resolved,
+            request,
+            RequestBody::SearchSymbols(SymbolSearchRequest { query: query.clone() }),
+            |body| {
+                let ResponseBody::SearchSymbols(matches) = body else { return Err(unexpected(body)) };
+                let mut items: Vec<SymbolMatchItem> = matches
+                    .symbols
+                    .iter()
+                    .filter_map(|found| {
+                        let site = convert::gated_site(&resolved.target, found.location.as_ref())?;
+                        let symbol = convert::symbol(&found.symbol);
+                        let container_name = symbol.containing_type.clone().or(symbol.containing_namespace.clone());
+                        let id = convert::stable_id(&format!(
+                            "{}|{}|{}|{}|{}",
+                            site.location.file_path,
+                            symbol.name,
+                            symbol.kind,
+                            convert::range_key(&site.location.range()),
+                            container_name.as_deref().unwrap_or("")
+                        ));
+                        Some(SymbolMatchItem {
+                            id,
+                            symbol_id: symbol.id,
+                            name: symbol.name,
+                            kind: symbol.kind,
+                            fully_qualified_name: symbol.fully_qualified_name,
+                            container_name,
+                            location: site.location,
+                            source_text: site.source_text,
+                            project_assembly: symbol.assembly,
+                        })
                     })
-                })
-                .collect();
-            convert::canonical(&mut items, |a, b| {
-                (&a.location, &a.name, &a.kind)
-                    .cmp(&(&b.location, &b.name, &b.kind))
-                    .then_with(|| container_order(&a.container_name, &b.container_name))
-                    .then_with(|| a.id.cmp(&b.id))
-            });
-            limits.check_total("the matching symbols", items.len(), limits.total_items)?;
-            Ok(Computed {
-                listing: Listing { header: (), items },
-                host_pid: reply.host_pid,
-                workspace_version: reply.workspace_version,
-            })
-        })
+                    .collect();
+                convert::canonical(&mut items, |a, b| {
+                    (&a.location, &a.name, &a.kind)
+                        .cmp(&(&b.location, &b.name, &b.kind))
+                        .then_with(|| container_order(&a.container_name, &b.container_name))
+                        .then_with(|| a.id.cmp(&b.id))
+                });
+                limits.check_total("the matching symbols", items.len(), limits.total_items)?;
+                Ok(Listing { header: (), items })
+            },
+        )
         .await?;
     Ok(SearchSymbolsOutput {
         query,

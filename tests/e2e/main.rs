@@ -3,13 +3,17 @@
 
 mod support;
 
+mod cancel;
 mod catalog;
+mod daemon;
 mod diagnostics;
 mod errors;
 mod lifecycle;
 mod move_refusals;
 mod moves;
 mod navigation;
+mod observability;
 mod paging;
+mod sessions;
 mod watch;
 mod write_faults;

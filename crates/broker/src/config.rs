@@ -2,6 +2,7 @@
 
 use crate::limits::{self, Limits};
 use clap::{Args, Parser, Subcommand};
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 use workspace_actor::WorkspaceSettings;
@@ -15,8 +16,38 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Serve one MCP session on standard input and output (what an MCP client launches).
-    Stdio(ServiceArgs),
+    /// The daemon: MCP over Streamable HTTP and a local socket for `stdio` bridges; every session shares
+    /// the loaded solutions. Also serves /healthz and /metrics.
+    Serve(ServeArgs),
+    /// What an MCP client launches: relays one MCP session on standard input and output to the daemon,
+    /// starting it when none runs (`--embedded` serves in this process instead).
+    Stdio(StdioArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    pub service: ServiceArgs,
+    /// Address of the HTTP endpoint (/mcp, /healthz, /metrics). Anything but loopback needs a token.
+    #[arg(long, env = "ROSLYN_MCP_HTTP", default_value = "127.0.0.1:7717")]
+    pub http: SocketAddr,
+    /// A file holding the bearer token HTTP clients must send (`Authorization: Bearer ...`); the
+    /// ROSLYN_MCP_TOKEN variable may hold it instead.
+    #[arg(long, env = "ROSLYN_MCP_TOKEN_FILE")]
+    pub token_file: Option<PathBuf>,
+    /// Exit after this many seconds with no session open and no solution loaded (a daemon a bridge
+    /// started does so after 15 minutes; by default one started by hand runs until stopped).
+    #[arg(long, env = "ROSLYN_MCP_EXIT_WHEN_IDLE_SECS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub exit_when_idle_secs: Option<u64>,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct StdioArgs {
+    #[command(flatten)]
+    pub service: ServiceArgs,
+    /// Serve the session in this process, with its own Roslyn hosts, instead of through the daemon.
+    #[arg(long)]
+    pub embedded: bool,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -97,6 +128,11 @@ impl ServiceArgs {
 
     pub fn journal_dir(&self) -> PathBuf {
         self.state_dir().join("journal")
+    }
+
+    /// Where the daemon keeps its lock, its socket and what it tells bridges (`daemon.json`).
+    pub fn run_dir(&self) -> PathBuf {
+        self.state_dir().join("run")
     }
 
     fn state_dir(&self) -> PathBuf {

@@ -1,16 +1,22 @@
-//! roslyn-mcp: the binary. `stdio` serves one MCP session on standard input and output.
+//! roslyn-mcp: the binary. `serve` runs the daemon every session shares; `stdio` is what an MCP client
+//! launches: a bridge to the daemon, or with `--embedded` one session served in this process.
 
 mod args;
+mod bridge;
 mod components;
 mod config;
+mod daemon;
 mod envelope;
 mod limits;
 mod paging;
+mod progress;
 mod registry;
 mod resolve;
+mod roots;
 mod server;
 mod services;
 mod session;
+mod telemetry;
 mod tools;
 
 use clap::Parser;
@@ -18,26 +24,44 @@ use config::{Cli, Command, ServiceArgs};
 use rmcp::ServiceExt;
 use services::Services;
 
-fn main() -> anyhow::Result<()> {
+fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
-    let Command::Stdio(args) = cli.command;
-    init_logging(&args);
-    tokio::runtime::Builder::new_multi_thread().enable_all().build()?.block_on(stdio(args))
+    let service = match &cli.command {
+        Command::Serve(args) => &args.service,
+        Command::Stdio(args) => &args.service,
+    };
+    let _telemetry = init_logging(service);
+    match run(cli.command) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(error) => {
+            // One line a person (or a service manager's journal) can read; no backtrace.
+            tracing::error!("{error:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
 }
 
-/// Logs go to stderr: stdout carries only MCP messages.
-fn init_logging(args: &ServiceArgs) {
-    let filter = tracing_subscriber::EnvFilter::try_from_env("ROSLYN_MCP_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(false);
-    if args.log_json { builder.json().init() } else { builder.init() }
+fn run(command: Command) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    match command {
+        Command::Serve(args) => runtime.block_on(daemon::serve(args)),
+        Command::Stdio(args) if args.embedded => runtime.block_on(embedded(args.service)),
+        Command::Stdio(args) => runtime.block_on(bridge::relay(args)),
+    }
 }
 
-async fn stdio(args: ServiceArgs) -> anyhow::Result<()> {
+/// Logs go to stderr: stdout carries only MCP messages. OpenTelemetry export, when configured, lasts as
+/// long as the guard: keep it until the runtime has finished.
+fn init_logging(args: &ServiceArgs) -> telemetry::TelemetryGuard {
+    telemetry::init(args.log_json)
+}
+
+/// One session on standard input and output, served in this process with its own Roslyn hosts.
+async fn embedded(args: ServiceArgs) -> anyhow::Result<()> {
     recover_interrupted_writes(&args);
     let services = Services::start(&args);
-    let server = server::RoslynMcp::new(services.clone());
-    let running = server.serve(rmcp::transport::stdio()).await?;
+    let session = session::Session::new(resolve::working_directory(), Some(services.telemetry.session_opened("stdio")));
+    let running = server::RoslynMcp::new(services.clone(), session).serve(rmcp::transport::stdio()).await?;
     tokio::select! {
         result = running.waiting() => { result?; }
         _ = shutdown_signal() => tracing::info!("signal received; shutting down"),
@@ -48,14 +72,14 @@ async fn stdio(args: ServiceArgs) -> anyhow::Result<()> {
 }
 
 /// A crash in the middle of a write left its journal: put those files back before serving.
-fn recover_interrupted_writes(args: &ServiceArgs) {
+pub(crate) fn recover_interrupted_writes(args: &ServiceArgs) {
     let journal = args.journal_dir();
     for operation in workspace_actor::recover(&journal) {
         tracing::warn!(operation, journal = %journal.display(), "undid a write that a crash interrupted");
     }
 }
 
-async fn shutdown_signal() {
+pub(crate) async fn shutdown_signal() {
     use tokio::signal::unix::{SignalKind, signal};
     let (Ok(mut term), Ok(mut int)) = (signal(SignalKind::terminate()), signal(SignalKind::interrupt())) else {
         return std::future::pending().await;

@@ -1,6 +1,8 @@
 //! The broker actor and its registry of loaded solutions: a moka cache, least recently used out first,
 //! idle entries expired. An evicted workspace is stopped (after any write in progress) and its host exits.
+//! Each unloading is counted by its reason where that reason is decided.
 
+use crate::telemetry::{Eviction, Telemetry};
 use kameo::prelude::*;
 use moka::notification::RemovalCause;
 use moka::policy::EvictionPolicy;
@@ -18,21 +20,27 @@ pub struct Registry {
     cache: Cache<PathBuf, Arc<Workspace>>,
     max_solutions: u64,
     idle_timeout: Duration,
+    telemetry: Arc<Telemetry>,
 }
 
 impl Registry {
     /// The registry and the task that stops what it evicts. moka runs no threads of its own, so a timer
     /// drives idle expiry and pending evictions.
-    pub fn start(max_solutions: u64, idle_timeout: Duration) -> Arc<Self> {
+    pub fn start(max_solutions: u64, idle_timeout: Duration, telemetry: Arc<Telemetry>) -> Arc<Self> {
         let (evicted_tx, evicted_rx) = mpsc::unbounded_channel::<(Arc<Workspace>, RemovalCause)>();
+        let counter = telemetry.clone();
         let cache = Cache::builder()
             .max_capacity(max_solutions)
             .eviction_policy(EvictionPolicy::lru())
             .eviction_listener(move |_, workspace, cause| {
+                // Only moka knows when capacity pushes one out; idle and shutdown removals are ours.
+                if cause == RemovalCause::Size {
+                    counter.solutions_evicted(Eviction::Capacity, 1);
+                }
                 let _ = evicted_tx.send((workspace, cause));
             })
             .build();
-        let registry = Arc::new(Self { cache, max_solutions, idle_timeout });
+        let registry = Arc::new(Self { cache, max_solutions, idle_timeout, telemetry });
         tokio::spawn(stop_evicted(evicted_rx));
         let weak = Arc::downgrade(&registry);
         tokio::spawn(async move {
@@ -77,8 +85,8 @@ impl Registry {
     /// (from the end of its last call), so a long load is never mistaken for idleness.
     fn expire_idle(&self) {
         for (solution, workspace) in self.cache.iter() {
-            if workspace.idle_for() >= self.idle_timeout {
-                self.cache.invalidate(solution.as_ref());
+            if workspace.idle_for() >= self.idle_timeout && self.cache.remove(solution.as_ref()).is_some() {
+                self.telemetry.solutions_evicted(Eviction::Idle, 1);
             }
         }
         self.cache.run_pending_tasks();
@@ -88,6 +96,7 @@ impl Registry {
     pub async fn shutdown(&self) {
         let all = self.workspaces();
         self.cache.invalidate_all();
+        self.telemetry.solutions_evicted(Eviction::Shutdown, all.len() as u64);
         for workspace in all {
             workspace.stop().await;
         }
@@ -143,5 +152,44 @@ impl Message<OpenWorkspace> for Broker {
         // Evict beyond capacity now rather than at the next tick.
         self.registry.cache.run_pending_tasks();
         workspace
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use protocol::ErrorCode;
+
+    fn spawn_broker(registry: &Arc<Registry>) -> ActorRef<Broker> {
+        let install = Err(ToolError::new(ErrorCode::ROSLYN_ERROR, "no host in unit tests"));
+        Broker::spawn(Broker::new(registry.clone(), install, WorkspaceSettings::default()))
+    }
+
+    fn evictions(telemetry: &Telemetry, registry: &Registry, reason: &str) -> String {
+        let text = telemetry.encode(registry);
+        let prefix = format!("roslyn_mcp_solution_evictions_total{{reason=\"{reason}\"}} ");
+        text.lines().find_map(|l| l.strip_prefix(&prefix)).unwrap_or_default().to_owned()
+    }
+
+    #[tokio::test]
+    async fn evictions_are_counted_by_capacity_idleness_and_shutdown() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let telemetry = Telemetry::new();
+        let registry = Registry::start(1, Duration::from_secs(600), telemetry.clone());
+        let broker = spawn_broker(&registry);
+        broker.ask(OpenWorkspace(dir.path().join("A.sln"))).await.expect("open A");
+        broker.ask(OpenWorkspace(dir.path().join("B.sln"))).await.expect("open B");
+        assert_eq!(evictions(&telemetry, &registry, "capacity"), "1");
+        assert_eq!(evictions(&telemetry, &registry, "idle"), "0");
+
+        registry.shutdown().await;
+        assert_eq!(evictions(&telemetry, &registry, "shutdown"), "1");
+        assert_eq!(evictions(&telemetry, &registry, "capacity"), "1", "shutdown is not capacity");
+
+        let idle = Registry::start(4, Duration::ZERO, telemetry.clone());
+        spawn_broker(&idle).ask(OpenWorkspace(dir.path().join("C.sln"))).await.expect("open C");
+        idle.expire_idle();
+        assert_eq!(evictions(&telemetry, &idle, "idle"), "1");
+        assert!(idle.workspaces().is_empty());
     }
 }

@@ -2,9 +2,10 @@
 //! through symlinks, and must lie under a workspace root.
 //!
 //! Order (DESIGN.md): an explicit `solutionPath`; the nearest solution above the file (a `.sln`/`.slnx`
-//! anywhere above wins over a nearer `.csproj`); the session's workspace; the service's working directory.
+//! anywhere above wins over a nearer `.csproj`); the session's workspace; the client's working directory.
+//! When the client offered MCP roots, a path must also lie under one of them.
 
-use crate::session::SessionWorkspace;
+use crate::session::Scope;
 use protocol::{ErrorCode, ToolError};
 use std::path::{Path, PathBuf};
 
@@ -16,12 +17,15 @@ const PROJECT_EXTENSION: &str = "csproj";
 pub struct Target {
     pub solution: PathBuf,
     pub roots: Vec<PathBuf>,
+    /// The client's MCP roots, when it offered any: a second gate every path must also pass.
+    pub client_roots: Option<Vec<PathBuf>>,
 }
 
 impl Target {
-    /// Whether `file` is inside one of the roots: only such paths are read or returned.
+    /// Whether `file` is inside one of the roots (and of the client's roots): only such paths are read or
+    /// returned.
     pub fn contains(&self, file: &Path) -> bool {
-        self.roots.iter().any(|root| file.starts_with(root))
+        self.roots.iter().any(|root| file.starts_with(root)) && within_client_roots(file, self.client_roots.as_deref())
     }
 
     /// The gate: `file` must be inside one of the roots.
@@ -35,13 +39,19 @@ impl Target {
         )
         .detail("file", file.display().to_string())
         .detail("workspaceRoots", self.roots.iter().map(|r| r.display().to_string()).collect::<Vec<_>>())
+        .detail("clientRoots", self.client_roots.iter().flatten().map(|r| r.display().to_string()).collect::<Vec<_>>())
         .suggest("Pass a file inside the solution's folder, or name its solution with solutionPath"))
     }
 }
 
-/// Base directory for relative paths: the session's workspace root, else the working directory.
-pub fn base_dir(session: Option<&SessionWorkspace>) -> PathBuf {
-    session.map(|s| s.root.clone()).unwrap_or_else(working_directory)
+/// Whether `path` is under one of the client's roots (always, when it offered none).
+pub fn within_client_roots(path: &Path, client_roots: Option<&[PathBuf]>) -> bool {
+    client_roots.is_none_or(|roots| roots.iter().any(|root| path.starts_with(root)))
+}
+
+/// Base directory for relative paths: the session's workspace root, else the client's working directory.
+pub fn base_dir(scope: &Scope) -> PathBuf {
+    scope.workspace.as_ref().map(|s| s.root.clone()).unwrap_or_else(|| scope.cwd.clone())
 }
 
 pub fn working_directory() -> PathBuf {
@@ -49,7 +59,7 @@ pub fn working_directory() -> PathBuf {
 }
 
 /// An existing file named by a tool argument, absolute and with symlinks resolved.
-pub fn existing_file(raw: &str, field: &str, session: Option<&SessionWorkspace>) -> Result<PathBuf, ToolError> {
+pub fn existing_file(raw: &str, field: &str, scope: &Scope) -> Result<PathBuf, ToolError> {
     if raw.trim().is_empty() {
         return Err(ToolError::new(ErrorCode::INVALID_SOURCE_PATH, format!("{field} is empty")).detail("field", field));
     }
@@ -57,7 +67,7 @@ pub fn existing_file(raw: &str, field: &str, session: Option<&SessionWorkspace>)
         return Err(ToolError::new(ErrorCode::INVALID_SOURCE_PATH, format!("{field} contains a NUL character"))
             .detail("field", field));
     }
-    let path = base_dir(session).join(raw);
+    let path = base_dir(scope).join(raw);
     match std::fs::canonicalize(&path) {
         Ok(real) if real.is_file() => Ok(real),
         Ok(real) => Err(ToolError::new(ErrorCode::INVALID_SOURCE_PATH, format!("{} is not a file", real.display()))
@@ -69,7 +79,7 @@ pub fn existing_file(raw: &str, field: &str, session: Option<&SessionWorkspace>)
 }
 
 /// A file a tool may create: made absolute, with the symlinks of its existing ancestors resolved.
-pub fn new_file(raw: &str, field: &str, session: Option<&SessionWorkspace>) -> Result<PathBuf, ToolError> {
+pub fn new_file(raw: &str, field: &str, scope: &Scope) -> Result<PathBuf, ToolError> {
     let invalid = |why: &str| {
         ToolError::new(ErrorCode::INVALID_TARGET_PATH, format!("{field} {why}"))
             .detail("field", field)
@@ -78,7 +88,7 @@ pub fn new_file(raw: &str, field: &str, session: Option<&SessionWorkspace>) -> R
     if raw.trim().is_empty() || raw.contains('\0') {
         return Err(invalid("is empty or contains a NUL character"));
     }
-    let path = base_dir(session).join(raw);
+    let path = base_dir(scope).join(raw);
     if path.components().any(|c| matches!(c, std::path::Component::ParentDir | std::path::Component::CurDir)) {
         return Err(invalid("must not contain `.` or `..` segments"));
     }
@@ -95,22 +105,18 @@ pub fn new_file(raw: &str, field: &str, session: Option<&SessionWorkspace>) -> R
 }
 
 /// Resolves the solution for a call about `file` (if any).
-pub fn target(
-    explicit: Option<&str>,
-    file: Option<&Path>,
-    session: Option<&SessionWorkspace>,
-) -> Result<Target, ToolError> {
+pub fn target(explicit: Option<&str>, file: Option<&Path>, scope: &Scope) -> Result<Target, ToolError> {
+    let session = scope.workspace.as_ref();
     let solution = if let Some(raw) = explicit {
-        explicit_solution(raw, session)?
+        explicit_solution(raw, scope)?
     } else if let Some(found) = file.and_then(|f| nearest_above(f.parent().unwrap_or(f))) {
         found
     } else if let Some(session) = session {
         session.solution.clone()
     } else {
-        let cwd = working_directory();
-        nearest_above(&cwd).ok_or_else(|| {
+        nearest_above(&scope.cwd).ok_or_else(|| {
             ToolError::new(ErrorCode::SOLUTION_NOT_FOUND, "No .sln, .slnx or .csproj was found for this call")
-                .detail("searchedFrom", file.unwrap_or(&cwd).display().to_string())
+                .detail("searchedFrom", file.unwrap_or(&scope.cwd).display().to_string())
                 .suggest("Call initialize_workspace with the folder of your solution")
                 .suggest("Or pass solutionPath")
         })?
@@ -119,11 +125,11 @@ pub fn target(
     if let Some(session) = session {
         roots.push(session.root.clone());
     }
-    Ok(Target { solution, roots })
+    Ok(Target { solution, roots, client_roots: scope.client_roots.clone() })
 }
 
-fn explicit_solution(raw: &str, session: Option<&SessionWorkspace>) -> Result<PathBuf, ToolError> {
-    let path = base_dir(session).join(raw);
+fn explicit_solution(raw: &str, scope: &Scope) -> Result<PathBuf, ToolError> {
+    let path = base_dir(scope).join(raw);
     let not_found = || {
         ToolError::new(ErrorCode::SOLUTION_NOT_FOUND, format!("No solution or project at {}", path.display()))
             .detail("solutionPath", path.display().to_string())
@@ -205,13 +211,14 @@ mod tests {
         let root = std::fs::canonicalize(dir.path()).expect("canonical");
         touch(&root.join("src/A.cs"));
         let existing = root.join("src/A.cs").display().to_string();
-        assert_eq!(new_file(&existing, "targetFile", None).expect("existing"), root.join("src/A.cs"));
+        let scope = Scope::default();
+        assert_eq!(new_file(&existing, "targetFile", &scope).expect("existing"), root.join("src/A.cs"));
         let fresh = root.join("src/New/B.cs").display().to_string();
-        assert_eq!(new_file(&fresh, "targetFile", None).expect("new"), root.join("src/New/B.cs"));
+        assert_eq!(new_file(&fresh, "targetFile", &scope).expect("new"), root.join("src/New/B.cs"));
         let escape = format!("{}/src/../../B.cs", root.display());
-        assert_eq!(new_file(&escape, "targetFile", None).err().map(|e| e.code), Some(ErrorCode::INVALID_TARGET_PATH));
+        assert_eq!(new_file(&escape, "targetFile", &scope).err().map(|e| e.code), Some(ErrorCode::INVALID_TARGET_PATH));
         let folder = root.join("src").display().to_string();
-        assert_eq!(new_file(&folder, "targetFile", None).err().map(|e| e.code), Some(ErrorCode::INVALID_TARGET_PATH));
+        assert_eq!(new_file(&folder, "targetFile", &scope).err().map(|e| e.code), Some(ErrorCode::INVALID_TARGET_PATH));
     }
 
     #[test]
@@ -235,10 +242,19 @@ mod tests {
 
     #[test]
     fn the_gate_refuses_files_outside_every_root() {
-        let target = Target { solution: "/w/S.sln".into(), roots: vec!["/w".into()] };
+        let target = Target { solution: "/w/S.sln".into(), roots: vec!["/w".into()], client_roots: None };
         assert!(target.admit(Path::new("/w/src/a.cs")).is_ok());
         let refused = target.admit(Path::new("/etc/passwd")).expect_err("refused");
         assert_eq!(refused.code, ErrorCode::SOURCE_NOT_IN_WORKSPACE);
         assert!(target.admit(Path::new("/wx/a.cs")).is_err(), "a sibling with a common prefix is outside");
+    }
+
+    #[test]
+    fn client_roots_narrow_the_gate() {
+        let target =
+            Target { solution: "/w/S.sln".into(), roots: vec!["/w".into()], client_roots: Some(vec!["/w/src".into()]) };
+        assert!(target.admit(Path::new("/w/src/a.cs")).is_ok());
+        let refused = target.admit(Path::new("/w/tests/b.cs")).expect_err("outside the client's roots");
+        assert_eq!(refused.details.expect("details")["clientRoots"], serde_json::json!(["/w/src"]));
     }
 }

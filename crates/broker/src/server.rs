@@ -4,8 +4,11 @@
 use crate::args;
 use crate::envelope;
 use crate::limits::Limits;
+use crate::progress::Progress;
+use crate::roots;
 use crate::services::Services;
 use crate::session::Session;
+use crate::telemetry;
 use crate::tools::{self, Call};
 use protocol::ToolError;
 use protocol::tools::{
@@ -13,14 +16,18 @@ use protocol::tools::{
     symbols, workspace,
 };
 use rmcp::model::{CallToolResult, Implementation, InitializeResult, JsonObject, ServerCapabilities};
-use rmcp::{ServerHandler, tool, tool_handler, tool_router};
+use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::{RoleServer, ServerHandler, tool, tool_handler, tool_router};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::future::Future;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
-use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
+
+/// The outcome recorded for a call the client cancelled (not a catalog code: the client gets no answer).
+const CANCELLED: &str = "CANCELLED";
 
 #[derive(Clone)]
 pub struct RoslynMcp {
@@ -29,8 +36,8 @@ pub struct RoslynMcp {
 }
 
 impl RoslynMcp {
-    pub fn new(services: Arc<Services>) -> Self {
-        Self { services, session: Arc::default() }
+    pub fn new(services: Arc<Services>, session: Session) -> Self {
+        Self { services, session: Arc::new(session) }
     }
 
     /// Runs a read tool: its answer must fit the response cap.
@@ -38,7 +45,7 @@ impl RoslynMcp {
         &self,
         tool: &'static str,
         raw: JsonObject,
-        cancel: CancellationToken,
+        context: RequestContext<RoleServer>,
         f: F,
     ) -> CallToolResult
     where
@@ -48,7 +55,7 @@ impl RoslynMcp {
         Fut: Future<Output = Result<O, ToolError>>,
     {
         let limits = self.services.limits;
-        self.call(tool, raw, cancel, Some(&limits), f).await
+        self.call(tool, raw, context, Some(&limits), f).await
     }
 
     /// Runs a tool exempt from the response cap: diagnose (health must always answer) and the writing tools
@@ -57,7 +64,7 @@ impl RoslynMcp {
         &self,
         tool: &'static str,
         raw: JsonObject,
-        cancel: CancellationToken,
+        context: RequestContext<RoleServer>,
         f: F,
     ) -> CallToolResult
     where
@@ -66,15 +73,33 @@ impl RoslynMcp {
         F: FnOnce(Call, I) -> Fut,
         Fut: Future<Output = Result<O, ToolError>>,
     {
-        self.call(tool, raw, cancel, None, f).await
+        self.call(tool, raw, context, None, f).await
     }
 
-    /// Parses, runs, logs and wraps one tool call.
+    /// Parses, runs, logs and wraps one tool call, in its span.
     async fn call<I, O, F, Fut>(
         &self,
         tool: &'static str,
         raw: JsonObject,
-        cancel: CancellationToken,
+        context: RequestContext<RoleServer>,
+        limits: Option<&Limits>,
+        f: F,
+    ) -> CallToolResult
+    where
+        I: DeserializeOwned,
+        O: Serialize,
+        F: FnOnce(Call, I) -> Fut,
+        Fut: Future<Output = Result<O, ToolError>>,
+    {
+        let span = telemetry::tool_span(tool, &self.session.id);
+        self.traced_call(tool, raw, context, limits, f).instrument(span).await
+    }
+
+    async fn traced_call<I, O, F, Fut>(
+        &self,
+        tool: &'static str,
+        raw: JsonObject,
+        context: RequestContext<RoleServer>,
         limits: Option<&Limits>,
         f: F,
     ) -> CallToolResult
@@ -85,11 +110,14 @@ impl RoslynMcp {
         Fut: Future<Output = Result<O, ToolError>>,
     {
         let began = Instant::now();
+        let cancelled = context.ct.clone();
         let host_micros = Arc::new(AtomicU64::new(0));
         let call = Call {
             services: self.services.clone(),
             session: self.session.clone(),
-            cancel,
+            scope: self.session.scope().await,
+            cancel: context.ct,
+            progress: Progress::new(context.peer, context.meta.get_progress_token()),
             host_micros: host_micros.clone(),
         };
         let outcome = match args::parse::<I>(raw) {
@@ -97,11 +125,26 @@ impl RoslynMcp {
             Err(error) => Err(error),
         };
         let outcome = envelope::success(outcome, limits);
-        let elapsed_ms = began.elapsed().as_secs_f64() * 1000.0;
-        match &outcome {
-            Ok(_) => tracing::info!(tool, elapsed_ms, outcome = "ok", "tools/call"),
-            Err(error) => {
-                tracing::info!(tool, elapsed_ms, outcome = "error", code = %error.code, "tools/call")
+        let elapsed = began.elapsed();
+        let elapsed_ms = elapsed.as_secs_f64() * 1000.0;
+        // A call the client cancelled gets no answer; it is counted apart from the failures it would show.
+        let code = match &outcome {
+            Err(_) if cancelled.is_cancelled() => Some(CANCELLED),
+            Err(error) => Some(error.code.name()),
+            Ok(_) => None,
+        };
+        self.services.telemetry.record_call(tool, code, elapsed);
+        let span = tracing::Span::current();
+        span.record("duration_ms", elapsed_ms);
+        match code {
+            None => {
+                span.record("outcome", "ok");
+                tracing::info!(tool, elapsed_ms, outcome = "ok", "tools/call");
+            }
+            Some(code) => {
+                span.record("outcome", "error");
+                span.record("error.type", code);
+                tracing::info!(tool, elapsed_ms, outcome = "error", code = %code, "tools/call");
             }
         }
         let host_ms = host_micros.load(Ordering::Relaxed) as f64 / 1000.0;
@@ -117,8 +160,8 @@ impl RoslynMcp {
         output_schema = Arc::new(output_schema::<diagnose::DiagnoseOutput>()),
         annotations(title = "Diagnose", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn diagnose(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
-        self.run_uncapped("diagnose", raw, cancel, |call, input| async move {
+    async fn diagnose(&self, raw: JsonObject, context: RequestContext<RoleServer>) -> CallToolResult {
+        self.run_uncapped("diagnose", raw, context, |call, input| async move {
             tools::diagnose::diagnose(&call, input).await
         })
         .await
@@ -130,8 +173,8 @@ impl RoslynMcp {
         output_schema = Arc::new(output_schema::<workspace::InitializeWorkspaceOutput>()),
         annotations(title = "Initialize workspace", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn initialize_workspace(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
-        self.run("initialize_workspace", raw, cancel, |call, input| async move {
+    async fn initialize_workspace(&self, raw: JsonObject, context: RequestContext<RoleServer>) -> CallToolResult {
+        self.run("initialize_workspace", raw, context, |call, input| async move {
             tools::initialize::initialize_workspace(&call, input).await
         })
         .await
@@ -143,8 +186,8 @@ impl RoslynMcp {
         output_schema = Arc::new(output_schema::<navigation::TypeAtPositionOutput>()),
         annotations(title = "Type at position", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn get_type_at_position(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
-        self.run("get_type_at_position", raw, cancel, |call, input| async move {
+    async fn get_type_at_position(&self, raw: JsonObject, context: RequestContext<RoleServer>) -> CallToolResult {
+        self.run("get_type_at_position", raw, context, |call, input| async move {
             tools::navigation::type_at_position(&call, input).await
         })
         .await
@@ -156,8 +199,8 @@ impl RoslynMcp {
         output_schema = Arc::new(output_schema::<navigation::SymbolDefinitionOutput>()),
         annotations(title = "Find definition", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn find_symbol_definition(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
-        self.run("find_symbol_definition", raw, cancel, |call, input| async move {
+    async fn find_symbol_definition(&self, raw: JsonObject, context: RequestContext<RoleServer>) -> CallToolResult {
+        self.run("find_symbol_definition", raw, context, |call, input| async move {
             tools::navigation::symbol_definition(&call, input).await
         })
         .await
@@ -169,8 +212,8 @@ impl RoslynMcp {
         output_schema = Arc::new(output_schema::<navigation::FindReferencesOutput>()),
         annotations(title = "Find references", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn find_references(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
-        self.run("find_references", raw, cancel, |call, input| async move {
+    async fn find_references(&self, raw: JsonObject, context: RequestContext<RoleServer>) -> CallToolResult {
+        self.run("find_references", raw, context, |call, input| async move {
             tools::navigation::find_references(&call, input).await
         })
         .await
@@ -182,8 +225,12 @@ impl RoslynMcp {
         output_schema = Arc::new(output_schema::<diagnostics::CompilationDiagnosticsOutput>()),
         annotations(title = "Compilation diagnostics", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn get_compilation_diagnostics(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
-        self.run("get_compilation_diagnostics", raw, cancel, |call, input| async move {
+    async fn get_compilation_diagnostics(
+        &self,
+        raw: JsonObject,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        self.run("get_compilation_diagnostics", raw, context, |call, input| async move {
             tools::diagnostics::compilation_diagnostics(&call, input).await
         })
         .await
@@ -195,8 +242,8 @@ impl RoslynMcp {
         output_schema = Arc::new(output_schema::<navigation::TypeDefinitionOutput>()),
         annotations(title = "Find type definition", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn find_type_definition(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
-        self.run("find_type_definition", raw, cancel, |call, input| async move {
+    async fn find_type_definition(&self, raw: JsonObject, context: RequestContext<RoleServer>) -> CallToolResult {
+        self.run("find_type_definition", raw, context, |call, input| async move {
             tools::navigation::type_definition(&call, input).await
         })
         .await
@@ -208,8 +255,8 @@ impl RoslynMcp {
         output_schema = Arc::new(output_schema::<members::AvailableMembersOutput>()),
         annotations(title = "Available members", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn get_available_members(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
-        self.run("get_available_members", raw, cancel, |call, input| async move {
+    async fn get_available_members(&self, raw: JsonObject, context: RequestContext<RoleServer>) -> CallToolResult {
+        self.run("get_available_members", raw, context, |call, input| async move {
             tools::members::available_members(&call, input).await
         })
         .await
@@ -221,8 +268,8 @@ impl RoslynMcp {
         output_schema = Arc::new(output_schema::<members::MethodOverloadsOutput>()),
         annotations(title = "Method overloads", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn get_method_overloads(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
-        self.run("get_method_overloads", raw, cancel, |call, input| async move {
+    async fn get_method_overloads(&self, raw: JsonObject, context: RequestContext<RoleServer>) -> CallToolResult {
+        self.run("get_method_overloads", raw, context, |call, input| async move {
             tools::members::method_overloads(&call, input).await
         })
         .await
@@ -234,8 +281,8 @@ impl RoslynMcp {
         output_schema = Arc::new(output_schema::<hierarchy::ImplementationsOutput>()),
         annotations(title = "Find implementations", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn find_implementations(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
-        self.run("find_implementations", raw, cancel, |call, input| async move {
+    async fn find_implementations(&self, raw: JsonObject, context: RequestContext<RoleServer>) -> CallToolResult {
+        self.run("find_implementations", raw, context, |call, input| async move {
             tools::hierarchy::find_implementations(&call, input).await
         })
         .await
@@ -247,8 +294,8 @@ impl RoslynMcp {
         output_schema = Arc::new(output_schema::<hierarchy::TypeHierarchyOutput>()),
         annotations(title = "Type hierarchy", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn get_type_hierarchy(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
-        self.run("get_type_hierarchy", raw, cancel, |call, input| async move {
+    async fn get_type_hierarchy(&self, raw: JsonObject, context: RequestContext<RoleServer>) -> CallToolResult {
+        self.run("get_type_hierarchy", raw, context, |call, input| async move {
             tools::hierarchy::type_hierarchy(&call, input).await
         })
         .await
@@ -260,8 +307,8 @@ impl RoslynMcp {
         output_schema = Arc::new(output_schema::<hierarchy::CallHierarchyOutput>()),
         annotations(title = "Call hierarchy", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn get_call_hierarchy(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
-        self.run("get_call_hierarchy", raw, cancel, |call, input| async move {
+    async fn get_call_hierarchy(&self, raw: JsonObject, context: RequestContext<RoleServer>) -> CallToolResult {
+        self.run("get_call_hierarchy", raw, context, |call, input| async move {
             tools::calls::call_hierarchy(&call, input).await
         })
         .await
@@ -273,8 +320,8 @@ impl RoslynMcp {
         output_schema = Arc::new(output_schema::<symbols::DocumentSymbolsOutput>()),
         annotations(title = "Document symbols", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn get_document_symbols(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
-        self.run("get_document_symbols", raw, cancel, |call, input| async move {
+    async fn get_document_symbols(&self, raw: JsonObject, context: RequestContext<RoleServer>) -> CallToolResult {
+        self.run("get_document_symbols", raw, context, |call, input| async move {
             tools::symbols::document_symbols(&call, input).await
         })
         .await
@@ -286,8 +333,8 @@ impl RoslynMcp {
         output_schema = Arc::new(output_schema::<symbols::SearchSymbolsOutput>()),
         annotations(title = "Search symbols", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn search_symbols(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
-        self.run("search_symbols", raw, cancel, |call, input| async move {
+    async fn search_symbols(&self, raw: JsonObject, context: RequestContext<RoleServer>) -> CallToolResult {
+        self.run("search_symbols", raw, context, |call, input| async move {
             tools::symbols::search_symbols(&call, input).await
         })
         .await
@@ -299,8 +346,8 @@ impl RoslynMcp {
         output_schema = Arc::new(output_schema::<analyze::AnalyzeCodeBlockOutput>()),
         annotations(title = "Analyze code block", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn analyze_code_block(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
-        self.run("analyze_code_block", raw, cancel, |call, input| async move {
+    async fn analyze_code_block(&self, raw: JsonObject, context: RequestContext<RoleServer>) -> CallToolResult {
+        self.run("analyze_code_block", raw, context, |call, input| async move {
             tools::analyze::analyze_code_block(&call, input).await
         })
         .await
@@ -312,8 +359,8 @@ impl RoslynMcp {
         output_schema = Arc::new(output_schema::<moves::MoveOutput>()),
         annotations(title = "Move type to file", read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
     )]
-    async fn move_type_to_file(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
-        self.run_uncapped("move_type_to_file", raw, cancel, |call, input| async move {
+    async fn move_type_to_file(&self, raw: JsonObject, context: RequestContext<RoleServer>) -> CallToolResult {
+        self.run_uncapped("move_type_to_file", raw, context, |call, input| async move {
             tools::moves::move_type_to_file(&call, input).await
         })
         .await
@@ -325,8 +372,8 @@ impl RoslynMcp {
         output_schema = Arc::new(output_schema::<moves::MoveOutput>()),
         annotations(title = "Move type to namespace", read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
     )]
-    async fn move_type_to_namespace(&self, raw: JsonObject, cancel: CancellationToken) -> CallToolResult {
-        self.run_uncapped("move_type_to_namespace", raw, cancel, |call, input| async move {
+    async fn move_type_to_namespace(&self, raw: JsonObject, context: RequestContext<RoleServer>) -> CallToolResult {
+        self.run_uncapped("move_type_to_namespace", raw, context, |call, input| async move {
             tools::moves::move_type_to_namespace(&call, input).await
         })
         .await
@@ -343,5 +390,13 @@ impl ServerHandler for RoslynMcp {
                  the solution; positions are 1-based line and column; paths out are absolute. Failures carry a \
                  catalog code in structuredContent.error.code.",
             )
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        roots::refresh(self.session.clone(), context.peer);
+    }
+
+    async fn on_roots_list_changed(&self, context: NotificationContext<RoleServer>) {
+        roots::refresh(self.session.clone(), context.peer);
     }
 }

@@ -5,13 +5,14 @@ use crate::config::ServiceArgs;
 use crate::limits::Limits;
 use crate::paging::Pager;
 use crate::registry::{Broker, OpenWorkspace, Registry};
+use crate::telemetry::Telemetry;
 use kameo::prelude::*;
 use protocol::{ErrorCode, ToolError};
 use roslyn_host::Located;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
-use workspace_actor::Workspace;
+use workspace_actor::{Workspace, WorkspaceSettings};
 
 pub struct Services {
     pub broker: ActorRef<Broker>,
@@ -21,6 +22,7 @@ pub struct Services {
     pub limits: Limits,
     /// Results retained for their cursors.
     pub pager: Pager,
+    pub telemetry: Arc<Telemetry>,
     /// The host whose handshake versions diagnose last took.
     versions_noted_for: AtomicU32,
 }
@@ -28,9 +30,11 @@ pub struct Services {
 impl Services {
     pub fn start(args: &ServiceArgs) -> Arc<Self> {
         let located = roslyn_host::locate();
-        let registry = Registry::start(args.max_solutions, args.idle_timeout());
+        let telemetry = Telemetry::new();
+        let registry = Registry::start(args.max_solutions, args.idle_timeout(), telemetry.clone());
         let components = ComponentsCell::start(&located);
-        let broker = Broker::spawn(Broker::new(registry.clone(), located.install(), args.workspace_settings()));
+        let settings = WorkspaceSettings { events: telemetry.workspace_events(), ..args.workspace_settings() };
+        let broker = Broker::spawn(Broker::new(registry.clone(), located.install(), settings));
         Arc::new(Self {
             broker,
             registry,
@@ -38,6 +42,7 @@ impl Services {
             located,
             limits: args.limits(),
             pager: Pager::new(args.cursor_ttl()),
+            telemetry,
             versions_noted_for: AtomicU32::new(0),
         })
     }

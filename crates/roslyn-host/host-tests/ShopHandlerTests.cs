@@ -318,6 +318,15 @@ public sealed class ShopHandlerTests(ShopSolution shop)
         Assert.True(clock.Elapsed < TimeSpan.FromSeconds(5), $"took {clock.Elapsed}");
     }
 
+    [Fact]
+    public async Task CancelledReferencesEndInCancellationNotAnError()
+    {
+        using var cancel = new CancellationTokenSource();
+        await cancel.CancelAsync();
+        var request = new RequestBody.References(new ReferencesRequest(shop.At(Program, 15, 13), true));
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => shop.Dispatcher.HandleAsync(request, cancel.Token));
+    }
+
     private Span Span(string relative, uint line, uint column, uint endColumn) => new(shop.PathOf(relative), line, column, line, endColumn);
 
     private string Relative(string path) => Path.GetRelativePath(shop.Root, path).Replace(Path.DirectorySeparatorChar, '/');

@@ -114,19 +114,24 @@ impl WorkspaceActor {
         });
         self.last_attempt = Some(Instant::now());
         let began = Instant::now();
-        match self.start_and_load().await {
+        let result = self.start_and_load().await;
+        let took = began.elapsed();
+        self.settings.events.solution_loaded(&self.solution, took, result.is_ok());
+        match result {
             Ok((host, version, summary)) => {
                 self.failures_in_row = 0;
                 self.started_once = true;
-                let elapsed = began.elapsed().as_millis() as u64;
                 self.status.loaded(&summary, version);
                 self.status.update(|s| {
                     s.host_pid = Some(host.pid());
-                    s.last_load_ms = Some(elapsed);
+                    s.last_load_ms = Some(took.as_millis() as u64);
                     if restarting {
                         s.host_restarts += 1;
                     }
                 });
+                if restarting {
+                    self.settings.events.host_restarted(&self.solution);
+                }
                 self.watch_for_crash(&host);
                 self.ready.store(Some(host.clone()));
                 Ok(host)
@@ -178,5 +183,38 @@ impl WorkspaceActor {
                 });
             }
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Workspace, WorkspaceEvents, WorkspaceSettings};
+    use roslyn_host::HostInstall;
+    use std::path::{Path, PathBuf};
+    use std::sync::{Arc, Mutex};
+    use std::time::Duration;
+
+    #[derive(Default)]
+    struct Loads(Mutex<Vec<(PathBuf, bool)>>);
+
+    impl WorkspaceEvents for Loads {
+        fn solution_loaded(&self, solution: &Path, _: Duration, ok: bool) {
+            self.0.lock().expect("loads").push((solution.to_path_buf(), ok));
+        }
+    }
+
+    #[tokio::test]
+    async fn a_failed_load_is_reported_to_the_observer() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let solution = dir.path().join("App.sln");
+        let loads = Arc::new(Loads::default());
+        let settings =
+            WorkspaceSettings { events: loads.clone(), load_timeout: Duration::from_secs(10), ..Default::default() };
+        // A "dotnet" that exits at once: the host never answers its handshake.
+        let install = HostInstall { dotnet: PathBuf::from("/bin/false"), host_dll: dir.path().join("Host.dll") };
+        let workspace = Workspace::spawn(solution.clone(), Ok(install), settings);
+        assert!(workspace.load().await.is_err());
+        assert_eq!(*loads.0.lock().expect("loads"), vec![(solution, false)]);
+        workspace.stop().await;
     }
 }

@@ -4,6 +4,7 @@
 mod actor;
 mod apply;
 pub mod checksum;
+mod events;
 mod host_update;
 mod own_writes;
 mod settings;
@@ -13,6 +14,7 @@ mod write;
 mod write_lock;
 
 pub use actor::{Acquire, WorkspaceActor};
+pub use events::WorkspaceEvents;
 pub use settings::WorkspaceSettings;
 pub use write::{Change, FileWrite, Outcome, check, recover};
 pub use write_lock::{WriteGuard, WriteLock};

@@ -1,6 +1,8 @@
-//! Time limits and retry bounds of a workspace.
+//! Time limits and retry bounds of a workspace, and who is told what it does.
 
+use crate::events::{self, WorkspaceEvents};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 #[derive(Debug, Clone)]
@@ -23,6 +25,8 @@ pub struct WorkspaceSettings {
     pub journal_dir: PathBuf,
     /// Fault injection: a pause between replacing the files and updating the host, zero in service.
     pub apply_delay: Duration,
+    /// Told of loads, restarts and forwarded file changes.
+    pub events: Arc<dyn WorkspaceEvents>,
 }
 
 impl Default for WorkspaceSettings {
@@ -37,6 +41,7 @@ impl Default for WorkspaceSettings {
             write_timeout: Duration::from_secs(30),
             journal_dir: std::env::temp_dir().join("roslyn-mcp-journal"),
             apply_delay: Duration::ZERO,
+            events: events::ignored(),
         }
     }
 }

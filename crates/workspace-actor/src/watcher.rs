@@ -2,6 +2,7 @@
 //! in order. Changes seen while no host is ready wait for the next one (a fresh load reads them anyway).
 //! Files the service wrote itself are not forwarded: the write already told the host.
 
+use crate::events::WorkspaceEvents;
 use crate::host_update;
 use crate::own_writes::OwnWrites;
 use crate::settings::WorkspaceSettings;
@@ -36,6 +37,13 @@ pub fn watch(
     own_writes: OwnWrites,
 ) -> notify::Result<FolderWatcher> {
     let root = solution.parent().unwrap_or(solution).to_path_buf();
+    let forwarder = Forwarder {
+        solution: solution.to_path_buf(),
+        ready,
+        status,
+        request_timeout: settings.request_timeout,
+        events: settings.events.clone(),
+    };
     let solution = solution.to_path_buf();
     let (tx, rx) = mpsc::unbounded_channel::<Vec<PathBuf>>();
     let mut debouncer = new_debouncer(settings.debounce, None, move |result: DebounceEventResult| match result {
@@ -59,7 +67,7 @@ pub fn watch(
         Err(errors) => tracing::warn!(?errors, "file watcher error"),
     })?;
     debouncer.watch(&root, RecursiveMode::Recursive)?;
-    tokio::spawn(forward(rx, ready, status, settings.request_timeout));
+    tokio::spawn(forwarder.run(rx));
     Ok(debouncer)
 }
 
@@ -73,41 +81,49 @@ fn relevant(path: &Path) -> bool {
     watched && !path.components().any(|c| IGNORED_DIRS.iter().any(|d| c.as_os_str() == *d))
 }
 
-async fn forward(
-    mut rx: mpsc::UnboundedReceiver<Vec<PathBuf>>,
+/// Where settled changes go: the ready host of one solution.
+struct Forwarder {
+    solution: PathBuf,
     ready: Arc<ArcSwapOption<HostProcess>>,
     status: Arc<StatusCell>,
     request_timeout: Duration,
-) {
-    let mut waiting = BTreeSet::new();
-    loop {
-        if waiting.is_empty() {
-            match rx.recv().await {
-                Some(paths) => waiting.extend(paths),
-                None => return,
-            }
-        }
-        while let Ok(paths) = rx.try_recv() {
-            waiting.extend(paths);
-        }
-        let host = ready.load_full().filter(|h| !h.connection().is_closed());
-        let Some(host) = host else {
-            tokio::select! {
-                _ = tokio::time::sleep(RETRY) => continue,
-                more = rx.recv() => match more {
-                    Some(paths) => { waiting.extend(paths); continue }
+    events: Arc<dyn WorkspaceEvents>,
+}
+
+impl Forwarder {
+    async fn run(self, mut rx: mpsc::UnboundedReceiver<Vec<PathBuf>>) {
+        let mut waiting = BTreeSet::new();
+        loop {
+            if waiting.is_empty() {
+                match rx.recv().await {
+                    Some(paths) => waiting.extend(paths),
                     None => return,
-                },
+                }
             }
-        };
-        let paths = std::mem::take(&mut waiting);
-        match host_update::send(&host, &status, paths, request_timeout, &CancellationToken::new()).await {
-            Ok(()) => {}
-            Err(error) if error.is_crash() => {
-                // The restarted host loads everything afresh.
-                tracing::warn!(%error, "host lost while applying file changes");
+            while let Ok(paths) = rx.try_recv() {
+                waiting.extend(paths);
             }
-            Err(error) => tracing::warn!(%error, "host refused file changes"),
+            let host = self.ready.load_full().filter(|h| !h.connection().is_closed());
+            let Some(host) = host else {
+                tokio::select! {
+                    _ = tokio::time::sleep(RETRY) => continue,
+                    more = rx.recv() => match more {
+                        Some(paths) => { waiting.extend(paths); continue }
+                        None => return,
+                    },
+                }
+            };
+            let paths = std::mem::take(&mut waiting);
+            self.events.files_changed(&self.solution, paths.len());
+            let cancel = CancellationToken::new();
+            match host_update::send(&host, &self.status, paths, self.request_timeout, &cancel).await {
+                Ok(()) => {}
+                Err(error) if error.is_crash() => {
+                    // The restarted host loads everything afresh.
+                    tracing::warn!(%error, "host lost while applying file changes");
+                }
+                Err(error) => tracing::warn!(%error, "host refused file changes"),
+            }
         }
     }
 }

@@ -3,10 +3,13 @@
 
 #![allow(dead_code)] // each test binary module uses a different part of the harness
 
+pub mod daemon;
+pub mod large;
+
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::RunningService;
 use rmcp::transport::TokioChildProcess;
-use rmcp::{RoleClient, ServiceExt};
+use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -67,11 +70,18 @@ fn copy_tree(from: &Path, to: &Path) {
 }
 
 /// Services running at once: each loads solutions with MSBuild, and this machine has two cores.
-static SLOTS: Semaphore = Semaphore::const_new(2);
+pub static SLOTS: Semaphore = Semaphore::const_new(2);
+
+/// A connected MCP client (of any transport), with what tests ask of a session.
+pub struct Client<H: ClientHandler = ()> {
+    service: RunningService<RoleClient, H>,
+    /// The log of the service that answers, named in failure messages.
+    pub log: PathBuf,
+}
 
 /// A running service with a connected MCP client.
 pub struct Server {
-    client: RunningService<RoleClient, ()>,
+    client: Client,
     pub pid: u32,
     pub log: PathBuf,
     /// The service's private state folder (write journal), unless the test named one.
@@ -118,7 +128,7 @@ impl Server {
         let state = (!env.iter().any(|(k, _)| *k == "ROSLYN_MCP_STATE_DIR"))
             .then(|| tempfile::Builder::new().prefix("roslyn-mcp-state-").tempdir().expect("state dir"));
         let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_roslyn-mcp"));
-        command.arg("stdio").args(extra).current_dir(cwd).env("ROSLYN_MCP_LOG", "info,rmcp=warn");
+        command.args(["stdio", "--embedded"]).args(extra).current_dir(cwd).env("ROSLYN_MCP_LOG", "info,rmcp=warn");
         if let Some(state) = &state {
             command.env("ROSLYN_MCP_STATE_DIR", state.path());
         }
@@ -126,14 +136,52 @@ impl Server {
         let stderr = std::fs::File::create(&log).expect("log file");
         let transport = TokioChildProcess::builder(command).stderr(stderr).spawn().expect("spawn roslyn-mcp").0;
         let pid = transport.id().expect("server pid");
-        let client = ().serve(transport).await.expect("MCP initialize");
+        let service = ().serve(transport).await.expect("MCP initialize");
+        let client = Client { service, log: log.clone() };
         Self { client, pid, log, _state: state, _slots: permit }
+    }
+
+    /// Closes the session, which ends the service; then checks that the service and every process of
+    /// every host it ran are gone.
+    pub async fn stop(self) {
+        let diagnose = self.ok("diagnose", json!({})).await;
+        let hosts: Vec<u32> = diagnose["workspaces"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|w| w["hostPid"].as_u64())
+            .map(|p| p as u32)
+            .collect();
+        let pid = self.pid;
+        self.client.close().await;
+        let exited = eventually(Duration::from_secs(20), || async { (!alive(pid)).then_some(()) }).await;
+        assert!(exited.is_some(), "the service {pid} did not exit when its session closed");
+        for host in hosts {
+            // SIGKILLed group members take a moment to disappear.
+            let gone =
+                eventually(Duration::from_secs(5), || async { group_members(host).is_empty().then_some(()) }).await;
+            assert!(gone.is_some(), "host {host} left processes behind: {:?}", group_members(host));
+        }
+    }
+}
+
+impl std::ops::Deref for Server {
+    type Target = Client;
+
+    fn deref(&self) -> &Client {
+        &self.client
+    }
+}
+
+impl<H: ClientHandler> Client<H> {
+    pub fn new(service: RunningService<RoleClient, H>, log: PathBuf) -> Self {
+        Self { service, log }
     }
 
     pub async fn call(&self, tool: &str, arguments: Value) -> Outcome {
         let Value::Object(arguments) = arguments else { panic!("arguments must be an object") };
         let result: CallToolResult = self
-            .client
+            .service
             .call_tool(CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments))
             .await
             .unwrap_or_else(|e| panic!("{tool}: protocol error {e}; server log: {}", self.log.display()));
@@ -163,8 +211,13 @@ impl Server {
         outcome.value["error"].clone()
     }
 
+    /// The MCP client, for requests the methods above do not send (a request cancelled mid-way).
+    pub fn peer(&self) -> &rmcp::service::Peer<RoleClient> {
+        self.service.peer()
+    }
+
     pub async fn tools(&self) -> Vec<rmcp::model::Tool> {
-        self.client.list_all_tools().await.expect("tools/list")
+        self.service.list_all_tools().await.expect("tools/list")
     }
 
     /// The workspace entry diagnose reports for `solution`.
@@ -178,27 +231,9 @@ impl Server {
             .cloned()
     }
 
-    /// Closes the session, which ends the service; then checks that the service and every process of
-    /// every host it ran are gone.
-    pub async fn stop(self) {
-        let diagnose = self.ok("diagnose", json!({})).await;
-        let hosts: Vec<u32> = diagnose["workspaces"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|w| w["hostPid"].as_u64())
-            .map(|p| p as u32)
-            .collect();
-        let pid = self.pid;
-        let _ = self.client.cancel().await;
-        let exited = eventually(Duration::from_secs(20), || async { (!alive(pid)).then_some(()) }).await;
-        assert!(exited.is_some(), "the service {pid} did not exit when its session closed");
-        for host in hosts {
-            // SIGKILLed group members take a moment to disappear.
-            let gone =
-                eventually(Duration::from_secs(5), || async { group_members(host).is_empty().then_some(()) }).await;
-            assert!(gone.is_some(), "host {host} left processes behind: {:?}", group_members(host));
-        }
+    /// Ends the session from the client's side.
+    pub async fn close(self) {
+        let _ = self.service.cancel().await;
     }
 }
 

@@ -112,7 +112,7 @@ mod tests {
 
     #[test]
     fn locations_outside_the_roots_are_not_returned() {
-        let target = Target { solution: "/w/S.sln".into(), roots: vec!["/w".into()] };
+        let target = Target { solution: "/w/S.sln".into(), roots: vec!["/w".into()], client_roots: None };
         let at = |file: &str| host::SourceLocation {
             span: host::Span { file: file.into(), start_line: 1, start_column: 1, end_line: 1, end_column: 2 },
             line_text: "x".into(),

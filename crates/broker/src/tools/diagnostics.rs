@@ -46,6 +46,10 @@ pub async fn compilation_diagnostics(
         "minSeverity": convert::severity_name(request.min_severity).as_str(),
     });
     let page_request = PageRequest::new("get_compilation_diagnostics", &canonical, page_size, input.cursor.as_deref())?;
+    if scope != "file" && page_request.cursor.is_none() {
+        let what = request.project.clone().unwrap_or_else(|| resolved.target.solution.display().to_string());
+        call.progress.step(format!("Compiling the {scope} {what}")).await;
+    }
     let page = call
         .services
         .pager

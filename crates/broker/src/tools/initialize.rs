@@ -17,15 +17,26 @@ pub async fn initialize_workspace(
     call: &Call,
     input: InitializeWorkspaceInput,
 ) -> Result<InitializeWorkspaceOutput, ToolError> {
-    let root = working_directory(input.working_directory.as_deref())?;
+    let root = working_directory(&call.scope.cwd, input.working_directory.as_deref())?;
+    if !resolve::within_client_roots(&root, call.scope.client_roots.as_deref()) {
+        return Err(ToolError::new(
+            ErrorCode::SOURCE_NOT_IN_WORKSPACE,
+            format!("{} is outside the roots this client offered", root.display()),
+        )
+        .detail("workingDirectory", root.display().to_string())
+        .detail(
+            "clientRoots",
+            call.scope.client_roots.iter().flatten().map(|r| r.display().to_string()).collect::<Vec<_>>(),
+        ));
+    }
     let found = discover(&root);
     let primary = choose(&found, input.preferred_solution.as_deref(), &root)?;
     let mut workspace = call.services.workspace(primary.clone()).await?;
-    if workspace.load().await.is_err() && workspace.is_stopped() {
+    if call.load(&workspace).await.is_err() && workspace.is_stopped() {
         // Evicted while loading: open it again.
         workspace = call.services.workspace(primary.clone()).await?;
     }
-    workspace.load().await?;
+    call.load(&workspace).await?;
     call.services.note_host_versions(&workspace);
     call.services.registry.touch(&primary);
     call.session.set_workspace(SessionWorkspace { root: root.clone(), solution: primary.clone() });
@@ -73,8 +84,15 @@ pub async fn initialize_workspace(
     })
 }
 
-fn working_directory(raw: Option<&str>) -> Result<PathBuf, ToolError> {
-    let path = resolve::working_directory().join(raw.unwrap_or("."));
+/// The default workspace of a client root that holds a solution: what initialize_workspace would choose
+/// there, not loaded until a call needs it.
+pub fn root_workspace(root: &Path) -> Option<SessionWorkspace> {
+    let solution = choose(&discover(root), None, root).ok()?;
+    solution.starts_with(root).then(|| SessionWorkspace { root: root.to_path_buf(), solution })
+}
+
+fn working_directory(cwd: &Path, raw: Option<&str>) -> Result<PathBuf, ToolError> {
+    let path = cwd.join(raw.unwrap_or("."));
     match std::fs::canonicalize(&path) {
         Ok(dir) if dir.is_dir() => Ok(dir),
         Ok(_) => Err(ToolError::new(ErrorCode::INVALID_PARAMETER, format!("{} is not a directory", path.display()))

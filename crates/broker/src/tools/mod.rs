@@ -13,9 +13,10 @@ pub mod navigation;
 pub mod symbols;
 
 use crate::args;
+use crate::progress::Progress;
 use crate::resolve::{self, Target};
 use crate::services::Services;
-use crate::session::{Session, SessionWorkspace};
+use crate::session::{Scope, Session};
 use protocol::ToolError;
 use protocol::host::{Position, RequestBody, ResponseBody};
 use protocol::tools::PositionInput;
@@ -31,7 +32,11 @@ use workspace_actor::Workspace;
 pub struct Call {
     pub services: Arc<Services>,
     pub session: Arc<Session>,
+    /// The session as this call sees it.
+    pub scope: Scope,
     pub cancel: CancellationToken,
+    /// Progress notifications, when the request asked for them.
+    pub progress: Progress,
     /// Microseconds the Roslyn host spent on this call, reported back in the result's `_meta`.
     pub host_micros: Arc<AtomicU64>,
 }
@@ -43,14 +48,9 @@ pub struct Resolved {
 }
 
 impl Call {
-    pub fn session_workspace(&self) -> Option<SessionWorkspace> {
-        self.session.workspace()
-    }
-
     /// Resolves the solution for a call about `file` (if any) and opens its workspace.
     pub async fn resolve(&self, solution_path: Option<&str>, file: Option<&Path>) -> Result<Resolved, ToolError> {
-        let session = self.session_workspace();
-        let target = resolve::target(solution_path, file, session.as_ref())?;
+        let target = resolve::target(solution_path, file, &self.scope)?;
         if let Some(file) = file {
             target.admit(file)?;
         }
@@ -78,7 +78,7 @@ impl Call {
 
     /// An existing file named by an argument, gated later by [`Call::resolve`].
     pub fn file(&self, raw: &str, field: &str) -> Result<PathBuf, ToolError> {
-        resolve::existing_file(raw, field, self.session_workspace().as_ref())
+        resolve::existing_file(raw, field, &self.scope)
     }
 
     /// Sends one request to the workspace's host. A workspace evicted under the call is opened again.
@@ -94,10 +94,14 @@ impl Call {
         limit: Option<Duration>,
     ) -> Result<HostReply, ToolError> {
         let mut workspace = workspace.clone();
+        let loading = self.loading(&workspace).await;
         let mut reply = workspace.request_within(body.clone(), limit, &self.cancel).await;
         if reply.is_err() && workspace.is_stopped() {
             workspace = self.services.workspace(workspace.solution().to_path_buf()).await?;
             reply = workspace.request_within(body, limit, &self.cancel).await;
+        }
+        if loading {
+            self.progress.step(format!("Loaded {}", workspace.solution().display())).await;
         }
         self.services.note_host_versions(&workspace);
         self.services.registry.touch(workspace.solution());
@@ -105,6 +109,29 @@ impl Call {
             self.host_micros.fetch_add(reply.host_micros, Ordering::Relaxed);
         }
         reply
+    }
+}
+
+impl Call {
+    /// Ensures the workspace's solution is loaded, reporting progress while it loads.
+    pub async fn load(&self, workspace: &Workspace) -> Result<(), ToolError> {
+        if !self.loading(workspace).await {
+            return workspace.load().await;
+        }
+        let loaded = workspace.load().await;
+        if loaded.is_ok() {
+            self.progress.step(format!("Loaded {}", workspace.solution().display())).await;
+        }
+        loaded
+    }
+
+    /// Whether the workspace has yet to load its solution; if so, says so as progress.
+    async fn loading(&self, workspace: &Workspace) -> bool {
+        let loading = workspace.summary().is_none();
+        if loading {
+            self.progress.step(format!("Loading {}", workspace.solution().display())).await;
+        }
+        loading
     }
 }
 

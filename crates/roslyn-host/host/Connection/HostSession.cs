@@ -152,6 +152,11 @@ public sealed class HostSession(Stream stream, IRequestHandler handler, HostHell
         {
             Send(running, version, outcome);
         }
+        // The broker heard Cancelled at once; this shows how long the work itself took to stop.
+        if (running.SinceCancellation is { } stopping)
+        {
+            Log.Info($"request {request.Id} {request.Body.GetType().Name} stopped {stopping.TotalMilliseconds:F0} ms after cancellation");
+        }
         running.Dispose();
     }
 

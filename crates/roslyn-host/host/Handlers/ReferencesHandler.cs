@@ -31,6 +31,7 @@ public static class ReferencesHandler
         var references = new Dictionary<ProtocolSpan, Reference>();
         foreach (var location in declarations)
         {
+            cancellationToken.ThrowIfCancellationRequested();
             var span = SymbolFormat.ToSpan(location);
             if (!references.ContainsKey(span) && solution.GetDocument(location.SourceTree) is { } document)
             {
@@ -38,10 +39,13 @@ public static class ReferencesHandler
                 references[span] = new Reference(span, SymbolFormat.LineText(text, location.SourceSpan.Start), "Declaration", document.Project.Name);
             }
         }
+        // Texts and trees already in memory come back without looking at the token: check it per use, or a
+        // cancelled search of a large solution would still walk every reference.
         foreach (var referenced in found)
         {
             foreach (var use in referenced.Locations.Where(l => !l.IsImplicit && l.Location.IsInSource))
             {
+                cancellationToken.ThrowIfCancellationRequested();
                 var span = SymbolFormat.ToSpan(use.Location);
                 if (references.ContainsKey(span))
                 {

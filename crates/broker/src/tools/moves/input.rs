@@ -1,7 +1,7 @@
 //! The checks the input schemas state, enforced here since clients may not validate.
 
 use crate::resolve;
-use crate::session::SessionWorkspace;
+use crate::session::Scope;
 use protocol::{ErrorCode, ToolError};
 use std::path::PathBuf;
 
@@ -30,7 +30,7 @@ pub fn line(line: Option<u32>) -> Result<(), ToolError> {
 }
 
 /// The existing `.cs` file that declares the type.
-pub fn source_file(raw: &str, session: Option<&SessionWorkspace>) -> Result<PathBuf, ToolError> {
+pub fn source_file(raw: &str, scope: &Scope) -> Result<PathBuf, ToolError> {
     if !raw.ends_with(".cs") {
         return Err(ToolError::new(
             ErrorCode::INVALID_SOURCE_PATH,
@@ -38,11 +38,11 @@ pub fn source_file(raw: &str, session: Option<&SessionWorkspace>) -> Result<Path
         )
         .detail("sourceFile", raw));
     }
-    resolve::existing_file(raw, "sourceFile", session)
+    resolve::existing_file(raw, "sourceFile", scope)
 }
 
 /// The `.cs` file to move into, which may not exist yet.
-pub fn target_file(raw: &str, session: Option<&SessionWorkspace>) -> Result<PathBuf, ToolError> {
+pub fn target_file(raw: &str, scope: &Scope) -> Result<PathBuf, ToolError> {
     if !raw.ends_with(".cs") {
         return Err(ToolError::new(
             ErrorCode::INVALID_TARGET_PATH,
@@ -50,7 +50,7 @@ pub fn target_file(raw: &str, session: Option<&SessionWorkspace>) -> Result<Path
         )
         .detail("targetFile", raw));
     }
-    resolve::new_file(raw, "targetFile", session)
+    resolve::new_file(raw, "targetFile", scope)
 }
 
 #[cfg(test)]

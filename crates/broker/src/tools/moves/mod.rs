@@ -19,7 +19,7 @@ use workspace_actor::checksum::without_bom;
 
 pub async fn move_type_to_file(call: &Call, input: MoveTypeToFileInput) -> Result<MoveOutput, ToolError> {
     let began = Instant::now();
-    let target = input::target_file(&input.target_file, call.session_workspace().as_ref())?;
+    let target = input::target_file(&input.target_file, &call.scope)?;
     let destination = MoveDestination::File(FileDestination {
         target_file: target.display().to_string(),
         create_target_file: input.create_target_file.unwrap_or(true),
@@ -59,7 +59,7 @@ impl Job {
     ) -> Result<Self, ToolError> {
         input::dotted_name(&symbol_name, "symbolName", ErrorCode::INVALID_SYMBOL_NAME)?;
         input::line(line)?;
-        let source = input::source_file(source_file, call.session_workspace().as_ref())?;
+        let source = input::source_file(source_file, &call.scope)?;
         let request = MoveRequest { source_file: source.display().to_string(), symbol_name, line, destination };
         Ok(Self { source, also_admit: None, request, began })
     }
@@ -79,12 +79,13 @@ async fn run(
     let workspace = resolved.workspace;
     let solution = resolved.target.solution.display().to_string();
     // Loading has its own limit; the write's starts with a loaded solution.
-    workspace.load().await?;
+    call.load(&workspace).await?;
     // A write holds the lock from before computing until the host has the new files; a preview holds none.
-    let _guard = if preview { None } else { Some(workspace.write_lock().try_acquire(&solution)?) };
+    let guard = if preview { None } else { Some(workspace.write_lock().try_acquire(&solution)?) };
     let limit = workspace.write_timeout();
     let deadline = tokio::time::Instant::now() + limit;
     let operation_id = uuid::Uuid::new_v4().to_string();
+    call.progress.step(format!("Computing the move of {}", job.request.symbol_name)).await;
     let asked = call.ask_within(&workspace, RequestBody::PlanMove(job.request), Some(limit));
     let plan = match tokio::time::timeout_at(deadline, asked).await.map_err(|_| timeout(limit))??.body {
         ResponseBody::MovePlan(plan) => plan,
@@ -105,7 +106,17 @@ async fn run(
         files = plan.edits.len(),
         "applying move"
     );
-    let outcomes = workspace.write(&operation_id, output::writes(&plan), deadline, &call.cancel).await?;
+    call.progress.step(format!("Writing {} files", plan.edits.len())).await;
+    // The write runs to its end, finished or rolled back, with the lock held, even if the session that
+    // asked for it goes away meanwhile; cancelling the request rolls it back.
+    let (writes, cancel, operation) = (output::writes(&plan), call.cancel.clone(), operation_id.clone());
+    let write = tokio::spawn(async move {
+        let _guard = guard;
+        workspace.write(&operation, writes, deadline, &cancel).await
+    });
+    let outcomes =
+        write.await.map_err(|e| ToolError::new(ErrorCode::ROSLYN_ERROR, format!("the write failed: {e}")))??;
+    call.progress.step("Files written and the Roslyn host updated").await;
     let summary = Summary { operation_id, execution_time_ms: elapsed_ms(job.began), solution };
     Ok(MoveOutput::Applied(output::applied(&plan, &outcomes, summary)))
 }

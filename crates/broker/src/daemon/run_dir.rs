@@ -1,0 +1,104 @@
+//! The daemon's run folder: a lock that makes it the only daemon for its state folder, the local socket
+//! bridges connect to, and `daemon.json`, which says where it listens once every listener is bound.
+
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+const LOCK: &str = "daemon.lock";
+const SOCKET: &str = "daemon.sock";
+const INFO: &str = "daemon.json";
+
+/// What a running daemon publishes.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DaemonInfo {
+    pub pid: u32,
+    /// The HTTP address actually bound (`127.0.0.1:7717`).
+    pub http: String,
+    pub socket: PathBuf,
+    pub version: String,
+}
+
+/// The run folder, locked by this process until dropped (the kernel releases it if the process dies).
+pub struct RunDir {
+    dir: PathBuf,
+    _lock: File,
+}
+
+impl RunDir {
+    /// Takes the single-instance lock, or says which daemon holds it.
+    pub fn lock(dir: &Path) -> anyhow::Result<Self> {
+        create_private_dir(dir).with_context(|| format!("creating {}", dir.display()))?;
+        let lock = File::create(dir.join(LOCK)).with_context(|| format!("opening {}", dir.join(LOCK).display()))?;
+        if lock.try_lock().is_err() {
+            let holder = read_info(dir).map(|info| format!(" (pid {}, http {})", info.pid, info.http));
+            anyhow::bail!("another roslyn-mcp daemon serves {}{}", dir.display(), holder.unwrap_or_default());
+        }
+        Ok(Self { dir: dir.to_path_buf(), _lock: lock })
+    }
+
+    /// The socket's path. A file left there by a daemon that died is removed: holding the lock proves
+    /// nobody serves it.
+    pub fn fresh_socket(&self) -> anyhow::Result<PathBuf> {
+        let socket = socket_path(&self.dir);
+        match std::fs::remove_file(&socket) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(e).with_context(|| format!("removing the stale socket {}", socket.display()));
+            }
+            _ => {}
+        }
+        Ok(socket)
+    }
+
+    /// Announces the daemon: written whole (a temporary renamed into place), so a reader never sees half.
+    pub fn publish(&self, info: &DaemonInfo) -> anyhow::Result<()> {
+        let temporary = self.dir.join(format!(".{INFO}.{}", std::process::id()));
+        std::fs::write(&temporary, serde_json::to_vec_pretty(info)?)?;
+        std::fs::rename(&temporary, self.dir.join(INFO))?;
+        Ok(())
+    }
+
+    /// Withdraws the announcement and the socket, so bridges no longer try this daemon.
+    pub fn withdraw(&self) {
+        for name in [INFO, SOCKET] {
+            let _ = std::fs::remove_file(self.dir.join(name));
+        }
+    }
+}
+
+/// Where the daemon of a run folder listens for bridges.
+pub fn socket_path(dir: &Path) -> PathBuf {
+    dir.join(SOCKET)
+}
+
+/// What the daemon of a run folder published, if it did.
+pub fn read_info(dir: &Path) -> Option<DaemonInfo> {
+    serde_json::from_slice(&std::fs::read(dir.join(INFO)).ok()?).ok()
+}
+
+fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+    std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_second_daemon_is_refused_until_the_first_is_gone() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let run = dir.path().join("run");
+        let first = RunDir::lock(&run).expect("first daemon");
+        let info = DaemonInfo { pid: 42, http: "127.0.0.1:1".into(), socket: socket_path(&run), version: "0".into() };
+        first.publish(&info).expect("publish");
+        let refused = RunDir::lock(&run).err().expect("second daemon refused").to_string();
+        assert!(refused.contains("pid 42"), "{refused}");
+        first.withdraw();
+        assert!(read_info(&run).is_none());
+        drop(first);
+        RunDir::lock(&run).expect("the lock is free again");
+    }
+}

@@ -1,0 +1,71 @@
+//! Cancellation reaches the work: a find_references the client cancels (notifications/cancelled) on a
+//! large solution stops in the Roslyn host within a second, and the service goes on answering.
+
+use crate::support::{Server, eventually, large};
+use rmcp::model::{CallToolRequest, CallToolRequestParams, ClientRequest};
+use rmcp::service::PeerRequestOptions;
+use serde_json::json;
+use std::time::Duration;
+
+/// Consumers of the shared type: enough for a search of several seconds.
+const FILES: usize = 2000;
+/// When the client gives up: well inside the search.
+const CANCEL_AFTER: Duration = Duration::from_millis(300);
+/// The requirement: the host's work stops this soon after the cancellation reaches it.
+const STOP_WITHIN_MS: u64 = 1000;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_cancelled_find_references_stops_in_the_host_within_a_second() {
+    let solution = large::generate(FILES);
+    // Alone: the stop is timed.
+    let server = Server::start_alone(&solution.root).await;
+    let (line, column) = solution.position_of(large::SHARED_FILE, "Shared", 0);
+    let shared = json!({"filePath": solution.file(large::SHARED_FILE), "line": line, "column": column});
+    // Warms up: loads the solution and binds Shared.cs, without searching.
+    server.ok("find_symbol_definition", shared.clone()).await;
+
+    let arguments = shared.as_object().cloned().expect("arguments are an object");
+    let request = ClientRequest::CallToolRequest(CallToolRequest::new(
+        CallToolRequestParams::new("find_references").with_arguments(arguments),
+    ));
+    let handle = server
+        .peer()
+        .send_cancellable_request(request, PeerRequestOptions::no_options())
+        .await
+        .expect("send find_references");
+    tokio::time::sleep(CANCEL_AFTER).await;
+    handle.cancel(Some("the client lost interest".into())).await.expect("send notifications/cancelled");
+
+    let stopped_ms = eventually(Duration::from_secs(20), || async {
+        std::fs::read_to_string(&server.log).ok().as_deref().and_then(references_stop_ms)
+    })
+    .await
+    .unwrap_or_else(|| panic!("the host never logged the stop of the cancelled search; log: {}", server.log.display()));
+    eprintln!("cancelled find_references stopped in the host {stopped_ms} ms after the cancellation");
+    assert!(
+        stopped_ms < STOP_WITHIN_MS,
+        "the search stopped {stopped_ms} ms after its cancellation; log: {}",
+        server.log.display()
+    );
+
+    // The service still answers, and the whole search (the work the cancellation cut short) is long.
+    server.ok("find_symbol_definition", shared.clone()).await;
+    let full = server.call("find_references", shared).await;
+    assert!(!full.is_error, "find_references failed: {}", full.value);
+    assert_eq!(full.value["totalCount"], json!(large::reference_count(FILES)));
+    eprintln!("uncancelled find_references over {FILES} files: {:.0} ms in the host", full.host_ms);
+    assert!(
+        full.host_ms > CANCEL_AFTER.as_millis() as f64,
+        "the search took {:.0} ms: it was over before the cancellation",
+        full.host_ms
+    );
+    server.stop().await;
+}
+
+/// The milliseconds in the host's `request N References stopped X ms after cancellation` line.
+fn references_stop_ms(log: &str) -> Option<u64> {
+    log.lines().find_map(|line| {
+        let (_, rest) = line.split_once(" References stopped ")?;
+        rest.split_once(" ms after cancellation")?.0.parse().ok()
+    })
+}

@@ -1,0 +1,201 @@
+//! The daemon (`roslyn-mcp serve`) on a private state folder, and the clients that reach it: MCP
+//! Streamable HTTP and `roslyn-mcp stdio` bridges. Whatever daemon serves a state folder is stopped when
+//! the folder is dropped, so no test leaves one behind.
+// Roots are deprecated by the 2026-07-28 revision (SEP-2577); clients of 2025-11-25 still offer them.
+#![allow(deprecated)]
+
+use super::{Client, alive, eventually};
+use rmcp::model::{
+    ClientCapabilities, ClientConfig, Implementation, ListRootsResult, ProgressNotificationParam, ProtocolVersion, Root,
+};
+use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::TokioChildProcess;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::{ClientHandler, ErrorData, RoleClient, ServiceExt};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// A client as agents run them: it speaks a given protocol revision (2025-11-25 by default, which has
+/// sessions over HTTP), may offer MCP roots, and keeps the progress notifications it receives.
+#[derive(Clone)]
+pub struct Agent {
+    pub version: ProtocolVersion,
+    pub roots: Vec<PathBuf>,
+    pub progress: Arc<Mutex<Vec<ProgressNotificationParam>>>,
+}
+
+impl Default for Agent {
+    fn default() -> Self {
+        Self { version: ProtocolVersion::V_2025_11_25, roots: Vec::new(), progress: Arc::default() }
+    }
+}
+
+impl Agent {
+    pub fn with_roots(roots: &[&Path]) -> Self {
+        Self { roots: roots.iter().map(|r| r.to_path_buf()).collect(), ..Self::default() }
+    }
+}
+
+impl ClientHandler for Agent {
+    fn get_info(&self) -> ClientConfig {
+        let capabilities = if self.roots.is_empty() {
+            ClientCapabilities::default()
+        } else {
+            ClientCapabilities::builder().enable_roots().build()
+        };
+        ClientConfig::new(capabilities, Implementation::new("roslyn-mcp-e2e", "1"))
+            .with_protocol_version(self.version.clone())
+    }
+
+    async fn list_roots(&self, _: RequestContext<RoleClient>) -> Result<ListRootsResult, ErrorData> {
+        let roots = self.roots.iter().map(|r| Root::new(url::Url::from_file_path(r).expect("file url").to_string()));
+        Ok(ListRootsResult::new(roots.collect()))
+    }
+
+    async fn on_progress(&self, params: ProgressNotificationParam, _: NotificationContext<RoleClient>) {
+        self.progress.lock().expect("progress").push(params);
+    }
+}
+
+/// A private state folder: journal, lock, socket and `daemon.json` of one daemon.
+pub struct StateDir {
+    dir: tempfile::TempDir,
+}
+
+impl Default for StateDir {
+    fn default() -> Self {
+        Self { dir: tempfile::Builder::new().prefix("rmcp-d-").tempdir_in("/tmp").expect("state dir") }
+    }
+}
+
+impl StateDir {
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn log(&self) -> PathBuf {
+        self.path().join("run/daemon.log")
+    }
+
+    /// What the serving daemon published, if one does.
+    pub fn info(&self) -> Option<Value> {
+        serde_json::from_slice(&std::fs::read(self.path().join("run/daemon.json")).ok()?).ok()
+    }
+
+    /// The serving daemon's pid, waiting for one to publish itself.
+    pub async fn daemon_pid(&self) -> u32 {
+        let info = eventually(Duration::from_secs(30), || async { self.info() }).await;
+        info.and_then(|i| i["pid"].as_u64()).expect("a daemon published daemon.json") as u32
+    }
+
+    /// `http://127.0.0.1:PORT` of the serving daemon.
+    pub async fn base_url(&self) -> String {
+        let info = eventually(Duration::from_secs(30), || async { self.info() }).await.expect("daemon.json");
+        format!("http://{}", info["http"].as_str().expect("http address"))
+    }
+
+    /// An MCP client over Streamable HTTP, with a bearer token if given.
+    pub async fn http_client(&self, token: Option<&str>) -> Client<Agent> {
+        self.http_client_with(Agent::default(), token).await
+    }
+
+    pub async fn http_client_with<H: ClientHandler>(&self, handler: H, token: Option<&str>) -> Client<H> {
+        let mut config = StreamableHttpClientTransportConfig::with_uri(format!("{}/mcp", self.base_url().await));
+        if let Some(token) = token {
+            config = config.auth_header(token);
+        }
+        let service = handler.serve(StreamableHttpClientTransport::from_config(config)).await.expect("MCP initialize");
+        Client::new(service, self.log())
+    }
+
+    /// A `roslyn-mcp stdio` bridge started in `cwd`, which starts the daemon if none serves this folder.
+    pub async fn bridge(&self, cwd: &Path) -> Client<Agent> {
+        self.bridge_with(Agent::default(), cwd).await
+    }
+
+    pub async fn bridge_with<H: ClientHandler>(&self, handler: H, cwd: &Path) -> Client<H> {
+        let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_roslyn-mcp"));
+        command.arg("stdio").current_dir(cwd).envs(self.env());
+        let transport = TokioChildProcess::builder(command)
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("spawn roslyn-mcp stdio")
+            .0;
+        let service = handler.serve(transport).await.expect("MCP initialize through the bridge");
+        Client::new(service, self.log())
+    }
+
+    /// `roslyn-mcp serve` on this folder, on any free loopback port, with extra arguments and variables.
+    pub fn serve(&self, args: &[&str], env: &[(&str, &str)]) -> std::process::Child {
+        let log =
+            std::fs::OpenOptions::new().create(true).append(true).open(self.path().join("serve.log")).expect("log");
+        std::process::Command::new(env!("CARGO_BIN_EXE_roslyn-mcp"))
+            .arg("serve")
+            .args(args)
+            .envs(self.env())
+            .envs(env.iter().copied())
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("spawn roslyn-mcp serve")
+    }
+
+    /// The serve log written by [`StateDir::serve`].
+    pub fn serve_log(&self) -> String {
+        std::fs::read_to_string(self.path().join("serve.log")).unwrap_or_default()
+    }
+
+    fn env(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("ROSLYN_MCP_STATE_DIR", self.path().display().to_string()),
+            ("ROSLYN_MCP_HTTP", "127.0.0.1:0".to_owned()),
+            ("ROSLYN_MCP_LOG", "info,rmcp=warn".to_owned()),
+        ]
+    }
+
+    /// Stops the serving daemon with SIGTERM and waits for it to exit.
+    pub async fn terminate(&self) {
+        if let Some(pid) = self.info().and_then(|i| i["pid"].as_u64()) {
+            signal(pid as u32, "-TERM");
+            let gone = eventually(Duration::from_secs(60), || async { (!alive(pid as u32)).then_some(()) }).await;
+            assert!(gone.is_some(), "daemon {pid} did not exit on SIGTERM; log: {}", self.log().display());
+        }
+    }
+}
+
+impl Drop for StateDir {
+    fn drop(&mut self) {
+        if let Some(pid) = self.info().and_then(|i| i["pid"].as_u64()) {
+            signal(pid as u32, "-KILL");
+        }
+    }
+}
+
+pub fn signal(pid: u32, signal: &str) {
+    let _ = std::process::Command::new("kill").args([signal, &pid.to_string()]).status();
+}
+
+/// A GET on the daemon's HTTP endpoint: (status, body).
+pub async fn get(url: &str, token: Option<&str>) -> (u16, String) {
+    let mut request = reqwest::Client::new().get(url);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().await.expect("GET");
+    (response.status().as_u16(), response.text().await.expect("body"))
+}
+
+/// The pid of each workspace's Roslyn host in a diagnose answer.
+pub fn host_pids(diagnose: &Value) -> Vec<u32> {
+    diagnose["workspaces"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|w| w["hostPid"].as_u64())
+        .map(|p| p as u32)
+        .collect()
+}

@@ -3,7 +3,7 @@
 //! leaves behind.
 
 use crate::support::daemon::{Agent, StateDir, get, signal};
-use crate::support::{Fixture, SLOTS, Server, alive, eventually, group_members};
+use crate::support::{Fixture, SLOTS, Server, alive, eventually, group_members, tree};
 use serde_json::{Value, json};
 use std::path::Path;
 use std::time::Duration;
@@ -115,6 +115,51 @@ async fn a_killed_daemon_leaves_no_host_and_the_next_bridge_starts_a_new_one() {
     assert_eq!(daemons_of(state.path()), vec![second]);
     next.close().await;
     state.terminate().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sigterm_during_a_write_lets_it_finish_or_roll_back_before_the_hosts_exit() {
+    let _slot = SLOTS.acquire().await.expect("slot");
+    let moves = Fixture::copy("Moves");
+    let state = StateDir::default();
+    // The write holds its files replaced for 2 s before the host hears of them.
+    let mut daemon = state.serve(&[], &[("ROSLYN_MCP_FAULT_APPLY_DELAY_MS", "2000")]);
+    let writer = state.http_client(None).await;
+    let watcher = state.http_client(None).await;
+    writer.ok("initialize_workspace", json!({"workingDirectory": moves.root.display().to_string()})).await;
+    let hosts = host_pids(&writer.ok("diagnose", json!({})).await);
+    let before = tree(&moves.root);
+    let (sketch, canvas) =
+        (moves.file("src/Moves.Legacy/Drawing/Sketch.cs"), moves.file("src/Moves.Legacy/Drawing/Canvas.cs"));
+    let arguments = json!({"sourceFile": sketch, "symbolName": "Sketch", "targetFile": canvas});
+    let mut params = rmcp::model::CallToolRequestParams::new("move_type_to_file");
+    params.arguments = arguments.as_object().cloned();
+    let write = writer.peer().call_tool(params);
+    let stop = async {
+        // SIGTERM once the files are replaced and the host has yet to hear of them.
+        let replaced = eventually(Duration::from_secs(30), || async {
+            let diagnose = watcher.ok("diagnose", json!({})).await;
+            let locked = diagnose["workspaces"][0]["writeLocked"] == json!(true);
+            let moved = std::fs::read_to_string(&canvas).is_ok_and(|c| c.contains("class Sketch"));
+            (locked && moved).then_some(())
+        })
+        .await;
+        assert!(replaced.is_some(), "the write replaced its files");
+        signal(daemon.id(), "-TERM");
+    };
+    // The answer may be lost with the session; the files tell what happened.
+    let (_, ()) = tokio::join!(tokio::time::timeout(Duration::from_secs(10), write), stop);
+    assert!(daemon.wait().expect("exit").success(), "{}", state.serve_log());
+    let after = tree(&moves.root);
+    let finished = !moves.path("src/Moves.Legacy/Drawing/Sketch.cs").exists()
+        && std::fs::read_to_string(&canvas).expect("canvas").contains("class Sketch");
+    assert!(finished || after == before, "the move is whole or undone, never half-applied");
+    let journal = std::fs::read_dir(state.path().join("journal")).map(|d| d.count()).unwrap_or(0);
+    assert_eq!(journal, 0, "no write is left in the journal");
+    for host in hosts {
+        let gone = eventually(Duration::from_secs(5), || async { group_members(host).is_empty().then_some(()) }).await;
+        assert!(gone.is_some(), "host {host} outlived the daemon");
+    }
 }
 
 /// A raw MCP initialize POST: the status it gets.

@@ -115,6 +115,16 @@ fn start_daemon(run: &Path) -> anyhow::Result<Child> {
     {
         command.args(["--exit-when-idle-secs", AUTOSTART_IDLE_EXIT_SECS]);
     }
+    // The client's other descriptors (pipes, locks) must not stay open for as long as the daemon runs.
+    #[allow(unsafe_code)]
+    // SAFETY: runs between fork and exec; close_range is async-signal-safe and only closes descriptors
+    // above standard input, output and error.
+    unsafe {
+        command.pre_exec(|| {
+            libc::close_range(3, libc::c_uint::MAX, 0);
+            Ok(())
+        });
+    }
     let child = command
         .stdin(Stdio::null())
         .stdout(Stdio::null())

@@ -96,7 +96,7 @@ pub struct ServiceArgs {
     #[arg(long, env = "ROSLYN_MCP_FAULT_APPLY_DELAY_MS", default_value_t = 0, hide = true)]
     pub fault_apply_delay_ms: u64,
     /// Log as JSON lines (to stderr).
-    #[arg(long, env = "ROSLYN_MCP_LOG_JSON")]
+    #[arg(long, env = "ROSLYN_MCP_LOG_JSON", value_parser = clap::builder::BoolishValueParser::new())]
     pub log_json: bool,
 }
 

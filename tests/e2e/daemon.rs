@@ -2,9 +2,9 @@
 //! security rules, sessions with their own workspace and roots, progress, and what a crash or SIGTERM
 //! leaves behind.
 
-use crate::support::daemon::{Agent, StateDir, get, signal};
+use crate::support::daemon::{Agent, StateDir, get, host_pids, signal};
 use crate::support::{Fixture, SLOTS, Server, alive, eventually, group_members, tree};
-use serde_json::{Value, json};
+use serde_json::json;
 use std::path::Path;
 use std::time::Duration;
 
@@ -24,16 +24,6 @@ fn daemons_of(state: &Path) -> Vec<u32> {
             cmdline.split(|b| *b == 0).nth(1) == Some(b"serve".as_slice())
                 && environ.split(|b| *b == 0).any(|v| v == wanted.as_bytes())
         })
-        .collect()
-}
-
-fn host_pids(diagnose: &Value) -> Vec<u32> {
-    diagnose["workspaces"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|w| w["hostPid"].as_u64())
-        .map(|p| p as u32)
         .collect()
 }
 

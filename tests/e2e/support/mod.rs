@@ -144,14 +144,7 @@ impl Server {
     /// Closes the session, which ends the service; then checks that the service and every process of
     /// every host it ran are gone.
     pub async fn stop(self) {
-        let diagnose = self.ok("diagnose", json!({})).await;
-        let hosts: Vec<u32> = diagnose["workspaces"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|w| w["hostPid"].as_u64())
-            .map(|p| p as u32)
-            .collect();
+        let hosts = daemon::host_pids(&self.ok("diagnose", json!({})).await);
         let pid = self.pid;
         self.client.close().await;
         let exited = eventually(Duration::from_secs(20), || async { (!alive(pid)).then_some(()) }).await;

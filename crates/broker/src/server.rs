@@ -92,63 +92,53 @@ impl RoslynMcp {
         Fut: Future<Output = Result<O, ToolError>>,
     {
         let span = telemetry::tool_span(tool, &self.session.id);
-        self.traced_call(tool, raw, context, limits, f).instrument(span).await
-    }
-
-    async fn traced_call<I, O, F, Fut>(
-        &self,
-        tool: &'static str,
-        raw: JsonObject,
-        context: RequestContext<RoleServer>,
-        limits: Option<&Limits>,
-        f: F,
-    ) -> CallToolResult
-    where
-        I: DeserializeOwned,
-        O: Serialize,
-        F: FnOnce(Call, I) -> Fut,
-        Fut: Future<Output = Result<O, ToolError>>,
-    {
         let began = Instant::now();
         let cancelled = context.ct.clone();
         let host_micros = Arc::new(AtomicU64::new(0));
-        let call = Call {
-            services: self.services.clone(),
-            session: self.session.clone(),
-            scope: self.session.scope().await,
-            cancel: context.ct,
-            progress: Progress::new(context.peer, context.meta.get_progress_token()),
-            host_micros: host_micros.clone(),
-        };
-        let outcome = match args::parse::<I>(raw) {
-            Ok(input) => f(call, input).await,
-            Err(error) => Err(error),
-        };
-        let outcome = envelope::success(outcome, limits);
+        let outcome = async {
+            let call = Call {
+                services: self.services.clone(),
+                session: self.session.clone(),
+                scope: self.session.scope().await,
+                cancel: context.ct,
+                progress: Progress::new(context.peer, context.meta.get_progress_token()),
+                host_micros: host_micros.clone(),
+            };
+            let outcome = match args::parse::<I>(raw) {
+                Ok(input) => f(call, input).await,
+                Err(error) => Err(error),
+            };
+            envelope::success(outcome, limits)
+        }
+        .instrument(span.clone())
+        .await;
         let elapsed = began.elapsed();
-        let elapsed_ms = elapsed.as_secs_f64() * 1000.0;
         // A call the client cancelled gets no answer; it is counted apart from the failures it would show.
         let code = match &outcome {
             Err(_) if cancelled.is_cancelled() => Some(CANCELLED),
             Err(error) => Some(error.code.name()),
             Ok(_) => None,
         };
+        self.record(&span, tool, code, elapsed);
+        let host_ms = host_micros.load(Ordering::Relaxed) as f64 / 1000.0;
+        let elapsed_ms = elapsed.as_secs_f64() * 1000.0;
+        outcome.unwrap_or_else(envelope::failure).with_meta(Some(envelope::timing(elapsed_ms, host_ms)))
+    }
+
+    /// A finished call: its span's outcome, the log line, the metrics.
+    fn record(&self, span: &tracing::Span, tool: &str, code: Option<&str>, elapsed: std::time::Duration) {
         self.services.telemetry.record_call(tool, code, elapsed);
-        let span = tracing::Span::current();
+        let elapsed_ms = elapsed.as_secs_f64() * 1000.0;
+        let _entered = span.enter();
         span.record("duration_ms", elapsed_ms);
+        span.record("outcome", if code.is_some() { "error" } else { "ok" });
         match code {
-            None => {
-                span.record("outcome", "ok");
-                tracing::info!(tool, elapsed_ms, outcome = "ok", "tools/call");
-            }
+            None => tracing::info!(tool, elapsed_ms, outcome = "ok", "tools/call"),
             Some(code) => {
-                span.record("outcome", "error");
                 span.record("error.type", code);
-                tracing::info!(tool, elapsed_ms, outcome = "error", code = %code, "tools/call");
+                tracing::info!(tool, elapsed_ms, outcome = "error", code, "tools/call");
             }
         }
-        let host_ms = host_micros.load(Ordering::Relaxed) as f64 / 1000.0;
-        outcome.unwrap_or_else(envelope::failure).with_meta(Some(envelope::timing(elapsed_ms, host_ms)))
     }
 }
 

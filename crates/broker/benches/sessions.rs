@@ -16,7 +16,7 @@ mod support;
 use futures::future::join_all;
 use rmcp::ClientHandler;
 use serde_json::{Value, json};
-use stats::{ms, percentiles};
+use stats::{ms, percentiles, quantile};
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 use support::daemon::{StateDir, host_pids, signal};
@@ -98,7 +98,7 @@ impl Latency {
     fn of(mut samples: Vec<f64>) -> Self {
         let (p50, _) = percentiles(&mut samples);
         // percentiles sorted the samples.
-        let p99 = samples[(samples.len() * 99 / 100).min(samples.len() - 1)];
+        let p99 = quantile(&samples, 0.99);
         Self { calls: samples.len(), p50, p99 }
     }
 }

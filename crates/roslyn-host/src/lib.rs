@@ -9,4 +9,4 @@ mod process;
 pub use connection::{HostConnection, HostReply};
 pub use failure::HostFailure;
 pub use locate::{HOST_DLL_ENV, HostInstall, Located, locate};
-pub use process::HostProcess;
+pub use process::{HostProcess, create_private_dir};

@@ -123,7 +123,8 @@ fn socket_path() -> std::io::Result<PathBuf> {
     Ok(dir.join(format!("host-{}-{}.sock", std::process::id(), uuid::Uuid::new_v4().simple())))
 }
 
-fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+/// Creates `dir` (and its parents) so that only this user can enter it.
+pub fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
     std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
     std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))

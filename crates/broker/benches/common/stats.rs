@@ -9,6 +9,10 @@ pub fn ms(duration: Duration) -> f64 {
 /// (p50, p95) of the samples, which it sorts.
 pub fn percentiles(samples: &mut [f64]) -> (f64, f64) {
     samples.sort_by(f64::total_cmp);
-    let at = |q: f64| samples[((samples.len() as f64 * q) as usize).min(samples.len() - 1)];
-    (at(0.50), at(0.95))
+    (quantile(samples, 0.50), quantile(samples, 0.95))
+}
+
+/// The `q` quantile of sorted samples (nearest rank).
+pub fn quantile(sorted: &[f64], q: f64) -> f64 {
+    sorted[((sorted.len() as f64 * q) as usize).min(sorted.len() - 1)]
 }

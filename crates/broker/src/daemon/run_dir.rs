@@ -2,6 +2,7 @@
 //! bridges connect to, and `daemon.json`, which says where it listens once every listener is bound.
 
 use anyhow::Context;
+use roslyn_host::create_private_dir;
 use serde::{Deserialize, Serialize};
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -75,12 +76,6 @@ pub fn socket_path(dir: &Path) -> PathBuf {
 /// What the daemon of a run folder published, if it did.
 pub fn read_info(dir: &Path) -> Option<DaemonInfo> {
     serde_json::from_slice(&std::fs::read(dir.join(INFO)).ok()?).ok()
-}
-
-fn create_private_dir(dir: &Path) -> std::io::Result<()> {
-    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
-    std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
-    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
 }
 
 #[cfg(test)]

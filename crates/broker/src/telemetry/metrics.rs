@@ -222,6 +222,12 @@ impl Metrics {
         self.sessions_open.get_or_create(&TransportLabels { transport }).dec();
     }
 
+    /// Sessions open now, on every transport together.
+    pub fn sessions_open(&self) -> usize {
+        let open = |transport| self.sessions_open.get_or_create(&TransportLabels { transport }).get();
+        usize::try_from(TRANSPORTS.into_iter().map(open).sum::<i64>()).unwrap_or_default()
+    }
+
     pub fn solution_loaded(&self, took: Duration, ok: bool) {
         let labels = OutcomeLabels { outcome: if ok { "ok" } else { "error" } };
         self.solution_loads.get_or_create(&labels).inc();

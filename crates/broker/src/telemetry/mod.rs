@@ -16,7 +16,6 @@ use otlp::Instruments;
 use protocol::ErrorCode;
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 use workspace_actor::WorkspaceEvents;
 
@@ -27,8 +26,6 @@ pub const METRICS_CONTENT_TYPE: &str = "application/openmetrics-text; version=1.
 pub struct Telemetry {
     metrics: Metrics,
     otel: Instruments,
-    /// Sessions open on every transport together.
-    sessions_open: AtomicUsize,
 }
 
 impl Telemetry {
@@ -39,7 +36,7 @@ impl Telemetry {
     }
 
     fn with_meter(meter: &opentelemetry::metrics::Meter) -> Arc<Self> {
-        Arc::new(Self { metrics: Metrics::new(), otel: Instruments::new(meter), sessions_open: AtomicUsize::new(0) })
+        Arc::new(Self { metrics: Metrics::new(), otel: Instruments::new(meter) })
     }
 
     /// One finished tool call; `error_code` names its failure (a catalog code, e.g. WORKSPACE_BUSY).
@@ -52,13 +49,12 @@ impl Telemetry {
     /// A session opened on `transport` ("http", "socket", "stdio"); it counts as open until the guard drops.
     pub fn session_opened(self: &Arc<Self>, transport: &'static str) -> SessionGuard {
         self.metrics.session_opened(transport);
-        self.sessions_open.fetch_add(1, Ordering::Relaxed);
         SessionGuard { telemetry: self.clone(), transport, opened: Instant::now() }
     }
 
     /// Sessions open now, on any transport.
     pub fn sessions_open(&self) -> usize {
-        self.sessions_open.load(Ordering::Relaxed)
+        self.metrics.sessions_open()
     }
 
     /// Solutions unloaded, and why.
@@ -111,7 +107,6 @@ pub struct SessionGuard {
 impl Drop for SessionGuard {
     fn drop(&mut self) {
         self.telemetry.metrics.session_closed(self.transport);
-        self.telemetry.sessions_open.fetch_sub(1, Ordering::Relaxed);
         self.telemetry.otel.record_session(self.transport, self.opened.elapsed());
     }
 }

@@ -3,29 +3,12 @@
 //! leaves behind.
 
 use crate::support::daemon::{Agent, StateDir, get, host_pids, signal};
-use crate::support::{Fixture, SLOTS, Server, alive, eventually, group_members, tree};
+use crate::support::{Fixture, SLOTS, Server, eventually, group_members, tree};
 use serde_json::json;
 use std::path::Path;
 use std::time::Duration;
 
 const PROGRAM: &str = "src/Shop.App/Program.cs";
-
-/// Live `roslyn-mcp serve` processes of a state folder (read from their environment).
-fn daemons_of(state: &Path) -> Vec<u32> {
-    let wanted = format!("ROSLYN_MCP_STATE_DIR={}", state.display());
-    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
-    entries
-        .flatten()
-        .filter_map(|e| e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()))
-        .filter(|&pid| alive(pid))
-        .filter(|pid| {
-            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-            let environ = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
-            cmdline.split(|b| *b == 0).nth(1) == Some(b"serve".as_slice())
-                && environ.split(|b| *b == 0).any(|v| v == wanted.as_bytes())
-        })
-        .collect()
-}
 
 #[tokio::test(flavor = "multi_thread")]
 async fn racing_bridges_start_one_daemon_whose_answers_match_an_embedded_session() {
@@ -37,11 +20,11 @@ async fn racing_bridges_start_one_daemon_whose_answers_match_an_embedded_session
     let clients = futures::future::join_all((0..4).map(|_| state.bridge(&shop.root))).await;
     let daemon = state.daemon_pid().await;
     let serving = eventually(Duration::from_secs(10), || async {
-        let live = daemons_of(state.path());
+        let live = state.daemons();
         (live == vec![daemon]).then_some(live)
     })
     .await;
-    assert!(serving.is_some(), "one daemon serves the folder: {:?} (published {daemon})", daemons_of(state.path()));
+    assert!(serving.is_some(), "one daemon serves the folder: {:?} (published {daemon})", state.daemons());
 
     // Relative to each bridge's working directory, as in the client's own process.
     for client in &clients {
@@ -102,7 +85,7 @@ async fn a_killed_daemon_leaves_no_host_and_the_next_bridge_starts_a_new_one() {
     assert_eq!(init["primarySolution"]["path"], json!(shop.file("Shop.sln")));
     let second = state.daemon_pid().await;
     assert_ne!(second, first, "a new daemon serves");
-    assert_eq!(daemons_of(state.path()), vec![second]);
+    assert_eq!(state.daemons(), vec![second]);
     next.close().await;
     state.terminate().await;
 }
@@ -208,7 +191,8 @@ async fn http_refuses_foreign_origins_and_requests_without_the_token() {
 
     // Nothing beyond loopback without a token.
     let exposed = StateDir::default();
-    let refused = exposed.serve(&["--http", "0.0.0.0:0"], &[]).wait().expect("exposed daemon");
+    let refused =
+        exposed.serve(&["--http", "0.0.0.0:0", "--http-open-to-local-users"], &[]).wait().expect("exposed daemon");
     assert!(!refused.success());
     assert!(exposed.serve_log().contains("without a token"), "{}", exposed.serve_log());
     assert!(exposed.info().is_none(), "nothing was served");

@@ -105,7 +105,8 @@ impl Daemon {
         let child = state.serve(&[], env);
         let base = state.base_url().await;
         let address = base.strip_prefix("http://").expect("http base url").to_owned();
-        let token = env.iter().find(|(k, _)| *k == "ROSLYN_MCP_TOKEN").map(|(_, v)| (*v).to_owned());
+        let token =
+            env.iter().find(|(k, _)| *k == "ROSLYN_MCP_TOKEN").map(|(_, v)| (*v).to_owned()).or_else(|| state.token());
         Self { state, child, address, token, _slot: slot }
     }
 

@@ -2,6 +2,7 @@
 //! socket, byte for byte. When no daemon answers it starts one (`roslyn-mcp serve` with the same settings,
 //! detached, logging to `daemon.log` in the run folder); when several bridges race to do so, the
 //! single-instance lock lets one daemon win and the others exit, and every bridge connects to the winner.
+//! A daemon that keeps exiting at start is tried a bounded number of times, never in a loop.
 
 use crate::config::StdioArgs;
 use crate::daemon::run_dir;
@@ -17,6 +18,12 @@ use tokio::time::Instant;
 
 /// How long a bridge waits for a daemon to answer, starting one if needed.
 const CONNECT_WAIT: Duration = Duration::from_secs(30);
+/// Daemons a bridge starts, one after another, before it gives up.
+const START_ATTEMPTS: u32 = 3;
+/// The pause after a daemon exits at start, doubled with each attempt.
+const RETRY_PAUSE: Duration = Duration::from_millis(200);
+/// The log of a daemon a bridge started, in the run folder.
+const DAEMON_LOG: &str = "daemon.log";
 /// A daemon a bridge starts exits after this long with no session and no solution.
 const AUTOSTART_IDLE_EXIT_SECS: &str = "900";
 
@@ -72,29 +79,64 @@ pub async fn relay(args: StdioArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Connects to the daemon of `run`, starting one when none answers.
+/// Connects to the daemon of `run`, starting one when none answers. At most one daemon is started at a
+/// time and at most [`START_ATTEMPTS`] in all: one that exits because another holds the lock means the
+/// other is coming up (it is waited for, not raced); one that exits for any other reason is an attempt
+/// spent, retried after a doubling pause. Then the bridge gives up with the daemon's own last words.
 async fn connect_or_start(run: &Path) -> anyhow::Result<LocalSocketStream> {
     let socket = run_dir::socket_path(run);
     let began = Instant::now();
-    let mut started: Option<Child> = None;
+    let mut attempts = 0;
+    let mut starting: Option<Child> = None;
+    let mut another_starting = false;
     loop {
         if let Ok(stream) = connect(&socket).await {
             return Ok(stream);
         }
-        // Start a daemon unless ours is still starting; one that lost the race to another exits at once.
-        let ours_running = started.as_mut().is_some_and(|child| matches!(child.try_wait(), Ok(None)));
-        if !ours_running {
-            started = Some(start_daemon(run)?);
+        let exited = match starting.as_mut().map(Child::try_wait) {
+            Some(Ok(None)) => None,
+            Some(Ok(Some(status))) => Some(status),
+            Some(Err(error)) => return Err(error).context("watching the daemon this bridge started"),
+            None if another_starting => None,
+            None => {
+                if attempts == START_ATTEMPTS {
+                    return Err(gave_up(run, attempts));
+                }
+                attempts += 1;
+                starting = Some(start_daemon(run)?);
+                None
+            }
+        };
+        if let Some(status) = exited {
+            starting = None;
+            if status.code() == Some(i32::from(run_dir::EXIT_ANOTHER_DAEMON)) {
+                another_starting = true;
+            } else {
+                tracing::warn!(%status, attempt = attempts, "the daemon this bridge started exited");
+                tokio::time::sleep(RETRY_PAUSE * 2u32.pow(attempts - 1)).await;
+                continue;
+            }
         }
         if began.elapsed() > CONNECT_WAIT {
             anyhow::bail!(
                 "no roslyn-mcp daemon answered on {} within {CONNECT_WAIT:?}; see {}",
                 socket.display(),
-                run.join("daemon.log").display()
+                run.join(DAEMON_LOG).display()
             );
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+}
+
+/// The one error a bridge ends with when every daemon it started exited: with the log's last line.
+fn gave_up(run: &Path, attempts: u32) -> anyhow::Error {
+    let log = run.join(DAEMON_LOG);
+    let last = std::fs::read_to_string(&log)
+        .ok()
+        .and_then(|text| text.lines().rev().find(|l| !l.trim().is_empty()).map(str::to_owned))
+        .map(|line| format!("; its last words: {line}"))
+        .unwrap_or_default();
+    anyhow::anyhow!("the roslyn-mcp daemon exited at start {attempts} times; giving up (log: {}){last}", log.display())
 }
 
 async fn connect(socket: &Path) -> std::io::Result<LocalSocketStream> {
@@ -104,12 +146,13 @@ async fn connect(socket: &Path) -> std::io::Result<LocalSocketStream> {
 /// `roslyn-mcp serve` with this bridge's settings, in its own process group so the client's signals
 /// (and the bridge's exit) leave it running.
 fn start_daemon(run: &Path) -> anyhow::Result<Child> {
+    use std::os::unix::fs::OpenOptionsExt;
     use std::os::unix::process::CommandExt;
-    std::fs::create_dir_all(run).with_context(|| format!("creating {}", run.display()))?;
-    let log = std::fs::OpenOptions::new().create(true).append(true).open(run.join("daemon.log"))?;
+    roslyn_host::create_private_dir(run).with_context(|| format!("creating {}", run.display()))?;
+    let log = std::fs::OpenOptions::new().create(true).append(true).mode(0o600).open(run.join(DAEMON_LOG))?;
     let settings: Vec<std::ffi::OsString> = std::env::args_os().skip(2).filter(|a| a != "--embedded").collect();
     let mut command = std::process::Command::new(std::env::current_exe()?);
-    command.arg("serve").args(&settings);
+    command.arg("serve").arg("--started-by-bridge").args(&settings);
     if !settings.iter().any(|a| a.to_string_lossy().starts_with("--exit-when-idle-secs"))
         && std::env::var_os("ROSLYN_MCP_EXIT_WHEN_IDLE_SECS").is_none()
     {

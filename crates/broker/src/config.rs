@@ -32,9 +32,25 @@ pub struct ServeArgs {
     #[arg(long, env = "ROSLYN_MCP_HTTP", default_value = "127.0.0.1:7717")]
     pub http: SocketAddr,
     /// A file holding the bearer token HTTP clients must send (`Authorization: Bearer ...`); the
-    /// ROSLYN_MCP_TOKEN variable may hold it instead.
+    /// ROSLYN_MCP_TOKEN variable may hold it instead. Without either, a token is generated at first
+    /// start into `<state-dir>/http-token` (readable by this user only).
     #[arg(long, env = "ROSLYN_MCP_TOKEN_FILE")]
     pub token_file: Option<PathBuf>,
+    /// Serve HTTP on loopback without a token: every local user may then call the daemon, and loading a
+    /// project runs its MSBuild targets as this user. Refused for any address but loopback.
+    #[arg(long, env = "ROSLYN_MCP_HTTP_OPEN_TO_LOCAL_USERS", value_parser = clap::builder::BoolishValueParser::new())]
+    pub http_open_to_local_users: bool,
+    /// Seconds an HTTP client may take to send a request's headers, and again its body; a slower one is
+    /// cut off (headers) or answered 408 (body).
+    #[arg(long, env = "ROSLYN_MCP_HTTP_READ_TIMEOUT_SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=300))]
+    pub http_read_timeout_secs: u64,
+    /// Set by a bridge that starts the daemon: the bridges' socket is what it is for, so an HTTP address
+    /// that cannot be bound is reported (log, diagnose) rather than fatal.
+    #[arg(long, hide = true)]
+    pub started_by_bridge: bool,
+    /// Fault injection for tests: the daemon exits with an error at once, before taking its lock.
+    #[arg(long, env = "ROSLYN_MCP_FAULT_EXIT_AT_START", hide = true, value_parser = clap::builder::BoolishValueParser::new())]
+    pub fault_exit_at_start: bool,
     /// Exit after this many seconds with no session open and no solution loaded (a daemon a bridge
     /// started does so after 15 minutes; by default one started by hand runs until stopped).
     #[arg(long, env = "ROSLYN_MCP_EXIT_WHEN_IDLE_SECS", value_parser = clap::value_parser!(u64).range(1..))]
@@ -135,7 +151,7 @@ impl ServiceArgs {
         self.state_dir().join("run")
     }
 
-    fn state_dir(&self) -> PathBuf {
+    pub fn state_dir(&self) -> PathBuf {
         if let Some(dir) = &self.state_dir {
             return dir.clone();
         }

@@ -36,7 +36,11 @@ fn main() -> std::process::ExitCode {
         Err(error) => {
             // One line a person (or a service manager's journal) can read; no backtrace.
             tracing::error!("{error:#}");
-            std::process::ExitCode::FAILURE
+            if error.downcast_ref::<daemon::AnotherDaemon>().is_some() {
+                std::process::ExitCode::from(daemon::run_dir::EXIT_ANOTHER_DAEMON)
+            } else {
+                std::process::ExitCode::FAILURE
+            }
         }
     }
 }

@@ -7,11 +7,12 @@ use crate::paging::Pager;
 use crate::registry::{Broker, OpenWorkspace, Registry};
 use crate::telemetry::Telemetry;
 use kameo::prelude::*;
+use protocol::tools::diagnose::HttpEndpoint;
 use protocol::{ErrorCode, ToolError};
 use roslyn_host::Located;
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, OnceLock};
 use workspace_actor::{Workspace, WorkspaceSettings};
 
 pub struct Services {
@@ -23,6 +24,8 @@ pub struct Services {
     /// Results retained for their cursors.
     pub pager: Pager,
     pub telemetry: Arc<Telemetry>,
+    /// The daemon's HTTP endpoint, once it tried to bind it (never set in-process).
+    pub http: OnceLock<HttpEndpoint>,
     /// The host whose handshake versions diagnose last took.
     versions_noted_for: AtomicU32,
 }
@@ -43,6 +46,7 @@ impl Services {
             limits: args.limits(),
             pager: Pager::new(args.cursor_ttl()),
             telemetry,
+            http: OnceLock::new(),
             versions_noted_for: AtomicU32::new(0),
         })
     }

@@ -97,14 +97,19 @@ impl StateDir {
         format!("http://{}", info["http"].as_str().expect("http address"))
     }
 
-    /// An MCP client over Streamable HTTP, with a bearer token if given.
+    /// The bearer token the daemon generated at first start (`<state>/http-token`).
+    pub fn token(&self) -> Option<String> {
+        std::fs::read_to_string(self.path().join("http-token")).ok()
+    }
+
+    /// An MCP client over Streamable HTTP, with the given bearer token, else the generated one.
     pub async fn http_client(&self, token: Option<&str>) -> Client<Agent> {
         self.http_client_with(Agent::default(), token).await
     }
 
     pub async fn http_client_with<H: ClientHandler>(&self, handler: H, token: Option<&str>) -> Client<H> {
         let mut config = StreamableHttpClientTransportConfig::with_uri(format!("{}/mcp", self.base_url().await));
-        if let Some(token) = token {
+        if let Some(token) = token.map(str::to_owned).or_else(|| self.token()) {
             config = config.auth_header(token);
         }
         let service = handler.serve(StreamableHttpClientTransport::from_config(config)).await.expect("MCP initialize");
@@ -117,8 +122,23 @@ impl StateDir {
     }
 
     pub async fn bridge_with<H: ClientHandler>(&self, handler: H, cwd: &Path) -> Client<H> {
+        self.bridge_command(handler, self.bridge_process(cwd, &[])).await
+    }
+
+    /// A bridge with extra variables (they reach the daemon it starts).
+    pub async fn bridge_env(&self, cwd: &Path, env: &[(&str, &str)]) -> Client<Agent> {
+        self.bridge_command(Agent::default(), self.bridge_process(cwd, env)).await
+    }
+
+    /// `roslyn-mcp stdio` on this folder, not yet started.
+    pub fn bridge_process(&self, cwd: &Path, env: &[(&str, &str)]) -> tokio::process::Command {
         let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_roslyn-mcp"));
-        command.arg("stdio").current_dir(cwd).envs(self.env());
+        command.arg("stdio").current_dir(cwd).envs(self.env()).envs(env.iter().copied());
+        command
+    }
+
+    /// An MCP client over a bridge `command` (which may run it as another user).
+    pub async fn bridge_command<H: ClientHandler>(&self, handler: H, command: tokio::process::Command) -> Client<H> {
         let transport = TokioChildProcess::builder(command)
             .stderr(std::process::Stdio::null())
             .spawn()
@@ -142,6 +162,23 @@ impl StateDir {
             .stderr(log)
             .spawn()
             .expect("spawn roslyn-mcp serve")
+    }
+
+    /// Live `roslyn-mcp serve` processes of this folder (read from their environment).
+    pub fn daemons(&self) -> Vec<u32> {
+        let wanted = format!("ROSLYN_MCP_STATE_DIR={}", self.path().display());
+        let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+        entries
+            .flatten()
+            .filter_map(|e| e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()))
+            .filter(|&pid| alive(pid))
+            .filter(|pid| {
+                let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+                let environ = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
+                cmdline.split(|b| *b == 0).nth(1) == Some(b"serve".as_slice())
+                    && environ.split(|b| *b == 0).any(|v| v == wanted.as_bytes())
+            })
+            .collect()
     }
 
     /// The serve log written by [`StateDir::serve`].

@@ -1,24 +1,25 @@
-//! The daemon's HTTP face: MCP Streamable HTTP on `/mcp` (rmcp's transport, with Origin and Host
-//! validation against DNS rebinding), `/healthz` for service managers and `/metrics` for Prometheus. A
-//! bearer token, when set, guards everything but `/healthz`.
+//! The daemon's HTTP face: MCP Streamable HTTP on `/mcp` (rmcp's transport), `/healthz` for service
+//! managers and `/metrics` for Prometheus. Every route checks `Host` and `Origin` against DNS rebinding;
+//! everything but `/healthz` (which says nothing but "ok") wants the bearer token (see [`super::access`]).
+//! A body that is not JSON-RPC gets a JSON-RPC error, not a transport's plain text.
 
-use crate::config::ServeArgs;
+use super::connections;
 use crate::resolve;
 use crate::server::RoslynMcp;
 use crate::services::Services;
 use crate::session::Session;
 use crate::telemetry;
-use anyhow::Context;
 use axum::Router;
+use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
-use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
@@ -31,44 +32,35 @@ const LOOPBACK_ORIGINS: &[&str] = &[
     "https://127.0.0.1:*",
     "https://[::1]:*",
 ];
+/// Names a loopback daemon answers to; any other `Host` is a rebinding attempt.
+const LOOPBACK_HOSTS: &[&str] = &["localhost", "127.0.0.1", "[::1]"];
+/// The largest request body accepted (a snippet is at most 64 KiB; JSON escaping can double it).
+pub const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
 
-/// The bearer token, from `--token-file` or ROSLYN_MCP_TOKEN.
-pub fn token(args: &ServeArgs) -> anyhow::Result<Option<String>> {
-    let raw = match &args.token_file {
-        Some(path) => Some(std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?),
-        None => std::env::var("ROSLYN_MCP_TOKEN").ok(),
-    };
-    let token = raw.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty());
-    if args.token_file.is_some() && token.is_none() {
-        anyhow::bail!("the token file is empty");
-    }
-    Ok(token)
+/// What guards a route: the token (when HTTP is not open to every local user) and whether `Host`
+/// must be a loopback name (yes unless bound beyond loopback, where the token is the wall).
+#[derive(Clone)]
+struct Guard {
+    token: Option<Arc<str>>,
+    loopback_hosts_only: bool,
 }
 
-/// Nothing is served beyond loopback without a token.
-pub fn check_exposure(address: SocketAddr, token: Option<&str>) -> anyhow::Result<()> {
-    if !address.ip().is_loopback() && token.is_none() {
-        anyhow::bail!(
-            "refusing to serve on {address} without a token: set ROSLYN_MCP_TOKEN or --token-file, or bind 127.0.0.1"
-        );
-    }
-    Ok(())
-}
-
-/// Serves until `stop`.
+/// Serves until `stop`; a client gets `read_timeout` for a request's headers, and again for its body.
 pub async fn serve(
     listener: TcpListener,
     services: Arc<Services>,
     token: Option<String>,
+    read_timeout: Duration,
     stop: CancellationToken,
 ) -> anyhow::Result<()> {
     let address = listener.local_addr()?;
+    let loopback = address.ip().is_loopback();
     let mut config = StreamableHttpServerConfig::default()
         .with_allowed_origins(LOOPBACK_ORIGINS.iter().copied())
         .enforce_origin_validation()
+        .with_max_request_body_bytes(MAX_BODY_BYTES)
         .with_cancellation_token(stop.child_token());
-    if !address.ip().is_loopback() {
-        // Reached by whatever name the machine has; the required token is what keeps foreign pages out.
+    if !loopback {
         config = config.disable_allowed_hosts();
     }
     let sessions = services.clone();
@@ -80,23 +72,22 @@ pub async fn serve(
         Arc::new(LocalSessionManager::default()),
         config,
     );
-    let guarded = Router::new()
-        .nest_service("/mcp", mcp)
+    let guard = Guard { token: token.map(Arc::from), loopback_hosts_only: loopback };
+    let mcp =
+        Router::new().nest_service("/mcp", mcp).layer(middleware::from_fn_with_state(read_timeout, json_rpc_body));
+    let router = Router::new()
+        .merge(mcp)
         .route("/metrics", get(metrics))
-        .route_layer(middleware::from_fn_with_state(token.map(Arc::<str>::from), bearer));
-    let router = Router::new().route("/healthz", get(healthz)).merge(guarded).with_state(services);
-    axum::serve(listener, router).with_graceful_shutdown(stop.cancelled_owned()).await?;
+        .route("/healthz", get(healthz))
+        .layer(middleware::from_fn_with_state(guard, check))
+        .with_state(services);
+    connections::serve(listener, router, read_timeout, stop).await;
     Ok(())
 }
 
-async fn healthz(State(services): State<Arc<Services>>) -> impl IntoResponse {
-    axum::Json(serde_json::json!({
-        "status": "ok",
-        "version": env!("CARGO_PKG_VERSION"),
-        "pid": std::process::id(),
-        "sessionsOpen": services.telemetry.sessions_open(),
-        "solutionsLoaded": services.registry.workspaces().len(),
-    }))
+/// Liveness only: nothing about sessions, solutions or the process.
+async fn healthz() -> impl IntoResponse {
+    axum::Json(serde_json::json!({ "status": "ok" }))
 }
 
 async fn metrics(State(services): State<Arc<Services>>) -> impl IntoResponse {
@@ -104,26 +95,79 @@ async fn metrics(State(services): State<Arc<Services>>) -> impl IntoResponse {
     ([(header::CONTENT_TYPE, telemetry::METRICS_CONTENT_TYPE)], body)
 }
 
-/// Refuses a request without the token (401, `WWW-Authenticate: Bearer`).
-async fn bearer(State(token): State<Option<Arc<str>>>, request: Request, next: Next) -> Response {
-    match &token {
-        Some(expected) if !presents(request.headers(), expected) => {
-            (StatusCode::UNAUTHORIZED, [(header::WWW_AUTHENTICATE, "Bearer")], "a bearer token is required\n")
-                .into_response()
-        }
-        _ => next.run(request).await,
+/// `Host` and `Origin` on every route (403), then the token on every route but `/healthz` (401).
+async fn check(State(guard): State<Guard>, request: Request, next: Next) -> Response {
+    let headers = request.headers();
+    if guard.loopback_hosts_only && !headers.get(header::HOST).and_then(|h| h.to_str().ok()).is_some_and(loopback_host)
+    {
+        return (StatusCode::FORBIDDEN, "Forbidden: the Host header must name this machine's loopback\n")
+            .into_response();
     }
+    if let Some(origin) = headers.get(header::ORIGIN)
+        && !origin.to_str().is_ok_and(loopback_origin)
+    {
+        return (StatusCode::FORBIDDEN, "Forbidden: foreign Origin\n").into_response();
+    }
+    if let Some(expected) = &guard.token
+        && request.uri().path() != "/healthz"
+        && !super::access::presents(headers, expected)
+    {
+        return (StatusCode::UNAUTHORIZED, [(header::WWW_AUTHENTICATE, "Bearer")], "a bearer token is required\n")
+            .into_response();
+    }
+    next.run(request).await
 }
 
-/// Whether the request carries `Authorization: Bearer <expected>`, compared in constant time.
-fn presents(headers: &HeaderMap, expected: &str) -> bool {
-    let Some(given) = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()) else {
-        return false;
+/// `localhost`, `127.0.0.1` or `[::1]`, with or without a port.
+fn loopback_host(host: &str) -> bool {
+    let name = match host.rsplit_once(':') {
+        Some((name, port)) if !name.is_empty() && port.bytes().all(|b| b.is_ascii_digit()) => name,
+        _ => host,
     };
-    let Some(given) = given.strip_prefix("Bearer ").map(str::trim) else {
-        return false;
+    LOOPBACK_HOSTS.iter().any(|allowed| name.eq_ignore_ascii_case(allowed))
+}
+
+/// `http(s)://` and a loopback host: a page of this machine.
+fn loopback_origin(origin: &str) -> bool {
+    origin.strip_prefix("http://").or_else(|| origin.strip_prefix("https://")).is_some_and(loopback_host)
+}
+
+/// A POST's body is read within the read timeout and must be a JSON-RPC message: else the client gets
+/// a JSON-RPC error (-32700 parse error, -32600 invalid request) rather than the transport's plain text.
+async fn json_rpc_body(State(read_timeout): State<Duration>, request: Request, next: Next) -> Response {
+    if request.method() != Method::POST || !is_json(request.headers()) {
+        return next.run(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    let bytes = match tokio::time::timeout(read_timeout, axum::body::to_bytes(body, MAX_BODY_BYTES)).await {
+        Err(_) => {
+            return json_rpc_error(StatusCode::REQUEST_TIMEOUT, -32600, "the request body did not arrive in time");
+        }
+        Ok(Err(error)) => {
+            return json_rpc_error(StatusCode::PAYLOAD_TOO_LARGE, -32600, &format!("request body refused: {error}"));
+        }
+        Ok(Ok(bytes)) => bytes,
     };
-    given.len() == expected.len() && given.bytes().zip(expected.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
+    let value = match serde_json::from_slice::<serde_json::Value>(&bytes) {
+        Ok(value) => value,
+        Err(error) => return json_rpc_error(StatusCode::BAD_REQUEST, -32700, &format!("Parse error: {error}")),
+    };
+    if let Err(error) = serde_json::from_value::<rmcp::model::ClientJsonRpcMessage>(value) {
+        return json_rpc_error(StatusCode::BAD_REQUEST, -32600, &format!("Invalid Request: {error}"));
+    }
+    next.run(Request::from_parts(parts, Body::from(bytes))).await
+}
+
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(';').next().unwrap_or_default().trim().eq_ignore_ascii_case("application/json"))
+}
+
+fn json_rpc_error(status: StatusCode, code: i32, message: &str) -> Response {
+    let body = serde_json::json!({ "jsonrpc": "2.0", "id": null, "error": { "code": code, "message": message } });
+    (status, axum::Json(body)).into_response()
 }
 
 #[cfg(test)]
@@ -131,25 +175,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_the_exact_bearer_token_passes() {
-        let with = |value: &str| {
-            let mut headers = HeaderMap::new();
-            headers.insert(header::AUTHORIZATION, value.parse().expect("header"));
-            headers
-        };
-        assert!(presents(&with("Bearer s3cret"), "s3cret"));
-        assert!(!presents(&with("Bearer s3cres"), "s3cret"));
-        assert!(!presents(&with("Bearer s3cret2"), "s3cret"));
-        assert!(!presents(&with("Basic s3cret"), "s3cret"));
-        assert!(!presents(&HeaderMap::new(), "s3cret"));
-    }
-
-    #[test]
-    fn a_public_address_needs_a_token() {
-        let public: SocketAddr = "0.0.0.0:7717".parse().expect("address");
-        assert!(check_exposure(public, None).is_err());
-        assert!(check_exposure(public, Some("t")).is_ok());
-        assert!(check_exposure("127.0.0.1:7717".parse().expect("address"), None).is_ok());
-        assert!(check_exposure("[::1]:7717".parse().expect("address"), None).is_ok());
+    fn only_loopback_names_pass_as_host_and_origin() {
+        for host in ["localhost", "localhost:7717", "127.0.0.1:1", "[::1]:80", "LOCALHOST"] {
+            assert!(loopback_host(host), "{host}");
+        }
+        for host in ["evil.example", "localhost.evil.example", "127.0.0.2", "evil.example:7717", "", "[::1]x"] {
+            assert!(!loopback_host(host), "{host}");
+        }
+        assert!(loopback_origin("http://localhost:3000"));
+        assert!(loopback_origin("https://127.0.0.1"));
+        for origin in ["null", "http://evil.example", "http://localhost.evil.example", "file://", "localhost"] {
+            assert!(!loopback_origin(origin), "{origin}");
+        }
     }
 }

@@ -15,11 +15,28 @@ const INFO: &str = "daemon.json";
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct DaemonInfo {
     pub pid: u32,
-    /// The HTTP address actually bound (`127.0.0.1:7717`).
-    pub http: String,
+    /// The HTTP address actually bound (`127.0.0.1:7717`); none when it could not be bound (a daemon a
+    /// bridge started serves the socket regardless).
+    pub http: Option<String>,
     pub socket: PathBuf,
     pub version: String,
 }
+
+/// Another daemon holds the run folder's lock: it serves (or is starting to serve) this state folder.
+#[derive(Debug)]
+pub struct AnotherDaemon(String);
+
+impl std::fmt::Display for AnotherDaemon {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for AnotherDaemon {}
+
+/// The exit status of a daemon that found another one holding the lock: a bridge that started it then
+/// waits for the winner rather than starting again.
+pub const EXIT_ANOTHER_DAEMON: u8 = 75;
 
 /// The run folder, locked by this process until dropped (the kernel releases it if the process dies).
 pub struct RunDir {
@@ -33,8 +50,10 @@ impl RunDir {
         create_private_dir(dir).with_context(|| format!("creating {}", dir.display()))?;
         let lock = File::create(dir.join(LOCK)).with_context(|| format!("opening {}", dir.join(LOCK).display()))?;
         if lock.try_lock().is_err() {
-            let holder = read_info(dir).map(|info| format!(" (pid {}, http {})", info.pid, info.http));
-            anyhow::bail!("another roslyn-mcp daemon serves {}{}", dir.display(), holder.unwrap_or_default());
+            let holder = read_info(dir)
+                .map(|info| format!(" (pid {}, http {})", info.pid, info.http.as_deref().unwrap_or("not served")));
+            let message = format!("another roslyn-mcp daemon serves {}{}", dir.display(), holder.unwrap_or_default());
+            return Err(AnotherDaemon(message).into());
         }
         Ok(Self { dir: dir.to_path_buf(), _lock: lock })
     }
@@ -87,7 +106,8 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let run = dir.path().join("run");
         let first = RunDir::lock(&run).expect("first daemon");
-        let info = DaemonInfo { pid: 42, http: "127.0.0.1:1".into(), socket: socket_path(&run), version: "0".into() };
+        let info =
+            DaemonInfo { pid: 42, http: Some("127.0.0.1:1".into()), socket: socket_path(&run), version: "0".into() };
         first.publish(&info).expect("publish");
         let refused = RunDir::lock(&run).err().expect("second daemon refused").to_string();
         assert!(refused.contains("pid 42"), "{refused}");

@@ -75,6 +75,7 @@ pub async fn diagnose(call: &Call, input: DiagnoseInput) -> Result<DiagnoseOutpu
             dotnet_path: services.located.dotnet.as_ref().map(|p| p.display().to_string()),
             host_protocol_version: PROTOCOL_VERSION,
         }),
+        http: services.http.get().cloned(),
     })
 }
 

@@ -113,4 +113,19 @@ pub struct DiagnoseOutput {
     pub warnings: Vec<Issue>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub settings: Option<DiagnoseSettings>,
+    /// The daemon's HTTP endpoint: where it listens, or why it does not (absent when the session is
+    /// served in-process).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub http: Option<HttpEndpoint>,
+}
+
+/// A daemon started by a bridge serves its sessions over the local socket even when its HTTP address
+/// cannot be bound; this says which.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HttpEndpoint {
+    /// The address bound (`127.0.0.1:7717`), when serving.
+    pub address: Option<String>,
+    /// Why HTTP is not served (`cannot listen on 127.0.0.1:7717: Address in use, held by ...`).
+    pub error: Option<String>,
 }

@@ -117,7 +117,7 @@ async fn sigterm_during_a_write_lets_it_finish_or_roll_back_before_the_hosts_exi
             (locked && moved).then_some(())
         })
         .await;
-        assert!(replaced.is_some(), "the write replaced its files");
+        assert!(replaced.is_some(), "the write replaced its files; log:\n{}", state.serve_log());
         signal(daemon.id(), "-TERM");
     };
     // The answer may be lost with the session; the files tell what happened.
@@ -246,18 +246,16 @@ async fn each_session_has_its_own_workspace_and_roots_and_leaves_nothing_behind(
         metric(text, "roslyn_mcp_sessions_open{transport=\"http\"}")
             + metric(text, "roslyn_mcp_sessions_open{transport=\"socket\"}")
     };
-    assert_eq!(open(&get(&format!("{base}/metrics"), None).await.1), 3.0);
+    let token = state.token();
+    let metrics = || async { get(&format!("{base}/metrics"), token.as_deref()).await.1 };
+    assert_eq!(open(&metrics().await), 3.0);
 
     for client in [on_shop, plain] {
         client.close().await;
     }
     on_moves.close().await;
-    let closed = eventually(Duration::from_secs(20), || async {
-        let text = get(&format!("{base}/metrics"), None).await.1;
-        (open(&text) == 0.0).then_some(())
-    })
-    .await;
-    assert!(closed.is_some(), "every session closed: {}", get(&format!("{base}/metrics"), None).await.1);
+    let closed = eventually(Duration::from_secs(20), || async { (open(&metrics().await) == 0.0).then_some(()) }).await;
+    assert!(closed.is_some(), "every session closed: {}", metrics().await);
     assert_eq!(get(&format!("{base}/healthz"), None).await.0, 200);
     signal(daemon.id(), "-TERM");
     assert!(daemon.wait().expect("exit").success());

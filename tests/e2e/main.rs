@@ -9,6 +9,7 @@ mod daemon;
 mod daemon_start;
 mod diagnostics;
 mod errors;
+mod fuzz;
 mod lifecycle;
 mod move_refusals;
 mod moves;

@@ -18,6 +18,7 @@ const TOKEN: &str = "observability-e2e-token";
 /// The address deploy/prometheus/prometheus.yml scrapes: the daemon's default `--http`.
 const SHIPPED_TARGET: &str = "127.0.0.1:7717";
 const SHIPPED_INTERVAL: &str = "scrape_interval: 15s";
+const SHIPPED_CREDENTIALS: &str = "credentials_file: /etc/prometheus/roslyn-mcp.token";
 /// What Grafana's `$__rate_interval` becomes here: many 1 s scrapes, where rate() needs two.
 const RATE_INTERVAL: &str = "1m";
 
@@ -301,34 +302,18 @@ impl Prometheus {
     }
 }
 
-/// deploy/prometheus/prometheus.yml aimed at the test's daemon, scraping every second, with its
-/// commented bearer-token block switched on and reading `token`.
+/// deploy/prometheus/prometheus.yml aimed at the test's daemon, scraping every second, its bearer token
+/// read from `token`.
 fn scrape_config(daemon: &str, token: &Path) -> String {
     let shipped =
         std::fs::read_to_string(deploy("prometheus/prometheus.yml")).expect("deploy/prometheus/prometheus.yml");
-    assert!(shipped.contains(SHIPPED_TARGET) && shipped.contains(SHIPPED_INTERVAL), "the shipped config changed shape");
-    let mut in_block = false;
-    let mut lines = Vec::new();
-    for line in shipped.lines() {
-        let indent = &line[..line.len() - line.trim_start().len()];
-        let comment = line.trim_start().strip_prefix("# ");
-        in_block = match comment {
-            Some("authorization:") => true,
-            Some(rest) => in_block && rest.starts_with("  "),
-            None => false,
-        };
-        lines.push(match comment.filter(|_| in_block) {
-            Some(rest) if rest.trim_start().starts_with("credentials_file:") => {
-                let key_indent = &rest[..rest.len() - rest.trim_start().len()];
-                format!("{indent}{key_indent}credentials_file: {}", token.display())
-            }
-            Some(rest) => format!("{indent}{rest}"),
-            None => line.to_owned(),
-        });
+    for shape in [SHIPPED_TARGET, SHIPPED_INTERVAL, SHIPPED_CREDENTIALS] {
+        assert!(shipped.contains(shape), "the shipped config changed shape: {shape} is gone");
     }
-    let config = lines.join("\n").replace(SHIPPED_TARGET, daemon).replace(SHIPPED_INTERVAL, "scrape_interval: 1s");
-    assert!(config.contains("credentials_file: "), "no commented authorization block to switch on:\n{config}");
-    config
+    shipped
+        .replace(SHIPPED_TARGET, daemon)
+        .replace(SHIPPED_INTERVAL, "scrape_interval: 1s")
+        .replace(SHIPPED_CREDENTIALS, &format!("credentials_file: {}", token.display()))
 }
 
 fn log_text(path: &Path) -> String {

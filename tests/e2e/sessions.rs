@@ -120,7 +120,7 @@ async fn fifty_sessions_share_two_solutions_loaded_once() {
     let workspaces = diagnose["workspaces"].as_array().expect("workspaces");
     assert_eq!(workspaces.len(), 2, "{diagnose}");
     assert!(workspaces.iter().all(|w| w["hostRestarts"] == json!(0)), "{diagnose}");
-    let text = get(&format!("{base}/metrics"), None).await.1;
+    let text = get(&format!("{base}/metrics"), state.token().as_deref()).await.1;
     assert_eq!(metric(&text, "roslyn_mcp_solution_loads_total{outcome=\"ok\"}"), 2.0, "{text}");
     assert_eq!(metric(&text, "roslyn_mcp_solutions_loaded"), 2.0);
     assert_eq!(metric(&text, "roslyn_mcp_busy_rejections_total{tool=\"move_type_to_file\"}"), (WRITERS - 1) as f64);

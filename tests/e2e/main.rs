@@ -18,5 +18,6 @@ mod observability;
 mod paging;
 mod sessions;
 mod walls_http;
+mod walls_writes;
 mod watch;
 mod write_faults;

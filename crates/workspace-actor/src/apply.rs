@@ -1,10 +1,11 @@
 //! A refactoring's write: under the caller's write lock, files are replaced atomically and the host is told
 //! before the write counts as done. A failure, a timeout or a cancellation at any step restores every file.
+//! Every path is admitted by the call's [`Walls`] at the moment it is touched.
 
 use crate::Workspace;
 use crate::checksum::sha256_hex;
 use crate::host_update;
-use crate::write::{Change, FileWrite, Outcome, Transaction};
+use crate::write::{Change, FileWrite, Outcome, Transaction, Walls};
 use protocol::{ErrorCode, ToolError};
 use roslyn_host::HostProcess;
 use std::path::PathBuf;
@@ -13,11 +14,12 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 impl Workspace {
-    /// Writes `writes` as one operation and brings the host's view up to date, all before `deadline`.
-    /// The caller holds the workspace's [`crate::WriteGuard`].
+    /// Writes `writes` as one operation and brings the host's view up to date, all before `deadline`,
+    /// touching nothing outside `walls`. The caller holds the workspace's [`crate::WriteGuard`].
     pub async fn write(
         &self,
         operation: &str,
+        walls: Walls,
         writes: Vec<FileWrite>,
         deadline: Instant,
         cancel: &CancellationToken,
@@ -27,7 +29,7 @@ impl Workspace {
         // Known before anything is written, so that the watcher can never see these files as foreign.
         let planned: Vec<Outcome> = writes.iter().map(planned_outcome).collect();
         let (root, op, solution) = (self.settings.journal_dir.clone(), operation.to_owned(), self.solution.clone());
-        let transaction = blocking(move || Transaction::prepare(&root, &op, &solution, &writes)).await?;
+        let transaction = blocking(move || Transaction::prepare(&root, &op, &solution, walls, &writes)).await?;
         if Instant::now() >= deadline {
             return Err(self.roll_back(transaction, &host, self.timeout_error()).await);
         }

@@ -16,7 +16,7 @@ mod write_lock;
 pub use actor::{Acquire, WorkspaceActor};
 pub use events::WorkspaceEvents;
 pub use settings::WorkspaceSettings;
-pub use write::{Change, FileWrite, Outcome, check, recover};
+pub use write::{Change, FileWrite, Original, Outcome, Walls, check, recover};
 pub use write_lock::{WriteGuard, WriteLock};
 
 use actor::WorkspaceArgs;

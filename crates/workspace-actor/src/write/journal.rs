@@ -3,15 +3,20 @@
 //! Each write has a folder `<journal dir>/<operation id>/` holding `manifest.json`, a copy of every file it
 //! replaces or deletes (`<n>.orig`), and `lock`, locked by the writing process for as long as the write
 //! runs: recovery leaves a folder alone while its lock is held, so several service processes can share
-//! one journal directory.
+//! one journal directory. The copies hold other people's source: folders are 0700, files 0600.
 
+use super::walls::Walls;
 use serde::{Deserialize, Serialize};
-use std::fs::{self, File};
-use std::io::Write;
+use std::fs::{self, DirBuilder, File, Permissions};
+use std::io::{ErrorKind, Write};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 const MANIFEST: &str = "manifest.json";
 const LOCK: &str = "lock";
+/// Modes of the journal's folders and files: only the service's user reads the copies.
+const PRIVATE_DIR: u32 = 0o700;
+pub const PRIVATE_FILE: u32 = 0o600;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -31,6 +36,18 @@ pub struct Manifest {
     pub entries: Vec<Entry>,
     /// Folders the write creates, outermost first; removed again on undo when empty.
     pub created_dirs: Vec<PathBuf>,
+    /// Where the write, and so its undo, may touch files. Absent in journals of earlier versions: the
+    /// solution's folder then.
+    #[serde(default)]
+    pub walls: Option<Walls>,
+}
+
+impl Manifest {
+    pub fn walls(&self) -> Walls {
+        self.walls
+            .clone()
+            .unwrap_or_else(|| Walls::new(vec![self.solution.parent().unwrap_or(&self.solution).to_path_buf()], None))
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -41,6 +58,38 @@ pub struct Entry {
     pub temp: Option<PathBuf>,
     /// File name (in the operation's folder) of the copy of the original; none for a new file.
     pub backup: Option<String>,
+    /// The original's mode and owner, which its replacement and its restoration get.
+    #[serde(default)]
+    pub access: Option<Access>,
+}
+
+/// A file's mode and owner: what a replaced or restored file keeps besides its bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Access {
+    pub mode: u32,
+    pub uid: u32,
+    pub gid: u32,
+}
+
+impl Access {
+    pub fn of(metadata: &fs::Metadata) -> Self {
+        Self { mode: metadata.mode() & 0o7777, uid: metadata.uid(), gid: metadata.gid() }
+    }
+
+    /// Gives `file` this owner where permitted (as root, or a group of the same user) and this mode.
+    fn apply(&self, file: &File) -> std::io::Result<()> {
+        let now = Self::of(&file.metadata()?);
+        if (now.uid, now.gid) != (self.uid, self.gid) {
+            match std::os::unix::fs::fchown(file, Some(self.uid), Some(self.gid)) {
+                Err(e) if e.kind() == ErrorKind::PermissionDenied => {
+                    tracing::debug!(uid = self.uid, gid = self.gid, "cannot give a file its owner back")
+                }
+                other => other?,
+            }
+        }
+        // After the owner: changing it may clear set-id bits.
+        file.set_permissions(Permissions::from_mode(self.mode))
+    }
 }
 
 /// An open journal folder, locked by this process until dropped or removed.
@@ -52,8 +101,9 @@ pub struct Journal {
 impl Journal {
     pub fn create(root: &Path, operation: &str) -> std::io::Result<Self> {
         let dir = root.join(operation);
-        fs::create_dir_all(&dir)?;
-        let lock = File::create(dir.join(LOCK))?;
+        DirBuilder::new().recursive(true).mode(PRIVATE_DIR).create(root)?;
+        DirBuilder::new().mode(PRIVATE_DIR).create(&dir)?;
+        let lock = File::options().write(true).create_new(true).mode(PRIVATE_FILE).open(dir.join(LOCK))?;
         lock.lock()?;
         Ok(Self { dir, _lock: lock })
     }
@@ -64,7 +114,7 @@ impl Journal {
 
     /// Writes a copy of an original file, durably.
     pub fn save_backup(&self, name: &str, bytes: &[u8]) -> std::io::Result<()> {
-        write_durably(&self.dir.join(name), bytes)
+        write_new(&self.dir.join(name), bytes, PRIVATE_FILE, None)
     }
 
     pub fn backup(&self, name: &str) -> std::io::Result<Vec<u8>> {
@@ -75,7 +125,8 @@ impl Journal {
     pub fn save(&self, manifest: &Manifest) -> std::io::Result<()> {
         let json = serde_json::to_vec_pretty(manifest).map_err(std::io::Error::other)?;
         let temp = self.dir.join("manifest.json.tmp");
-        write_durably(&temp, &json)?;
+        remove_if_present(&temp)?; // left by a save that failed half-way
+        write_new(&temp, &json, PRIVATE_FILE, None)?;
         fs::rename(&temp, self.dir.join(MANIFEST))?;
         sync_dir(&self.dir)
     }
@@ -134,10 +185,22 @@ fn read_manifest(dir: &Path) -> Option<Manifest> {
     fs::read(dir.join(MANIFEST)).ok().and_then(|bytes| serde_json::from_slice(&bytes).ok())
 }
 
-pub fn write_durably(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut file = File::create(path)?;
+/// Creates `path` with `bytes`, durably: never through an existing file or link (`create_new`), with
+/// `mode` (less the umask) from the start, then `access` when given, before the data is synced.
+pub fn write_new(path: &Path, bytes: &[u8], mode: u32, access: Option<&Access>) -> std::io::Result<()> {
+    let mut file = File::options().write(true).create_new(true).mode(mode).open(path)?;
     file.write_all(bytes)?;
+    if let Some(access) = access {
+        access.apply(&file)?;
+    }
     file.sync_all()
+}
+
+pub fn remove_if_present(path: &Path) -> std::io::Result<()> {
+    match fs::remove_file(path) {
+        Err(e) if e.kind() != ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
 }
 
 pub fn sync_dir(dir: &Path) -> std::io::Result<()> {

@@ -3,5 +3,7 @@
 
 mod journal;
 mod transaction;
+mod walls;
 
-pub use transaction::{Change, FileWrite, Outcome, Transaction, check, recover};
+pub use transaction::{Change, FileWrite, Original, Outcome, Transaction, check, recover};
+pub use walls::Walls;

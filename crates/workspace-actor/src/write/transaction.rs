@@ -1,14 +1,22 @@
 //! Atomic replacement of several files: validate everything, copy the originals into the journal, write
 //! temporaries beside their targets, then rename them into place. Any failure before the end restores every
-//! file; a crash leaves a journal that [`recover`] undoes.
+//! file; a crash leaves a journal that [`recover`] undoes. Every path is admitted by the [`Walls`] right
+//! before it is touched, and replaced or restored files keep their mode and owner.
 
-use super::journal::{Entry, Found, Journal, Manifest, Stage, scan, sync_dir, wait_for, write_durably};
+use super::journal::{
+    Access, Entry, Found, Journal, Manifest, PRIVATE_FILE, Stage, scan, sync_dir, wait_for, write_new,
+};
+use super::walls::Walls;
 use crate::checksum::{sha256_hex, with_bom_of, without_bom};
 use protocol::{ErrorCode, ToolError};
 use std::collections::BTreeSet;
-use std::fs;
-use std::io::ErrorKind;
+use std::fs::{self, File};
+use std::io::{ErrorKind, Read};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
+
+/// The mode a new file is created with, less the umask, as editors create them.
+const NEW_FILE: u32 = 0o666;
 
 /// One file of a write.
 #[derive(Debug, Clone)]
@@ -33,15 +41,28 @@ pub enum Change {
 /// A path as a write or an undo left it: its text hash, or `None` when it no longer exists.
 pub type Outcome = (PathBuf, Option<String>);
 
+/// A file as it was before the write: its bytes, and its mode and owner.
+pub struct Original {
+    pub bytes: Vec<u8>,
+    access: Access,
+}
+
 pub struct Transaction {
     journal: Journal,
     manifest: Manifest,
+    walls: Walls,
 }
 
 impl Transaction {
     /// Checks that every file is as the edits expect and can be written, saves the originals and writes the
     /// temporaries. No target is touched; on failure nothing is left behind.
-    pub fn prepare(root: &Path, operation: &str, solution: &Path, writes: &[FileWrite]) -> Result<Self, ToolError> {
+    pub fn prepare(
+        root: &Path,
+        operation: &str,
+        solution: &Path,
+        walls: Walls,
+        writes: &[FileWrite],
+    ) -> Result<Self, ToolError> {
         let journal = Journal::create(root, operation).map_err(|e| {
             fs_error(root, "cannot create the write journal", &e).detail("journalDir", root.display().to_string())
         })?;
@@ -53,7 +74,9 @@ impl Transaction {
                 stage: Stage::Staged,
                 entries: Vec::new(),
                 created_dirs: Vec::new(),
+                walls: Some(walls.clone()),
             },
+            walls,
         };
         match transaction.stage(writes) {
             Ok(()) => Ok(transaction),
@@ -69,12 +92,13 @@ impl Transaction {
     fn stage(&mut self, writes: &[FileWrite]) -> Result<(), ToolError> {
         let mut contents = Vec::with_capacity(writes.len());
         for (index, write) in writes.iter().enumerate() {
+            self.walls.admit(&write.path)?;
             let original = check(write)?;
             let backup = match &original {
-                Some(bytes) => {
+                Some(original) => {
                     let name = format!("{index}.orig");
                     self.journal
-                        .save_backup(&name, bytes)
+                        .save_backup(&name, &original.bytes)
                         .map_err(|e| fs_error(self.journal.dir(), "cannot save a copy of the original", &e))?;
                     Some(name)
                 }
@@ -82,7 +106,7 @@ impl Transaction {
             };
             let temp = match &write.change {
                 Change::Write { text, .. } => {
-                    contents.push(Some(with_bom_of(original.as_deref(), text)));
+                    contents.push(Some(with_bom_of(original.as_ref().map(|o| o.bytes.as_slice()), text)));
                     Some(temp_beside(&write.path, &self.manifest.operation))
                 }
                 Change::Delete { .. } => {
@@ -90,7 +114,8 @@ impl Transaction {
                     None
                 }
             };
-            self.manifest.entries.push(Entry { path: write.path.clone(), temp, backup });
+            let access = original.map(|o| o.access);
+            self.manifest.entries.push(Entry { path: write.path.clone(), temp, backup, access });
             for dir in missing_dirs(&write.path) {
                 if !self.manifest.created_dirs.contains(&dir) {
                     self.manifest.created_dirs.push(dir);
@@ -99,15 +124,14 @@ impl Transaction {
         }
         self.save()?;
         for dir in &self.manifest.created_dirs {
-            fs::create_dir_all(dir).map_err(|e| fs_error(dir, "cannot create the folder", &e))?;
+            self.walls.admit(dir)?;
+            create_folder(dir).map_err(|e| fs_error(dir, "cannot create the folder", &e))?;
         }
         for (entry, content) in self.manifest.entries.iter().zip(contents) {
             if let (Some(temp), Some(bytes)) = (&entry.temp, content) {
-                write_durably(temp, &bytes).map_err(|e| fs_error(&entry.path, "cannot write beside the file", &e))?;
-                if let Ok(metadata) = fs::metadata(&entry.path) {
-                    fs::set_permissions(temp, metadata.permissions())
-                        .map_err(|e| fs_error(&entry.path, "cannot copy the file's permissions", &e))?;
-                }
+                self.walls.admit(temp)?;
+                write_temp(temp, &bytes, entry.access.as_ref())
+                    .map_err(|e| fs_error(&entry.path, "cannot write beside the file", &e))?;
             }
         }
         Ok(())
@@ -116,6 +140,11 @@ impl Transaction {
     /// Renames every temporary into place and removes deleted files. On error some targets may be new:
     /// the caller rolls back.
     pub fn commit(&mut self) -> Result<(), ToolError> {
+        // The last check before any target changes: a folder swapped for a link since staging is refused
+        // while every file is still as it was.
+        for entry in &self.manifest.entries {
+            self.walls.admit(&entry.path)?;
+        }
         self.manifest.stage = Stage::Committing;
         self.save()?;
         for entry in &self.manifest.entries {
@@ -192,21 +221,27 @@ fn undo_abandoned(journal: Journal, manifest: Option<Manifest>) -> Option<String
 }
 
 fn undo(journal: Journal, manifest: &Manifest) -> Result<Vec<Outcome>, ToolError> {
+    let walls = manifest.walls();
     let mut outcomes = Vec::new();
     for entry in &manifest.entries {
         if let Some(temp) = &entry.temp {
-            remove_if_present(temp)?;
+            // Our own leftover, but removing it outside the roots would still be a write outside them.
+            match walls.admit(temp) {
+                Ok(_) => remove_if_present(temp)?,
+                Err(refused) => tracing::warn!(%refused, "a temporary is left where the roots no longer reach"),
+            }
         }
         if manifest.stage != Stage::Committing {
             continue;
         }
+        walls.admit(&entry.path)?;
         match &entry.backup {
             Some(name) => {
                 let original =
                     journal.backup(name).map_err(|e| fs_error(journal.dir(), "cannot read a saved original", &e))?;
-                if fs::read(&entry.path).ok().as_deref() != Some(original.as_slice()) {
+                if read_unlinked(&entry.path).ok().map(|o| o.bytes).as_deref() != Some(original.as_slice()) {
                     let temp = temp_beside(&entry.path, &manifest.operation);
-                    write_durably(&temp, &original)
+                    write_temp(&temp, &original, entry.access.as_ref())
                         .and_then(|()| fs::rename(&temp, &entry.path))
                         .map_err(|e| fs_error(&entry.path, "cannot restore the file", &e))?;
                 }
@@ -225,12 +260,12 @@ fn undo(journal: Journal, manifest: &Manifest) -> Result<Vec<Outcome>, ToolError
     Ok(outcomes)
 }
 
-/// The file's current bytes, after checking that it is as the edit expects (else STALE_PLAN) and, if it
+/// The file as it is now, after checking that it is as the edit expects (else STALE_PLAN) and, if it
 /// exists, writable (else FILESYSTEM_ERROR).
-pub fn check(write: &FileWrite) -> Result<Option<Vec<u8>>, ToolError> {
+pub fn check(write: &FileWrite) -> Result<Option<Original>, ToolError> {
     let path = &write.path;
-    let current = match fs::read(path) {
-        Ok(bytes) => Some(bytes),
+    let current = match read_unlinked(path) {
+        Ok(original) => Some(original),
         Err(e) if e.kind() == ErrorKind::NotFound => None,
         Err(e) => return Err(fs_error(path, "cannot read the file", &e)),
     };
@@ -238,7 +273,7 @@ pub fn check(write: &FileWrite) -> Result<Option<Vec<u8>>, ToolError> {
         Change::Write { base, .. } => base.as_deref(),
         Change::Delete { base } => Some(base.as_str()),
     };
-    let actual = current.as_deref().map(|bytes| sha256_hex(without_bom(bytes)));
+    let actual = current.as_ref().map(|o| sha256_hex(without_bom(&o.bytes)));
     if actual.as_deref() != expected {
         let what = match (&actual, expected) {
             (Some(_), None) => "now exists",
@@ -252,7 +287,7 @@ pub fn check(write: &FileWrite) -> Result<Option<Vec<u8>>, ToolError> {
         .detail("file", path.display().to_string())
         .suggest("Retry: the solution is updated from disk first"));
     }
-    if current.is_some() && fs::metadata(path).is_ok_and(|m| m.permissions().readonly()) {
+    if current.as_ref().is_some_and(|o| o.access.mode & 0o222 == 0) {
         return Err(ToolError::new(
             ErrorCode::FILESYSTEM_ERROR,
             format!("{} is read-only; nothing was changed", path.display()),
@@ -263,10 +298,34 @@ pub fn check(write: &FileWrite) -> Result<Option<Vec<u8>>, ToolError> {
     Ok(current)
 }
 
+/// Reads a file without following a link in its last component: the walls refuse links, and one that
+/// appears after their check is not read through either.
+fn read_unlinked(path: &Path) -> std::io::Result<Original> {
+    let mut file = File::options().read(true).custom_flags(libc::O_NOFOLLOW).open(path)?;
+    let access = Access::of(&file.metadata()?);
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes)?;
+    Ok(Original { bytes, access })
+}
+
+/// Writes a temporary that replaces a file: it gets the original's mode and owner before it is renamed
+/// in (and is private until then); a new file gets the usual mode.
+fn write_temp(temp: &Path, bytes: &[u8], access: Option<&Access>) -> std::io::Result<()> {
+    write_new(temp, bytes, if access.is_some() { PRIVATE_FILE } else { NEW_FILE }, access)
+}
+
+/// Creates one folder (its parent was admitted); one that appeared meanwhile is fine if it is a folder.
+fn create_folder(dir: &Path) -> std::io::Result<()> {
+    match fs::create_dir(dir) {
+        Err(e) if e.kind() == ErrorKind::AlreadyExists && dir.symlink_metadata().is_ok_and(|m| m.is_dir()) => Ok(()),
+        other => other,
+    }
+}
+
 /// Folders above `path` that do not exist yet, outermost first.
 fn missing_dirs(path: &Path) -> Vec<PathBuf> {
     let mut missing: Vec<PathBuf> =
-        path.ancestors().skip(1).take_while(|dir| !dir.exists()).map(Path::to_path_buf).collect();
+        path.ancestors().skip(1).take_while(|dir| dir.symlink_metadata().is_err()).map(Path::to_path_buf).collect();
     missing.reverse();
     missing
 }
@@ -278,10 +337,7 @@ fn temp_beside(path: &Path, operation: &str) -> PathBuf {
 }
 
 fn remove_if_present(path: &Path) -> Result<(), ToolError> {
-    match fs::remove_file(path) {
-        Err(e) if e.kind() != ErrorKind::NotFound => Err(fs_error(path, "cannot remove the file", &e)),
-        _ => Ok(()),
-    }
+    super::journal::remove_if_present(path).map_err(|e| fs_error(path, "cannot remove the file", &e))
 }
 
 fn fs_error(path: &Path, what: &str, error: &std::io::Error) -> ToolError {
@@ -300,9 +356,15 @@ mod tests {
         journal: PathBuf,
     }
 
+    impl Setup {
+        fn walls(&self) -> Walls {
+            Walls::new(vec![self.root.clone()], None)
+        }
+    }
+
     fn setup(files: &[(&str, &str)]) -> Setup {
         let dir = tempfile::tempdir().expect("temp dir");
-        let root = dir.path().join("src");
+        let root = fs::canonicalize(dir.path()).expect("canonical").join("src");
         fs::create_dir_all(&root).expect("src");
         for (name, text) in files {
             fs::write(root.join(name), text).expect("write");
@@ -344,7 +406,7 @@ mod tests {
                 change: Change::Write { text: "class C {}".into(), base: None },
             },
         ];
-        let mut transaction = Transaction::prepare(&s.journal, "op1", &s.root, &writes).expect("prepared");
+        let mut transaction = Transaction::prepare(&s.journal, "op1", &s.root, s.walls(), &writes).expect("prepared");
         assert_eq!(fs::read_to_string(s.root.join("A.cs")).expect("A"), "class A {}", "prepare touches no target");
         transaction.commit().expect("committed");
         transaction.finish();
@@ -367,7 +429,7 @@ mod tests {
                 change: Change::Write { text: "class C {}".into(), base: None },
             },
         ];
-        let mut transaction = Transaction::prepare(&s.journal, "op2", &s.root, &writes).expect("prepared");
+        let mut transaction = Transaction::prepare(&s.journal, "op2", &s.root, s.walls(), &writes).expect("prepared");
         // The second rename fails: its temporary is gone.
         fs::remove_file(s.root.join(".B.cs.op2.tmp")).expect("temp of B");
         assert_eq!(transaction.commit().expect_err("rename fails").code, ErrorCode::FILESYSTEM_ERROR);
@@ -384,12 +446,12 @@ mod tests {
         let s = setup(&[("A.cs", "class A {}"), ("B.cs", "class B {}")]);
         let before = snapshot(&s.root);
         let stale = vec![replace(&s.root.join("A.cs"), "class A {}", "x"), replace(&s.root.join("B.cs"), "old", "y")];
-        let error = Transaction::prepare(&s.journal, "op3", &s.root, &stale).err().expect("stale");
+        let error = Transaction::prepare(&s.journal, "op3", &s.root, s.walls(), &stale).err().expect("stale");
         assert_eq!(error.code, ErrorCode::STALE_PLAN);
         let exists =
             vec![FileWrite { path: s.root.join("A.cs"), change: Change::Write { text: "x".into(), base: None } }];
         assert_eq!(
-            Transaction::prepare(&s.journal, "op4", &s.root, &exists).err().map(|e| e.code),
+            Transaction::prepare(&s.journal, "op4", &s.root, s.walls(), &exists).err().map(|e| e.code),
             Some(ErrorCode::STALE_PLAN)
         );
         let mut permissions = fs::metadata(s.root.join("B.cs")).expect("B").permissions();
@@ -397,7 +459,7 @@ mod tests {
         fs::set_permissions(s.root.join("B.cs"), permissions).expect("chmod");
         let writes =
             vec![replace(&s.root.join("A.cs"), "class A {}", "x"), replace(&s.root.join("B.cs"), "class B {}", "y")];
-        let error = Transaction::prepare(&s.journal, "op5", &s.root, &writes).err().expect("read-only");
+        let error = Transaction::prepare(&s.journal, "op5", &s.root, s.walls(), &writes).err().expect("read-only");
         assert_eq!(error.code, ErrorCode::FILESYSTEM_ERROR);
         assert_eq!(snapshot(&s.root), before);
         assert!(walk(&s.journal).is_empty());
@@ -411,7 +473,7 @@ mod tests {
             replace(&s.root.join("A.cs"), "class A {}", "class A2 {}"),
             FileWrite { path: s.root.join("C.cs"), change: Change::Write { text: "class C {}".into(), base: None } },
         ];
-        let mut crashed = Transaction::prepare(&s.journal, "crashed", &s.root, &writes).expect("prepared");
+        let mut crashed = Transaction::prepare(&s.journal, "crashed", &s.root, s.walls(), &writes).expect("prepared");
         crashed.commit().expect("committed");
         // A crash: the process ends without finishing or rolling back, and its lock goes with it.
         drop(crashed);
@@ -419,7 +481,7 @@ mod tests {
         assert_eq!(snapshot(&s.root), before);
         assert!(walk(&s.journal).is_empty());
 
-        let mut live = Transaction::prepare(&s.journal, "live", &s.root, &writes).expect("prepared");
+        let mut live = Transaction::prepare(&s.journal, "live", &s.root, s.walls(), &writes).expect("prepared");
         live.commit().expect("committed");
         assert!(recover(&s.journal).is_empty(), "a write whose owner holds its lock is not undone under it");
         assert_ne!(snapshot(&s.root), before);
@@ -435,12 +497,63 @@ mod tests {
     fn a_write_that_finishes_while_watched_is_left_as_written() {
         let s = setup(&[("A.cs", "class A {}")]);
         let writes = vec![replace(&s.root.join("A.cs"), "class A {}", "class A2 {}")];
-        let mut live = Transaction::prepare(&s.journal, "live", &s.root, &writes).expect("prepared");
+        let mut live = Transaction::prepare(&s.journal, "live", &s.root, s.walls(), &writes).expect("prepared");
         live.commit().expect("committed");
         assert!(recover(&s.journal).is_empty());
         live.finish();
         std::thread::sleep(std::time::Duration::from_millis(300));
         assert_eq!(fs::read_to_string(s.root.join("A.cs")).expect("A"), "class A2 {}");
+        assert!(walk(&s.journal).is_empty());
+    }
+
+    fn mode(path: &Path) -> u32 {
+        use std::os::unix::fs::PermissionsExt;
+        fs::symlink_metadata(path).expect("metadata").permissions().mode() & 0o7777
+    }
+
+    fn chmod(path: &Path, mode: u32) {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(path, fs::Permissions::from_mode(mode)).expect("chmod");
+    }
+
+    #[test]
+    fn replaced_and_restored_files_keep_their_modes_and_the_journal_is_private() {
+        let s = setup(&[("A.cs", "class A {}"), ("B.cs", "class B {}")]);
+        chmod(&s.root.join("A.cs"), 0o600);
+        chmod(&s.root.join("B.cs"), 0o640);
+        let writes = vec![
+            replace(&s.root.join("A.cs"), "class A {}", "class A2 {}"),
+            replace(&s.root.join("B.cs"), "class B {}", "class B2 {}"),
+        ];
+        let mut transaction = Transaction::prepare(&s.journal, "op6", &s.root, s.walls(), &writes).expect("prepared");
+        let journal = s.journal.join("op6");
+        assert_eq!(mode(&journal), 0o700);
+        for copy in walk(&journal) {
+            assert_eq!(mode(&copy), 0o600, "{} is readable by others", copy.display());
+        }
+        assert_eq!(mode(&s.root.join(".A.cs.op6.tmp")), 0o600, "the temporary has the original's mode");
+        assert_eq!(mode(&s.root.join(".B.cs.op6.tmp")), 0o640);
+        transaction.commit().expect("committed");
+        assert_eq!((mode(&s.root.join("A.cs")), mode(&s.root.join("B.cs"))), (0o600, 0o640), "replaced");
+        transaction.rollback().expect("rolled back");
+        assert_eq!(fs::read_to_string(s.root.join("A.cs")).expect("A"), "class A {}");
+        assert_eq!((mode(&s.root.join("A.cs")), mode(&s.root.join("B.cs"))), (0o600, 0o640), "restored");
+    }
+
+    #[test]
+    fn a_folder_swapped_for_a_link_after_staging_is_refused_before_any_rename() {
+        let s = setup(&[("A.cs", "class A {}")]);
+        let writes = vec![replace(&s.root.join("A.cs"), "class A {}", "class A2 {}")];
+        let mut transaction = Transaction::prepare(&s.journal, "op7", &s.root, s.walls(), &writes).expect("prepared");
+        // The project's folder is moved out of the roots and a link takes its place.
+        let outside = s.journal.parent().expect("base").join("elsewhere");
+        fs::rename(&s.root, &outside).expect("move away");
+        std::os::unix::fs::symlink(&outside, &s.root).expect("link");
+        let error = transaction.commit().expect_err("refused");
+        assert_eq!(error.code, ErrorCode::SOURCE_NOT_IN_WORKSPACE);
+        assert_eq!(fs::read_to_string(outside.join("A.cs")).expect("A"), "class A {}", "nothing written outside");
+        transaction.rollback().expect("nothing to undo");
+        assert!(outside.join(".A.cs.op7.tmp").exists(), "a temporary where the roots no longer reach is left");
         assert!(walk(&s.journal).is_empty());
     }
 }

@@ -1,12 +1,11 @@
 //! move_type_to_file and move_type_to_namespace. The host computes the edits (and refuses moves that are
-//! impossible or would add compiler errors); this side gates every path, previews, or writes them
-//! atomically under the workspace's write lock.
+//! impossible or would add compiler errors); this side gates every path, resolved, previews, or writes them
+//! atomically under the workspace's write lock, the write gating each path again as it touches it.
 
 mod input;
 mod output;
 
 use super::{Call, unexpected};
-use crate::resolve::Target;
 use output::Summary;
 use protocol::host::{
     FileDestination, MoveDestination, MovePlan, MoveRequest, NamespaceDestination, RequestBody, ResponseBody,
@@ -15,6 +14,7 @@ use protocol::tools::moves::{MoveOutput, MoveTypeToFileInput, MoveTypeToNamespac
 use protocol::{ErrorCode, ToolError};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use workspace_actor::Walls;
 use workspace_actor::checksum::without_bom;
 
 pub async fn move_type_to_file(call: &Call, input: MoveTypeToFileInput) -> Result<MoveOutput, ToolError> {
@@ -91,7 +91,8 @@ async fn run(
         ResponseBody::MovePlan(plan) => plan,
         other => return Err(unexpected(other)),
     };
-    gate(&resolved.target, &plan)?;
+    let walls = Walls::new(resolved.target.roots.clone(), resolved.target.client_roots.clone());
+    gate(&walls, &plan)?;
     if preview {
         let current = current_texts(&plan)?;
         let root = resolved.target.solution.parent().unwrap_or(Path::new("/"));
@@ -112,7 +113,7 @@ async fn run(
     let (writes, cancel, operation) = (output::writes(&plan), call.cancel.clone(), operation_id.clone());
     let write = tokio::spawn(async move {
         let _guard = guard;
-        workspace.write(&operation, writes, deadline, &cancel).await
+        workspace.write(&operation, walls, writes, deadline, &cancel).await
     });
     let outcomes =
         write.await.map_err(|e| ToolError::new(ErrorCode::ROSLYN_ERROR, format!("the write failed: {e}")))??;
@@ -121,9 +122,10 @@ async fn run(
     Ok(MoveOutput::Applied(output::applied(&plan, &outcomes, summary)))
 }
 
-/// Every file the plan touches must be inside the workspace.
-fn gate(target: &Target, plan: &MovePlan) -> Result<(), ToolError> {
-    plan.edits.iter().try_for_each(|edit| target.admit(Path::new(&edit.path)))
+/// Every file the plan touches must be inside the workspace once resolved: the host reports a file reached
+/// through a linked folder by its linked path. The whole move is refused, so no half of it is written.
+fn gate(walls: &Walls, plan: &MovePlan) -> Result<(), ToolError> {
+    plan.edits.iter().try_for_each(|edit| walls.admit(Path::new(&edit.path)).map(drop))
 }
 
 /// The text each file holds now, after the checks the write would make (still as the plan expects, and
@@ -132,8 +134,8 @@ fn current_texts(plan: &MovePlan) -> Result<Vec<Option<String>>, ToolError> {
     output::writes(plan)
         .iter()
         .map(|write| {
-            let bytes = workspace_actor::check(write)?;
-            Ok(bytes.map(|b| String::from_utf8_lossy(without_bom(&b)).into_owned()))
+            let original = workspace_actor::check(write)?;
+            Ok(original.map(|o| String::from_utf8_lossy(without_bom(&o.bytes)).into_owned()))
         })
         .collect()
 }

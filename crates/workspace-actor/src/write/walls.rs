@@ -1,0 +1,178 @@
+//! The path wall of a write: every path it touches must resolve, symlinks followed, under the roots the
+//! call was admitted with. Checked at the moment of use, not when the plan was made: a folder can be
+//! swapped for a link in between, and the Roslyn host reports files reached through linked folders by
+//! their linked path.
+
+use protocol::{ErrorCode, ToolError};
+use serde::{Deserialize, Serialize};
+use std::fs;
+use std::path::{Component, Path, PathBuf};
+
+/// Where a write may land: under one of `roots`, and under one of `client_roots` when the client offered
+/// any. Kept in the journal, so that an undo after a crash stays inside them too.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Walls {
+    roots: Vec<PathBuf>,
+    client_roots: Option<Vec<PathBuf>>,
+}
+
+impl Walls {
+    /// The roots are resolved themselves, so that a root reached through a link still holds its files.
+    pub fn new(roots: Vec<PathBuf>, client_roots: Option<Vec<PathBuf>>) -> Self {
+        let real = |roots: Vec<PathBuf>| -> Vec<PathBuf> {
+            roots.into_iter().map(|root| fs::canonicalize(&root).unwrap_or(root)).collect()
+        };
+        Self { roots: real(roots), client_roots: client_roots.map(real) }
+    }
+
+    /// Admits `path` (a file, or a folder to create) as it is on disk now: its folder must resolve under
+    /// the walls, and the path itself must not be a symbolic link, since replacing or writing it would
+    /// land on the link's target. Returns where it really is. A refusal names where it resolves:
+    /// SOURCE_NOT_IN_WORKSPACE for an existing path, INVALID_TARGET_PATH for one the write would create.
+    pub fn admit(&self, path: &Path) -> Result<PathBuf, ToolError> {
+        let exists = path.symlink_metadata().is_ok();
+        let code = if exists { ErrorCode::SOURCE_NOT_IN_WORKSPACE } else { ErrorCode::INVALID_TARGET_PATH };
+        let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+            return Err(self.refuse(code, path, None, "is not a file path"));
+        };
+        if !path.is_absolute() || path.components().any(|c| matches!(c, Component::ParentDir | Component::CurDir)) {
+            return Err(self.refuse(code, path, None, "must be absolute, without `.` or `..` segments"));
+        }
+        let resolved = resolve_folder(parent)
+            .map_err(|e| self.refuse(code, path, None, &format!("has a folder that cannot be resolved: {e}")))?
+            .join(name);
+        if !self.contains(&resolved) {
+            return Err(self.refuse(code, path, Some(&resolved), "resolves outside the workspace roots"));
+        }
+        if path.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink()) {
+            let target = fs::canonicalize(path).or_else(|_| fs::read_link(path)).unwrap_or_default();
+            let code = if self.contains(&target) { ErrorCode::FILESYSTEM_ERROR } else { code };
+            return Err(self
+                .refuse(code, path, Some(&target), "is a symbolic link; a write replaces files, never links")
+                .suggest("Edit the file the link points to, or replace the link with a copy of it"));
+        }
+        Ok(resolved)
+    }
+
+    fn contains(&self, path: &Path) -> bool {
+        let under = |roots: &[PathBuf]| roots.iter().any(|root| path.starts_with(root));
+        under(&self.roots) && self.client_roots.as_deref().is_none_or(under)
+    }
+
+    fn refuse(&self, code: ErrorCode, path: &Path, resolved: Option<&Path>, why: &str) -> ToolError {
+        let whither = resolved.filter(|r| *r != path).map(|r| format!(" ({})", r.display())).unwrap_or_default();
+        let listed = |roots: &[PathBuf]| roots.iter().map(|r| r.display().to_string()).collect::<Vec<_>>();
+        let mut error = ToolError::new(code, format!("{} {why}{whither}; nothing was changed", path.display()))
+            .detail("file", path.display().to_string())
+            .detail("workspaceRoots", listed(&self.roots))
+            .detail("clientRoots", listed(self.client_roots.as_deref().unwrap_or_default()));
+        if let Some(resolved) = resolved {
+            error = error.detail("resolvesTo", resolved.display().to_string());
+        }
+        error
+    }
+}
+
+/// `folder` with its existing part resolved through every link; the folders a write would create are
+/// appended as they are (they cannot be links: they do not exist).
+fn resolve_folder(folder: &Path) -> std::io::Result<PathBuf> {
+    let existing = folder.ancestors().find(|a| a.symlink_metadata().is_ok()).unwrap_or(Path::new("/"));
+    let mut real = fs::canonicalize(existing)?;
+    if let Ok(rest) = folder.strip_prefix(existing)
+        && !rest.as_os_str().is_empty()
+    {
+        real.push(rest);
+    }
+    Ok(real)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    struct Setup {
+        _dir: tempfile::TempDir,
+        inside: PathBuf,
+        outside: PathBuf,
+        walls: Walls,
+    }
+
+    fn setup() -> Setup {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let base = fs::canonicalize(dir.path()).expect("canonical");
+        let (inside, outside) = (base.join("proj"), base.join("elsewhere"));
+        fs::create_dir_all(inside.join("src")).expect("src");
+        fs::create_dir_all(&outside).expect("outside");
+        fs::write(inside.join("src/A.cs"), "class A {}").expect("A");
+        fs::write(outside.join("B.cs"), "class B {}").expect("B");
+        let walls = Walls::new(vec![inside.clone()], None);
+        Setup { _dir: dir, inside, outside, walls }
+    }
+
+    fn code(result: Result<PathBuf, ToolError>) -> Option<ErrorCode> {
+        result.err().map(|e| e.code)
+    }
+
+    #[test]
+    fn plain_files_and_new_folders_inside_are_admitted() {
+        let s = setup();
+        assert_eq!(s.walls.admit(&s.inside.join("src/A.cs")).expect("file"), s.inside.join("src/A.cs"));
+        let fresh = s.inside.join("src/New/Deeper/C.cs");
+        assert_eq!(s.walls.admit(&fresh).expect("new file in new folders"), fresh);
+        assert!(s.walls.admit(&s.inside.join("src/New")).is_ok(), "a folder to create");
+    }
+
+    #[test]
+    fn a_file_under_a_linked_folder_pointing_outside_is_refused_with_where_it_resolves() {
+        let s = setup();
+        symlink(&s.outside, s.inside.join("src/Linked")).expect("link");
+        let error = s.walls.admit(&s.inside.join("src/Linked/B.cs")).expect_err("outside");
+        assert_eq!(error.code, ErrorCode::SOURCE_NOT_IN_WORKSPACE);
+        assert!(error.message.contains(&s.outside.join("B.cs").display().to_string()), "{}", error.message);
+        let details = error.details.expect("details");
+        assert_eq!(details["resolvesTo"], serde_json::json!(s.outside.join("B.cs").display().to_string()));
+        assert_eq!(
+            code(s.walls.admit(&s.inside.join("src/Linked/New/C.cs"))),
+            Some(ErrorCode::INVALID_TARGET_PATH),
+            "a file the write would create under the link"
+        );
+    }
+
+    #[test]
+    fn a_project_folder_swapped_for_a_link_is_refused() {
+        let s = setup();
+        let copy = s.outside.join("src");
+        fs::rename(s.inside.join("src"), &copy).expect("move away");
+        symlink(&copy, s.inside.join("src")).expect("link");
+        assert_eq!(code(s.walls.admit(&s.inside.join("src/A.cs"))), Some(ErrorCode::SOURCE_NOT_IN_WORKSPACE));
+    }
+
+    #[test]
+    fn a_linked_folder_that_stays_inside_is_admitted() {
+        let s = setup();
+        symlink(s.inside.join("src"), s.inside.join("alias")).expect("link");
+        assert_eq!(s.walls.admit(&s.inside.join("alias/A.cs")).expect("inside"), s.inside.join("src/A.cs"));
+    }
+
+    #[test]
+    fn a_file_that_is_itself_a_link_is_never_written_through() {
+        let s = setup();
+        symlink(s.outside.join("B.cs"), s.inside.join("src/B.cs")).expect("link out");
+        assert_eq!(code(s.walls.admit(&s.inside.join("src/B.cs"))), Some(ErrorCode::SOURCE_NOT_IN_WORKSPACE));
+        symlink(s.inside.join("src/A.cs"), s.inside.join("src/A2.cs")).expect("link in");
+        assert_eq!(code(s.walls.admit(&s.inside.join("src/A2.cs"))), Some(ErrorCode::FILESYSTEM_ERROR));
+        symlink(s.outside.join("missing.cs"), s.inside.join("src/D.cs")).expect("dangling link out");
+        assert!(s.walls.admit(&s.inside.join("src/D.cs")).is_err(), "a dangling link is no file to write");
+    }
+
+    #[test]
+    fn dot_segments_and_client_roots_are_walls_too() {
+        let s = setup();
+        let escape = PathBuf::from(format!("{}/src/../../elsewhere/B.cs", s.inside.display()));
+        assert!(s.walls.admit(&escape).is_err());
+        let narrowed = Walls::new(vec![s.inside.clone()], Some(vec![s.inside.join("tests")]));
+        assert_eq!(code(narrowed.admit(&s.inside.join("src/A.cs"))), Some(ErrorCode::SOURCE_NOT_IN_WORKSPACE));
+    }
+}

@@ -107,6 +107,14 @@ pub struct ServiceArgs {
     /// Seconds a paged result stays retained for its cursors; later pages then fail with CURSOR_EXPIRED.
     #[arg(long, env = "ROSLYN_MCP_CURSOR_TTL_SECS", default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..))]
     pub cursor_ttl_secs: u64,
+    /// Requests one session may have in flight (read, not yet answered); more are refused at once with
+    /// TOO_MANY_REQUESTS.
+    #[arg(long, env = "ROSLYN_MCP_MAX_REQUESTS_PER_SESSION", default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_requests_per_session: u32,
+    /// Requests in flight over every session of the service; more are refused at once with
+    /// TOO_MANY_REQUESTS.
+    #[arg(long, env = "ROSLYN_MCP_MAX_REQUESTS", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_requests: u32,
     /// Fault injection for tests: milliseconds every write pauses after replacing its files and before
     /// updating the host.
     #[arg(long, env = "ROSLYN_MCP_FAULT_APPLY_DELAY_MS", default_value_t = 0, hide = true)]

@@ -7,6 +7,8 @@ mod components;
 mod config;
 mod daemon;
 mod envelope;
+mod heap;
+mod in_flight;
 mod limits;
 mod paging;
 mod progress;
@@ -22,6 +24,7 @@ mod tools;
 use clap::Parser;
 use config::{Cli, Command, ServiceArgs};
 use rmcp::ServiceExt;
+use rmcp::transport::async_rw::AsyncRwTransport;
 use services::Services;
 
 fn main() -> std::process::ExitCode {
@@ -65,7 +68,9 @@ async fn embedded(args: ServiceArgs) -> anyhow::Result<()> {
     recover_interrupted_writes(&args);
     let services = Services::start(&args);
     let session = session::Session::new(resolve::working_directory(), Some(services.telemetry.session_opened("stdio")));
-    let running = server::RoslynMcp::new(services.clone(), session).serve(rmcp::transport::stdio()).await?;
+    let (stdin, stdout) = rmcp::transport::stdio();
+    let transport = in_flight::Guarded::new(AsyncRwTransport::new_server(stdin, stdout), &services.requests);
+    let running = server::RoslynMcp::new(services.clone(), session).serve(transport).await?;
     tokio::select! {
         result = running.waiting() => { result?; }
         _ = shutdown_signal() => tracing::info!("signal received; shutting down"),

@@ -1,6 +1,7 @@
 //! The client's MCP roots: asked for when the client offers them (after initialization and whenever it says
 //! they changed). They narrow the path gate, and the first one holding a solution becomes the session's
-//! default workspace unless initialize_workspace chose one.
+//! default workspace unless initialize_workspace chose one. A client that offers them is marked as such
+//! while its `initialize` is answered ([`offered`]), before any call of it can arrive.
 //!
 //! The 2026-07-28 revision deprecates roots (SEP-2577), but clients of 2025-11-25 and earlier offer them,
 //! and for those clients they are the session's boundaries.
@@ -9,7 +10,7 @@
 use crate::session::Session;
 use crate::tools::initialize;
 use rmcp::RoleServer;
-use rmcp::model::Root;
+use rmcp::model::{InitializeRequestParams, Root};
 use rmcp::service::Peer;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -18,7 +19,15 @@ use std::time::Duration;
 /// How long the client has to answer roots/list.
 const LIST_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Asks the client for its roots in the background; calls wait briefly for the answer.
+/// At `initialize`: a client offering roots has calls wait for them from now on.
+pub fn offered(session: &Session, request: &InitializeRequestParams) {
+    if request.capabilities.roots.is_some() {
+        session.roots_requested();
+    }
+}
+
+/// Asks the client for its roots in the background; calls wait briefly for the answer, and fail closed
+/// when it does not come.
 pub fn refresh(session: Arc<Session>, peer: Peer<RoleServer>) {
     if peer.peer_info().is_none_or(|info| info.capabilities.roots.is_none()) {
         return;
@@ -29,11 +38,11 @@ pub fn refresh(session: Arc<Session>, peer: Peer<RoleServer>) {
             Ok(Ok(listed)) => folders(&listed.roots),
             Ok(Err(error)) => {
                 tracing::warn!(session = session.id, %error, "the client did not list its roots");
-                None
+                return session.roots_unavailable();
             }
             Err(_) => {
                 tracing::warn!(session = session.id, "the client did not list its roots in time");
-                None
+                return session.roots_unavailable();
             }
         };
         let derived = roots.iter().flatten().find_map(|root| initialize::root_workspace(root));

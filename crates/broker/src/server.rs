@@ -3,6 +3,7 @@
 
 use crate::args;
 use crate::envelope;
+use crate::in_flight::ClientCancel;
 use crate::limits::Limits;
 use crate::progress::Progress;
 use crate::roots;
@@ -15,9 +16,11 @@ use protocol::tools::{
     PositionInput, analyze, diagnose, diagnostics, hierarchy, input_schema, members, moves, navigation, output_schema,
     symbols, workspace,
 };
-use rmcp::model::{CallToolResult, Implementation, InitializeResult, JsonObject, ServerCapabilities};
+use rmcp::model::{
+    CallToolResult, Implementation, InitializeRequestParams, InitializeResult, JsonObject, ServerCapabilities,
+};
 use rmcp::service::{NotificationContext, RequestContext};
-use rmcp::{RoleServer, ServerHandler, tool, tool_handler, tool_router};
+use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::future::Future;
@@ -93,20 +96,28 @@ impl RoslynMcp {
     {
         let span = telemetry::tool_span(tool, &self.session.id);
         let began = Instant::now();
-        let cancelled = context.ct.clone();
         let host_micros = Arc::new(AtomicU64::new(0));
+        let cancel = ClientCancel::token(&context.ct, &context.extensions);
+        let cancelled = cancel.clone();
         let outcome = async {
-            let call = Call {
-                services: self.services.clone(),
-                session: self.session.clone(),
-                scope: self.session.scope().await,
-                cancel: context.ct,
-                progress: Progress::new(context.peer, context.meta.get_progress_token()),
-                host_micros: host_micros.clone(),
+            // Health must answer even while the client's roots are unknown; no path passes then.
+            let scope = match tool {
+                "diagnose" => Ok(self.session.scope_or_sealed().await),
+                _ => self.session.scope().await,
             };
-            let outcome = match args::parse::<I>(raw) {
-                Ok(input) => f(call, input).await,
-                Err(error) => Err(error),
+            let outcome = match (scope, args::parse::<I>(raw)) {
+                (Ok(scope), Ok(input)) => {
+                    let call = Call {
+                        services: self.services.clone(),
+                        session: self.session.clone(),
+                        scope,
+                        cancel,
+                        progress: Progress::new(context.peer, context.meta.get_progress_token()),
+                        host_micros: host_micros.clone(),
+                    };
+                    f(call, input).await
+                }
+                (Err(error), _) | (_, Err(error)) => Err(error),
             };
             envelope::success(outcome, limits)
         }
@@ -380,6 +391,17 @@ impl ServerHandler for RoslynMcp {
                  the solution; positions are 1-based line and column; paths out are absolute. Failures carry a \
                  catalog code in structuredContent.error.code.",
             )
+    }
+
+    /// A client offering roots has its calls wait for them from here on, before any call can arrive.
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        roots::offered(&self.session, &request);
+        context.peer.set_peer_info(request.clone());
+        self.negotiate_initialize(&request)
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

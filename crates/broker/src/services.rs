@@ -2,6 +2,7 @@
 
 use crate::components::ComponentsCell;
 use crate::config::ServiceArgs;
+use crate::in_flight::Budget;
 use crate::limits::Limits;
 use crate::paging::Pager;
 use crate::registry::{Broker, OpenWorkspace, Registry};
@@ -26,6 +27,8 @@ pub struct Services {
     pub telemetry: Arc<Telemetry>,
     /// The daemon's HTTP endpoint, once it tried to bind it (never set in-process).
     pub http: OnceLock<HttpEndpoint>,
+    /// The limits on requests in flight, which every session's transport counts against.
+    pub requests: Arc<Budget>,
     /// The host whose handshake versions diagnose last took.
     versions_noted_for: AtomicU32,
 }
@@ -37,6 +40,8 @@ impl Services {
         let registry = Registry::start(args.max_solutions, args.idle_timeout(), telemetry.clone());
         let components = ComponentsCell::start(&located);
         let settings = WorkspaceSettings { events: telemetry.workspace_events(), ..args.workspace_settings() };
+        let requests = Budget::new(args.max_requests_per_session, args.max_requests);
+        crate::heap::return_after_bursts(requests.clone());
         let broker = Broker::spawn(Broker::new(registry.clone(), located.install(), settings));
         Arc::new(Self {
             broker,
@@ -47,6 +52,7 @@ impl Services {
             pager: Pager::new(args.cursor_ttl()),
             telemetry,
             http: OnceLock::new(),
+            requests,
             versions_noted_for: AtomicU32::new(0),
         })
     }

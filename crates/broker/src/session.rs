@@ -1,8 +1,12 @@
 //! Per-session state: the default workspace (set by initialize_workspace, else derived from the client's
 //! MCP roots), the roots themselves, and the folder relative paths start from. Loaded solutions are shared
 //! by every session; nothing here outlives the session.
+//!
+//! A client that offers roots is never served outside them: from its `initialize` until roots/list is
+//! answered, calls wait briefly and then fail with CLIENT_ROOTS_UNKNOWN (see [`Roots`]).
 
 use crate::telemetry::SessionGuard;
+use protocol::{ErrorCode, ToolError};
 use std::path::PathBuf;
 use std::sync::RwLock;
 use std::time::Duration;
@@ -29,8 +33,8 @@ pub struct Session {
     pub id: String,
     cwd: PathBuf,
     state: RwLock<State>,
-    /// False while the client's roots are being asked for: calls wait briefly for them.
-    roots_settled: watch::Sender<bool>,
+    /// Where the client's roots stand; calls wait briefly while they are pending.
+    roots: watch::Sender<Roots>,
     _open: Option<SessionGuard>,
 }
 
@@ -42,7 +46,20 @@ struct State {
     client_roots: Option<Vec<PathBuf>>,
 }
 
-/// How long a call waits for a client to answer roots/list before going on without its roots.
+/// Whether calls may be served with what the session knows of the client's roots.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Roots {
+    /// The client offered no roots: nothing narrows the gate.
+    NotOffered,
+    /// The client offered roots and has not listed them yet.
+    Pending,
+    /// The client listed them (`State::client_roots`).
+    Listed,
+    /// The client offered roots but could not list them: no path can be checked against them.
+    Unavailable,
+}
+
+/// How long a call waits for a client to answer roots/list before failing with CLIENT_ROOTS_UNKNOWN.
 const ROOTS_WAIT: Duration = Duration::from_secs(2);
 
 impl Session {
@@ -51,17 +68,38 @@ impl Session {
             id: uuid::Uuid::new_v4().simple().to_string(),
             cwd,
             state: RwLock::default(),
-            roots_settled: watch::Sender::new(true),
+            roots: watch::Sender::new(Roots::NotOffered),
             _open: open,
         }
     }
 
-    /// The session as a call sees it, once the client's roots (if being asked for) have arrived.
-    pub async fn scope(&self) -> Scope {
-        let mut settled = self.roots_settled.subscribe();
-        let _ = tokio::time::timeout(ROOTS_WAIT, settled.wait_for(|done| *done)).await;
-        let state = self.state.read().unwrap_or_else(std::sync::PoisonError::into_inner);
-        Scope { workspace: state.workspace.clone(), cwd: self.cwd.clone(), client_roots: state.client_roots.clone() }
+    /// The session as a call sees it, once the client's roots (if it offered any) have arrived; without
+    /// them, CLIENT_ROOTS_UNKNOWN: a path outside them must never be read.
+    pub async fn scope(&self) -> Result<Scope, ToolError> {
+        let mut roots = self.roots.subscribe();
+        let settled = tokio::time::timeout(ROOTS_WAIT, roots.wait_for(|r| *r != Roots::Pending)).await;
+        let roots = settled.ok().and_then(Result::ok).map_or(Roots::Pending, |r| *r);
+        if matches!(roots, Roots::Pending | Roots::Unavailable) {
+            return Err(roots_unknown(roots));
+        }
+        Ok(self.current(self.read().client_roots.clone()))
+    }
+
+    /// The session for a call that must answer even without the client's roots (diagnose): while they are
+    /// unknown, no path passes the gate.
+    pub async fn scope_or_sealed(&self) -> Scope {
+        match self.scope().await {
+            Ok(scope) => scope,
+            Err(_) => self.current(Some(Vec::new())),
+        }
+    }
+
+    fn current(&self, client_roots: Option<Vec<PathBuf>>) -> Scope {
+        Scope { workspace: self.read().workspace.clone(), cwd: self.cwd.clone(), client_roots }
+    }
+
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, State> {
+        self.state.read().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// initialize_workspace's choice: it wins over anything derived from roots.
@@ -71,13 +109,14 @@ impl Session {
         state.chosen = true;
     }
 
-    /// Calls wait for roots from now until [`Session::set_client_roots`].
+    /// The client's roots are asked for: from now until [`Session::set_client_roots`], calls wait for them.
+    /// First called while `initialize` is answered, so that no call can come before it.
     pub fn roots_requested(&self) {
-        self.roots_settled.send_replace(false);
+        self.roots.send_replace(Roots::Pending);
     }
 
-    /// The client's roots (`None` when it could not list them) and the workspace derived from the first
-    /// root that holds a solution, unless initialize_workspace chose one.
+    /// The client's roots (`None`: none of them is a local folder, so nothing narrows the gate) and the
+    /// workspace derived from the first root that holds a solution, unless initialize_workspace chose one.
     pub fn set_client_roots(&self, roots: Option<Vec<PathBuf>>, derived: Option<SessionWorkspace>) {
         {
             let mut state = self.state.write().unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -86,6 +125,21 @@ impl Session {
             }
             state.client_roots = roots;
         }
-        self.roots_settled.send_replace(true);
+        self.roots.send_replace(Roots::Listed);
     }
+
+    /// The client offered roots but did not list them: calls fail closed until it does.
+    pub fn roots_unavailable(&self) {
+        self.roots.send_replace(Roots::Unavailable);
+    }
+}
+
+fn roots_unknown(roots: Roots) -> ToolError {
+    let why = match roots {
+        Roots::Unavailable => "the client offered MCP roots but did not list them",
+        _ => "the client offered MCP roots and has not listed them yet",
+    };
+    ToolError::new(ErrorCode::CLIENT_ROOTS_UNKNOWN, format!("No path can be checked: {why}"))
+        .detail("waitedMs", ROOTS_WAIT.as_millis() as u64)
+        .suggest("Answer the roots/list request; the call can be retried once it is answered")
 }

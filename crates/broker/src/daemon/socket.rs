@@ -3,6 +3,7 @@
 //! resolve as they would in the client's own process; a connection without it serves from the daemon's.
 
 use crate::bridge::Preamble;
+use crate::in_flight::Guarded;
 use crate::resolve;
 use crate::server::RoslynMcp;
 use crate::services::Services;
@@ -11,6 +12,7 @@ use interprocess::local_socket::tokio::prelude::*;
 use interprocess::local_socket::{GenericFilePath, ListenerOptions};
 use interprocess::os::unix::local_socket::ListenerOptionsExt;
 use rmcp::ServiceExt;
+use rmcp::transport::async_rw::AsyncRwTransport;
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -58,8 +60,10 @@ async fn session(stream: LocalSocketStream, services: Arc<Services>, stop: Cance
     };
     let session = Session::new(cwd_or_default(cwd), Some(services.telemetry.session_opened("socket")));
     let id = session.id.clone();
+    let transport =
+        Guarded::new(AsyncRwTransport::new_server(Cursor::new(replay).chain(reader), send), &services.requests);
     let server = RoslynMcp::new(services, session);
-    match server.serve_with_ct((Cursor::new(replay).chain(reader), send), stop).await {
+    match server.serve_with_ct(transport, stop).await {
         Ok(running) => {
             let _ = running.waiting().await;
             tracing::debug!(session = id, "bridge session ended");

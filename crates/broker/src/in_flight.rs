@@ -58,6 +58,26 @@ impl Budget {
     pub fn idle(&self) -> bool {
         self.permits.available_permits() == self.service
     }
+
+    /// Requests one session may have in flight.
+    pub fn per_session(&self) -> usize {
+        self.per_session
+    }
+
+    /// A share of the service's budget, or the refusal of `request` when none is left.
+    pub fn admit(
+        &self,
+        request: &ClientRequest,
+        id: &RequestId,
+    ) -> Result<OwnedSemaphorePermit, Box<ServerJsonRpcMessage>> {
+        let permit = self
+            .permits
+            .clone()
+            .try_acquire_owned()
+            .map_err(|_| Box::new(busy(request, id.clone(), "service", self.service)))?;
+        self.admitted.fetch_add(1, Ordering::Relaxed);
+        Ok(permit)
+    }
 }
 
 /// The client's cancellation of one request, handed to its handler in the request's extensions.
@@ -135,17 +155,15 @@ impl<T: Transport<RoleServer>> Guarded<T> {
             ClientJsonRpcMessage::Request(mut request) => {
                 let id = request.id.clone();
                 if requests.contains_key(&id) {
-                    tracing::warn!(%id, "refused a request whose id is already in flight");
-                    let error = ErrorData::invalid_request(format!("id {id} is already in flight"), None);
-                    return Admission::Refuse(ServerJsonRpcMessage::error(error, Some(id)));
+                    return Admission::Refuse(duplicate(id));
                 }
                 if requests.len() >= self.budget.per_session {
                     return Admission::Refuse(busy(&request.request, id, "session", self.budget.per_session));
                 }
-                let Ok(permit) = self.budget.permits.clone().try_acquire_owned() else {
-                    return Admission::Refuse(busy(&request.request, id, "service", self.budget.service));
+                let permit = match self.budget.admit(&request.request, &id) {
+                    Ok(permit) => permit,
+                    Err(refusal) => return Admission::Refuse(*refusal),
                 };
-                self.budget.admitted.fetch_add(1, Ordering::Relaxed);
                 let cancel = ClientCancel::default();
                 request.request.extensions_mut().insert(cancel.clone());
                 requests.insert(id, Entry { _permit: permit, cancel });
@@ -169,9 +187,16 @@ impl<T: Transport<RoleServer>> Guarded<T> {
     }
 }
 
+/// The refusal of a request whose id is already in flight in its session.
+pub fn duplicate(id: RequestId) -> ServerJsonRpcMessage {
+    tracing::warn!(%id, "refused a request whose id is already in flight");
+    let error = ErrorData::invalid_request(format!("id {id} is already in flight"), None);
+    ServerJsonRpcMessage::error(error, Some(id))
+}
+
 /// The refusal of a request beyond a limit: a tool result for tools/call (what agents read), a JSON-RPC
 /// error for anything else.
-fn busy(request: &ClientRequest, id: RequestId, scope: &str, limit: usize) -> ServerJsonRpcMessage {
+pub fn busy(request: &ClientRequest, id: RequestId, scope: &str, limit: usize) -> ServerJsonRpcMessage {
     tracing::warn!(%id, scope, limit, "refused a request: too many in flight");
     let error = ToolError::new(
         ErrorCode::TOO_MANY_REQUESTS,

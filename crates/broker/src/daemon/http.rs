@@ -4,6 +4,7 @@
 //! A body that is not JSON-RPC gets a JSON-RPC error, not a transport's plain text.
 
 use super::connections;
+use super::http_requests::{Holding, HttpRequests};
 use crate::resolve;
 use crate::server::RoslynMcp;
 use crate::services::Services;
@@ -16,6 +17,7 @@ use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use rmcp::model::ClientJsonRpcMessage;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use std::sync::Arc;
@@ -34,6 +36,8 @@ const LOOPBACK_ORIGINS: &[&str] = &[
 ];
 /// Names a loopback daemon answers to; any other `Host` is a rebinding attempt.
 const LOOPBACK_HOSTS: &[&str] = &["localhost", "127.0.0.1", "[::1]"];
+/// The header naming a request's MCP session.
+const SESSION_HEADER: &str = "mcp-session-id";
 /// The largest request body accepted (a snippet is at most 64 KiB; JSON escaping can double it).
 pub const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
 
@@ -73,8 +77,8 @@ pub async fn serve(
         config,
     );
     let guard = Guard { token: token.map(Arc::from), loopback_hosts_only: loopback };
-    let mcp =
-        Router::new().nest_service("/mcp", mcp).layer(middleware::from_fn_with_state(read_timeout, json_rpc_body));
+    let bodies = Bodies { read_timeout, requests: HttpRequests::new(services.requests.clone()) };
+    let mcp = Router::new().nest_service("/mcp", mcp).layer(middleware::from_fn_with_state(bodies, json_rpc_body));
     let router = Router::new()
         .merge(mcp)
         .route("/metrics", get(metrics))
@@ -132,14 +136,23 @@ fn loopback_origin(origin: &str) -> bool {
     origin.strip_prefix("http://").or_else(|| origin.strip_prefix("https://")).is_some_and(loopback_host)
 }
 
+/// What the body check needs: how long a body may take, and the requests in flight.
+#[derive(Clone)]
+struct Bodies {
+    read_timeout: Duration,
+    requests: Arc<HttpRequests>,
+}
+
 /// A POST's body is read within the read timeout and must be a JSON-RPC message: else the client gets
 /// a JSON-RPC error (-32700 parse error, -32600 invalid request) rather than the transport's plain text.
-async fn json_rpc_body(State(read_timeout): State<Duration>, request: Request, next: Next) -> Response {
+/// A request is then counted in flight until its response ends (see [`super::http_requests`]).
+async fn json_rpc_body(State(bodies): State<Bodies>, request: Request, next: Next) -> Response {
     if request.method() != Method::POST || !is_json(request.headers()) {
         return next.run(request).await;
     }
     let (parts, body) = request.into_parts();
-    let bytes = match tokio::time::timeout(read_timeout, axum::body::to_bytes(body, MAX_BODY_BYTES)).await {
+    let read = axum::body::to_bytes(body, MAX_BODY_BYTES);
+    let bytes = match tokio::time::timeout(bodies.read_timeout, read).await {
         Err(_) => {
             return json_rpc_error(StatusCode::REQUEST_TIMEOUT, -32600, "the request body did not arrive in time");
         }
@@ -152,10 +165,21 @@ async fn json_rpc_body(State(read_timeout): State<Duration>, request: Request, n
         Ok(value) => value,
         Err(error) => return json_rpc_error(StatusCode::BAD_REQUEST, -32700, &format!("Parse error: {error}")),
     };
-    if let Err(error) = serde_json::from_value::<rmcp::model::ClientJsonRpcMessage>(value) {
-        return json_rpc_error(StatusCode::BAD_REQUEST, -32600, &format!("Invalid Request: {error}"));
+    let message = match serde_json::from_value::<ClientJsonRpcMessage>(value) {
+        Ok(message) => message,
+        Err(error) => return json_rpc_error(StatusCode::BAD_REQUEST, -32600, &format!("Invalid Request: {error}")),
+    };
+    let ClientJsonRpcMessage::Request(request) = &message else {
+        return next.run(Request::from_parts(parts, Body::from(bytes))).await;
+    };
+    let session = parts.headers.get(SESSION_HEADER).and_then(|v| v.to_str().ok());
+    match bodies.requests.admit(session, &request.request, &request.id) {
+        Ok(ticket) => {
+            let response = next.run(Request::from_parts(parts, Body::from(bytes))).await;
+            response.map(|body| Body::new(Holding::new(body, ticket)))
+        }
+        Err(refusal) => axum::Json(*refusal).into_response(),
     }
-    next.run(Request::from_parts(parts, Body::from(bytes))).await
 }
 
 fn is_json(headers: &HeaderMap) -> bool {

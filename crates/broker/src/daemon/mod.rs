@@ -6,6 +6,7 @@
 mod access;
 mod connections;
 mod http;
+mod http_requests;
 mod port_holder;
 pub mod run_dir;
 mod socket;

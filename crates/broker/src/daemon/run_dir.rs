@@ -28,9 +28,13 @@ pub struct RunDir {
 }
 
 impl RunDir {
-    /// Takes the single-instance lock, or says which daemon holds it.
+    /// Takes the single-instance lock, or says which daemon holds it. The run folder and the state folder
+    /// holding it must be private (see `create_private_dir`): whoever controls them controls the socket
+    /// bridges connect to and the journals writes are undone from.
     pub fn lock(dir: &Path) -> anyhow::Result<Self> {
-        create_private_dir(dir).with_context(|| format!("creating {}", dir.display()))?;
+        for folder in dir.parent().into_iter().chain([dir]) {
+            create_private_dir(folder).context("the state folder cannot be used")?;
+        }
         let lock = File::create(dir.join(LOCK)).with_context(|| format!("opening {}", dir.join(LOCK).display()))?;
         if lock.try_lock().is_err() {
             let holder = read_info(dir).map(|info| format!(" (pid {}, http {})", info.pid, info.http));

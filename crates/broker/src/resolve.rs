@@ -85,7 +85,7 @@ pub fn real_path(path: &Path) -> Option<PathBuf> {
 
 /// Roots as real paths, so that they compare with resolved files (a root that does not exist is kept:
 /// nothing real lies under it).
-fn real_roots(roots: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
+pub fn real_roots(roots: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
     roots.into_iter().map(|root| std::fs::canonicalize(&root).unwrap_or(root)).collect()
 }
 

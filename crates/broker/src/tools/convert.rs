@@ -56,8 +56,12 @@ impl<'a> RootGate<'a> {
 
     /// Whether a place in `file` may be returned; one that may not is counted.
     pub fn admits(&self, file: &str) -> bool {
-        let inside =
-            *self.resolved.borrow_mut().entry(file.to_owned()).or_insert_with(|| self.target.contains(Path::new(file)));
+        let known = self.resolved.borrow().get(file).copied();
+        let inside = known.unwrap_or_else(|| {
+            let inside = self.target.contains(Path::new(file));
+            self.resolved.borrow_mut().insert(file.to_owned(), inside);
+            inside
+        });
         if !inside {
             self.omitted.set(self.omitted.get() + 1);
         }

@@ -179,10 +179,20 @@ async fn a_socket_folder_another_user_prepared_is_never_used() {
     server.stop().await;
 }
 
-/// `roslyn-mcp serve` on `state`: it must exit with an error; its log.
-async fn serve_is_refused(state: &Path) -> String {
+/// `roslyn-mcp serve` (the daemon) and `roslyn-mcp stdio` (a bridge, which would connect to the socket in
+/// the state folder) on `state`: each must exit with an error naming the folder; their logs.
+async fn refused(state: &Path) -> String {
+    let mut logs = String::new();
+    for command in ["serve", "stdio"] {
+        logs += &exits_with_an_error(command, state).await;
+    }
+    logs
+}
+
+async fn exits_with_an_error(command: &str, state: &Path) -> String {
     let run = tokio::process::Command::new(env!("CARGO_BIN_EXE_roslyn-mcp"))
-        .arg("serve")
+        .arg(command)
+        .stdin(std::process::Stdio::null())
         .env("ROSLYN_MCP_STATE_DIR", state)
         .env("ROSLYN_MCP_HTTP", "127.0.0.1:0")
         .env("ROSLYN_MCP_LOG", "info")
@@ -190,8 +200,8 @@ async fn serve_is_refused(state: &Path) -> String {
         .output();
     let output = tokio::time::timeout(Duration::from_secs(60), run).await.expect("serve exits").expect("serve ran");
     let log = String::from_utf8_lossy(&output.stderr).into_owned();
-    assert!(!output.status.success(), "serve must refuse {}: {log}", state.display());
-    assert!(log.contains(&state.display().to_string()), "the message names the folder: {log}");
+    assert!(!output.status.success(), "{command} must refuse {}: {log}", state.display());
+    assert!(log.contains(&state.display().to_string()), "{command}: the message names the folder: {log}");
     log
 }
 
@@ -203,8 +213,8 @@ async fn a_state_folder_that_is_a_symlink_or_another_users_is_refused() {
     std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o700)).expect("chmod");
     let link = base.path().join("link");
     std::os::unix::fs::symlink(&real, &link).expect("link -> real");
-    let log = serve_is_refused(&link).await;
-    assert!(log.contains("symbolic link"), "{log}");
+    let log = refused(&link).await;
+    assert_eq!(log.matches("is a symbolic link").count(), 2, "{log}");
     assert_eq!(state_of(&real).2, Vec::<String>::new(), "nothing is created through the link");
 
     if !is_root() {
@@ -215,7 +225,7 @@ async fn a_state_folder_that_is_a_symlink_or_another_users_is_refused() {
     let theirs = base.path().join("theirs");
     as_nobody(&["mkdir", "-m", "0777", &theirs.display().to_string()]);
     let before = state_of(&theirs);
-    let log = serve_is_refused(&theirs).await;
-    assert!(log.contains("owned by uid 65534"), "{log}");
+    let log = refused(&theirs).await;
+    assert_eq!(log.matches("is owned by uid 65534").count(), 2, "{log}");
     assert_eq!(state_of(&theirs), before, "their folder is untouched: no run folder, same mode");
 }

@@ -47,6 +47,7 @@ impl Preamble {
 
 pub async fn relay(args: StdioArgs) -> anyhow::Result<()> {
     let run = args.service.run_dir();
+    run_dir::ensure_private(&run)?; // never connect to a socket in a folder someone else controls
     let stream = connect_or_start(&run).await?;
     let (mut from_daemon, mut to_daemon) = tokio::io::split(stream);
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));

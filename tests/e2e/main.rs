@@ -18,6 +18,7 @@ mod observability;
 mod paging;
 mod sessions;
 mod walls_http;
+mod walls_reads;
 mod walls_sessions;
 mod walls_writes;
 mod watch;

@@ -54,6 +54,7 @@ impl Preamble {
 
 pub async fn relay(args: StdioArgs) -> anyhow::Result<()> {
     let run = args.service.run_dir();
+    run_dir::ensure_private(&run)?; // never connect to a socket in a folder someone else controls
     let stream = connect_or_start(&run).await?;
     let (mut from_daemon, mut to_daemon) = tokio::io::split(stream);
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
@@ -148,7 +149,6 @@ async fn connect(socket: &Path) -> std::io::Result<LocalSocketStream> {
 fn start_daemon(run: &Path) -> anyhow::Result<Child> {
     use std::os::unix::fs::OpenOptionsExt;
     use std::os::unix::process::CommandExt;
-    roslyn_host::create_private_dir(run).with_context(|| format!("creating {}", run.display()))?;
     let log = std::fs::OpenOptions::new().create(true).append(true).mode(0o600).open(run.join(DAEMON_LOG))?;
     let settings: Vec<std::ffi::OsString> = std::env::args_os().skip(2).filter(|a| a != "--embedded").collect();
     let mut command = std::process::Command::new(std::env::current_exe()?);

@@ -159,6 +159,9 @@ impl ServiceArgs {
         self.state_dir().join("run")
     }
 
+    /// The state folder; whoever uses it checks it is private first (`roslyn_host::create_private_dir`).
+    /// Without a home, a per-user name in the temporary folder: users do not collide, and one that another
+    /// user created first is refused by that check rather than shared.
     pub fn state_dir(&self) -> PathBuf {
         if let Some(dir) = &self.state_dir {
             return dir.clone();
@@ -166,7 +169,7 @@ impl ServiceArgs {
         let env_dir = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
         env_dir("XDG_STATE_HOME")
             .or_else(|| env_dir("HOME").map(|home| home.join(".local/state")))
-            .unwrap_or_else(std::env::temp_dir)
-            .join("roslyn-mcp")
+            .map(|base| base.join("roslyn-mcp"))
+            .unwrap_or_else(|| std::env::temp_dir().join(format!("roslyn-mcp-state-{}", roslyn_host::user_id())))
     }
 }

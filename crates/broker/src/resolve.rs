@@ -12,7 +12,8 @@ use std::path::{Path, PathBuf};
 const SOLUTION_EXTENSIONS: &[&str] = &["sln", "slnx"];
 const PROJECT_EXTENSION: &str = "csproj";
 
-/// A call's target: the solution, and the directories its paths may be under.
+/// A call's target: the solution, and the directories its paths may be under (real paths, symlinks
+/// resolved, as every path is before it is compared with them).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Target {
     pub solution: PathBuf,
@@ -22,31 +23,70 @@ pub struct Target {
 }
 
 impl Target {
-    /// Whether `file` is inside one of the roots (and of the client's roots): only such paths are read or
-    /// returned.
+    /// Whether `file` is inside one of the roots (and of the client's roots), resolved now: a symlink, or
+    /// a file under a symlinked folder, counts where it really is. Only such paths are read or returned.
     pub fn contains(&self, file: &Path) -> bool {
-        self.roots.iter().any(|root| file.starts_with(root)) && within_client_roots(file, self.client_roots.as_deref())
+        real_path(file).is_some_and(|real| self.holds(&real))
     }
 
-    /// The gate: `file` must be inside one of the roots.
+    /// Whether a real path lies under the roots.
+    fn holds(&self, real: &Path) -> bool {
+        self.roots.iter().any(|root| real.starts_with(root)) && within_client_roots(real, self.client_roots.as_deref())
+    }
+
+    /// The gate: `file`, symlinks resolved at this moment, must be inside one of the roots.
     pub fn admit(&self, file: &Path) -> Result<(), ToolError> {
-        if self.contains(file) {
+        let real = real_path(file);
+        if real.as_deref().is_some_and(|real| self.holds(real)) {
             return Ok(());
         }
-        Err(ToolError::new(
+        let mut refused = ToolError::new(
             ErrorCode::SOURCE_NOT_IN_WORKSPACE,
             format!("{} is outside the workspace of {}", file.display(), self.solution.display()),
         )
-        .detail("file", file.display().to_string())
-        .detail("workspaceRoots", self.roots.iter().map(|r| r.display().to_string()).collect::<Vec<_>>())
-        .detail("clientRoots", self.client_roots.iter().flatten().map(|r| r.display().to_string()).collect::<Vec<_>>())
-        .suggest("Pass a file inside the solution's folder, or name its solution with solutionPath"))
+        .detail("file", file.display().to_string());
+        if let Some(real) = real.filter(|real| real != file) {
+            refused = refused.detail("resolvesTo", real.display().to_string());
+        }
+        Err(refused
+            .detail("workspaceRoots", self.roots.iter().map(|r| r.display().to_string()).collect::<Vec<_>>())
+            .detail(
+                "clientRoots",
+                self.client_roots.iter().flatten().map(|r| r.display().to_string()).collect::<Vec<_>>(),
+            )
+            .suggest("Pass a file inside the solution's folder, or name its solution with solutionPath"))
     }
 }
 
-/// Whether `path` is under one of the client's roots (always, when it offered none).
+/// Whether the real path `path` is under one of the client's roots (always, when it offered none).
 pub fn within_client_roots(path: &Path, client_roots: Option<&[PathBuf]>) -> bool {
     client_roots.is_none_or(|roots| roots.iter().any(|root| path.starts_with(root)))
+}
+
+/// `path` as it really is: symlinks resolved. A path that does not exist (a file about to be created, or
+/// one deleted since the host saw it) resolves through its nearest existing ancestor. `None` for a
+/// relative path, a dangling symlink (where it leads is not known yet), or when `..` would follow the part
+/// that does not exist.
+pub fn real_path(path: &Path) -> Option<PathBuf> {
+    if !path.is_absolute() {
+        return None;
+    }
+    if let Ok(real) = std::fs::canonicalize(path) {
+        return Some(real);
+    }
+    // The nearest ancestor present as an entry, symlink or not: a dangling link then fails to resolve.
+    let existing = path.ancestors().find(|a| a.symlink_metadata().is_ok())?;
+    let rest = path.strip_prefix(existing).ok()?;
+    if rest.components().any(|c| !matches!(c, std::path::Component::Normal(_))) {
+        return None;
+    }
+    Some(std::fs::canonicalize(existing).ok()?.join(rest))
+}
+
+/// Roots as real paths, so that they compare with resolved files (a root that does not exist is kept:
+/// nothing real lies under it).
+pub fn real_roots(roots: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
+    roots.into_iter().map(|root| std::fs::canonicalize(&root).unwrap_or(root)).collect()
 }
 
 /// Base directory for relative paths: the session's workspace root, else the client's working directory.
@@ -92,12 +132,7 @@ pub fn new_file(raw: &str, field: &str, scope: &Scope) -> Result<PathBuf, ToolEr
     if path.components().any(|c| matches!(c, std::path::Component::ParentDir | std::path::Component::CurDir)) {
         return Err(invalid("must not contain `.` or `..` segments"));
     }
-    let existing = path.ancestors().find(|a| a.exists()).unwrap_or(Path::new("/"));
-    let rest = path.strip_prefix(existing).unwrap_or(Path::new(""));
-    let mut real = std::fs::canonicalize(existing).map_err(|e| invalid(&format!("cannot be resolved: {e}")))?;
-    if !rest.as_os_str().is_empty() {
-        real.push(rest); // an empty push would add a trailing separator
-    }
+    let real = real_path(&path).ok_or_else(|| invalid("cannot be resolved"))?;
     if real.is_dir() {
         return Err(invalid("is a folder"));
     }
@@ -121,11 +156,11 @@ pub fn target(explicit: Option<&str>, file: Option<&Path>, scope: &Scope) -> Res
                 .suggest("Or pass solutionPath")
         })?
     };
-    let mut roots = vec![solution.parent().unwrap_or(&solution).to_path_buf()];
-    if let Some(session) = session {
-        roots.push(session.root.clone());
-    }
-    Ok(Target { solution, roots, client_roots: scope.client_roots.clone() })
+    let roots = real_roots(
+        [solution.parent().unwrap_or(&solution).to_path_buf()].into_iter().chain(session.map(|s| s.root.clone())),
+    );
+    let client_roots = scope.client_roots.clone().map(real_roots);
+    Ok(Target { solution, roots, client_roots })
 }
 
 fn explicit_solution(raw: &str, scope: &Scope) -> Result<PathBuf, ToolError> {
@@ -247,6 +282,47 @@ mod tests {
         let refused = target.admit(Path::new("/etc/passwd")).expect_err("refused");
         assert_eq!(refused.code, ErrorCode::SOURCE_NOT_IN_WORKSPACE);
         assert!(target.admit(Path::new("/wx/a.cs")).is_err(), "a sibling with a common prefix is outside");
+    }
+
+    #[test]
+    fn the_gate_follows_symlinks_to_where_files_really_are() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let base = std::fs::canonicalize(dir.path()).expect("canonical");
+        let (root, outside) = (base.join("w"), base.join("outside"));
+        touch(&root.join("src/A.cs"));
+        touch(&outside.join("Secret.cs"));
+        std::os::unix::fs::symlink(outside.join("Secret.cs"), root.join("src/Evil.cs")).expect("file link");
+        std::os::unix::fs::symlink(&outside, root.join("src/Linked")).expect("folder link");
+        let target = Target { solution: root.join("S.sln"), roots: vec![root.clone()], client_roots: None };
+        assert!(target.admit(&root.join("src/A.cs")).is_ok());
+        assert!(target.contains(&root.join("src/New.cs")), "a file not created yet resolves through its folder");
+        std::os::unix::fs::symlink(outside.join("Later.cs"), root.join("src/Dangling.cs")).expect("dangling link");
+        let escapes = [
+            "src/Evil.cs",
+            "src/Linked/Secret.cs",
+            "src/Linked/Absent.cs",
+            "src/Dangling.cs",
+            "src/../../outside/Secret.cs",
+        ];
+        for escape in escapes {
+            let refused = target.admit(&root.join(escape)).expect_err(escape);
+            assert_eq!(refused.code, ErrorCode::SOURCE_NOT_IN_WORKSPACE, "{escape}");
+        }
+        let refused = target.admit(&root.join("src/Evil.cs")).expect_err("file link");
+        assert_eq!(refused.details.expect("details")["resolvesTo"], serde_json::json!(outside.join("Secret.cs")));
+    }
+
+    #[test]
+    fn roots_reached_through_a_symlink_are_compared_as_real_paths() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let base = std::fs::canonicalize(dir.path()).expect("canonical");
+        touch(&base.join("real/App.csproj"));
+        std::os::unix::fs::symlink(base.join("real"), base.join("alias")).expect("link");
+        let scope = Scope { client_roots: Some(vec![base.join("alias")]), ..Scope::default() };
+        let target = target(Some(&base.join("alias/App.csproj").display().to_string()), None, &scope).expect("target");
+        assert_eq!(target.roots, vec![base.join("real")]);
+        assert_eq!(target.client_roots, Some(vec![base.join("real")]));
+        assert!(target.contains(&base.join("alias/A.cs")));
     }
 
     #[test]

@@ -4,9 +4,11 @@
 mod connection;
 mod failure;
 mod locate;
+mod private_dir;
 mod process;
 
 pub use connection::{HostConnection, HostReply};
 pub use failure::HostFailure;
 pub use locate::{HOST_DLL_ENV, HostInstall, Located, locate};
-pub use process::{HostProcess, create_private_dir};
+pub use private_dir::{PrivateTempDir, create_private_dir, is_private_dir, user_id};
+pub use process::HostProcess;

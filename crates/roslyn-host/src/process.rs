@@ -4,10 +4,11 @@
 use crate::connection::HostConnection;
 use crate::failure::HostFailure;
 use crate::locate::HostInstall;
+use crate::private_dir::{PrivateTempDir, is_private_dir};
 use interprocess::local_socket::tokio::prelude::*;
 use interprocess::local_socket::{GenericFilePath, ListenerOptions};
 use interprocess::os::unix::local_socket::ListenerOptionsExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, BufReader};
@@ -18,13 +19,13 @@ pub struct HostProcess {
     child: tokio::sync::Mutex<Child>,
     pid: u32,
     connection: HostConnection,
-    socket: PathBuf,
 }
 
 impl HostProcess {
     /// Starts the host and completes the handshake within `limit`.
     pub async fn start(install: &HostInstall, label: &str, limit: Duration) -> Result<Self, HostFailure> {
-        let socket = socket_path().map_err(|e| HostFailure::Spawn(format!("socket directory: {e}")))?;
+        let socket_dir = socket_dir().map_err(|e| HostFailure::Spawn(format!("socket folder: {e}")))?;
+        let socket = socket_dir.path().join("host.sock");
         let listener = ListenerOptions::new()
             .name(socket.as_path().to_fs_name::<GenericFilePath>().map_err(|e| HostFailure::Spawn(e.to_string()))?)
             .mode(0o600)
@@ -62,9 +63,10 @@ impl HostProcess {
                 return Err(HostFailure::Spawn(format!("the host exited during start-up ({})", describe(status))));
             }
         };
-        // The socket file is only needed until the host has connected.
-        let _ = std::fs::remove_file(&socket);
-        Ok(Self { child: tokio::sync::Mutex::new(child), pid, connection, socket })
+        // The socket and its folder are only needed until the host has connected.
+        drop(listener);
+        drop(socket_dir);
+        Ok(Self { child: tokio::sync::Mutex::new(child), pid, connection })
     }
 
     pub fn pid(&self) -> u32 {
@@ -89,7 +91,6 @@ impl HostProcess {
 impl Drop for HostProcess {
     fn drop(&mut self) {
         kill_group(self.pid);
-        let _ = std::fs::remove_file(&self.socket);
     }
 }
 
@@ -112,27 +113,15 @@ fn describe(status: std::io::Result<std::process::ExitStatus>) -> String {
     }
 }
 
-/// A fresh socket path in a directory only this user can enter.
-fn socket_path() -> std::io::Result<PathBuf> {
+/// A fresh folder only this user can enter, for one host's socket: in `XDG_RUNTIME_DIR` when that is
+/// private (ours, 0700, not a symlink), else in the temporary folder. Its name is unpredictable and it is
+/// created exclusively, so no one can have prepared it (a fixed `/tmp/roslyn-mcp-<uid>` could be).
+fn socket_dir() -> std::io::Result<PrivateTempDir> {
     let base = std::env::var_os("XDG_RUNTIME_DIR")
         .map(PathBuf::from)
-        .filter(|p| p.is_dir())
+        .filter(|dir| dir.is_absolute() && is_private_dir(dir))
         .unwrap_or_else(std::env::temp_dir);
-    let dir = base.join(format!("roslyn-mcp-{}", user_id()));
-    create_private_dir(&dir)?;
-    Ok(dir.join(format!("host-{}-{}.sock", std::process::id(), uuid::Uuid::new_v4().simple())))
-}
-
-/// Creates `dir` (and its parents) so that only this user can enter it.
-pub fn create_private_dir(dir: &Path) -> std::io::Result<()> {
-    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
-    std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
-    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
-}
-
-fn user_id() -> u32 {
-    use std::os::unix::fs::MetadataExt;
-    std::fs::metadata("/proc/self").map(|m| m.uid()).unwrap_or_default()
+    PrivateTempDir::create_in(&base, "roslyn-mcp-")
 }
 
 async fn forward_stderr(stderr: tokio::process::ChildStderr, pid: u32, label: String) {

@@ -78,7 +78,7 @@ fn existing(path: &Path) -> anyhow::Result<String> {
     if !metadata.file_type().is_file() {
         return Err(refuse("it is not a regular file"));
     }
-    if metadata.uid() != this_uid() {
+    if metadata.uid() != roslyn_host::user_id() {
         return Err(refuse(&format!("it belongs to uid {}", metadata.uid())));
     }
     if metadata.permissions().mode() & 0o077 != 0 {
@@ -89,10 +89,6 @@ fn existing(path: &Path) -> anyhow::Result<String> {
     }
     let raw = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     non_empty(raw).ok_or_else(|| refuse("it is empty"))
-}
-
-fn this_uid() -> u32 {
-    std::fs::metadata("/proc/self").map(|m| m.uid()).unwrap_or(u32::MAX)
 }
 
 fn random_bytes() -> anyhow::Result<[u8; 32]> {

@@ -51,11 +51,7 @@ impl HttpRequests {
         if let Some(session) = session {
             sessions.entry(session.to_owned()).or_default().insert(id.clone());
         }
-        Ok(Ticket {
-            requests: self.clone(),
-            session: session.map(|s| (s.to_owned(), id.clone())),
-            _permit: permit,
-        })
+        Ok(Ticket { requests: self.clone(), session: session.map(|s| (s.to_owned(), id.clone())), _permit: permit })
     }
 }
 

@@ -47,7 +47,7 @@ pub struct RunDir {
 impl RunDir {
     /// Takes the single-instance lock, or says which daemon holds it.
     pub fn lock(dir: &Path) -> anyhow::Result<Self> {
-        create_private_dir(dir).with_context(|| format!("creating {}", dir.display()))?;
+        ensure_private(dir)?;
         let lock = File::create(dir.join(LOCK)).with_context(|| format!("opening {}", dir.join(LOCK).display()))?;
         if lock.try_lock().is_err() {
             let holder = read_info(dir)
@@ -85,6 +85,16 @@ impl RunDir {
             let _ = std::fs::remove_file(self.dir.join(name));
         }
     }
+}
+
+/// Creates or checks the run folder and the state folder holding it: both must be private (see
+/// `create_private_dir`), since whoever controls them controls the socket bridges connect to and the
+/// journals writes are undone from.
+pub fn ensure_private(dir: &Path) -> anyhow::Result<()> {
+    for folder in dir.parent().into_iter().chain([dir]) {
+        create_private_dir(folder).context("the state folder cannot be used")?;
+    }
+    Ok(())
 }
 
 /// Where the daemon of a run folder listens for bridges.

@@ -12,10 +12,13 @@ use std::any::Any;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// A whole result: what every page repeats (`header`) and what pages slice (`items`).
+/// A whole result: what every page repeats (`header`, and the count of places left outside the roots)
+/// and what pages slice (`items`).
 pub struct Listing<H, T> {
     pub header: H,
     pub items: Vec<T>,
+    /// `omittedOutsideRoots` of every page (see `convert::RootGate`).
+    pub omitted: u32,
 }
 
 /// One page of a listing.

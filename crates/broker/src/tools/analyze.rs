@@ -59,7 +59,8 @@ pub async fn analyze_code_block(
     convert::canonical(&mut declared, |a, b| {
         (&a.fully_qualified_name, &a.kind, &a.id).cmp(&(&b.fully_qualified_name, &b.kind, &b.id))
     });
-    let mut used: Vec<SymbolItem> = analysis.used.iter().map(|s| convert::symbol_item(&resolved.target, s)).collect();
+    let gate = convert::RootGate::new(&resolved.target);
+    let mut used: Vec<SymbolItem> = analysis.used.iter().map(|s| gate.symbol_item(s)).collect();
     convert::canonical(&mut used, |a, b| {
         (&a.symbol.fully_qualified_name, &a.symbol.kind, &a.symbol.id).cmp(&(
             &b.symbol.fully_qualified_name,
@@ -79,6 +80,7 @@ pub async fn analyze_code_block(
         diagnostics,
         declared_symbols: declared,
         used_symbols: used,
+        omitted_outside_roots: gate.omitted(),
         resolved_from_solution: resolved.target.solution.display().to_string(),
     })
 }

@@ -1,29 +1,25 @@
 //! get_call_hierarchy: who calls a method and what it calls, each with its call sites.
 
-use super::{Call, Resolved, convert, unexpected};
+use super::{Call, convert, unexpected};
 use crate::paging::{Listing, PageRequest};
+use convert::RootGate;
 use protocol::ToolError;
 use protocol::host::{self, CallHierarchyRequest, RequestBody, ResponseBody};
 use protocol::tools::hierarchy::*;
 use protocol::tools::{SourceSite, SymbolItem};
-use std::path::Path;
 
-fn calls(resolved: &Resolved, direction: CallDirection, groups: &[host::CallGroup]) -> Vec<CallItem> {
+fn calls(gate: &RootGate, direction: CallDirection, groups: &[host::CallGroup]) -> Vec<CallItem> {
     groups
         .iter()
         .map(|group| {
-            let mut call_sites: Vec<SourceSite> = group
-                .sites
-                .iter()
-                .filter(|s| resolved.target.contains(Path::new(&s.span.file)))
-                .map(convert::site)
-                .collect();
+            let mut call_sites: Vec<SourceSite> =
+                group.sites.iter().filter(|s| gate.admits(&s.span.file)).map(convert::site).collect();
             call_sites.sort();
             call_sites.dedup();
             CallItem {
                 direction,
                 symbol: convert::symbol(&group.symbol.symbol),
-                location: convert::gated_site(&resolved.target, group.symbol.location.as_ref()),
+                location: gate.site(group.symbol.location.as_ref()),
                 call_sites,
             }
         })
@@ -53,8 +49,9 @@ pub async fn call_hierarchy(call: &Call, input: CallHierarchyInput) -> Result<Ca
         .pager
         .page(call, &resolved, page_request, RequestBody::CallHierarchy(request), |body| {
             let ResponseBody::CallHierarchy(hierarchy) = body else { return Err(unexpected(body)) };
-            let mut items = calls(&resolved, CallDirection::Incoming, &hierarchy.incoming);
-            items.extend(calls(&resolved, CallDirection::Outgoing, &hierarchy.outgoing));
+            let gate = RootGate::new(&resolved.target);
+            let mut items = calls(&gate, CallDirection::Incoming, &hierarchy.incoming);
+            items.extend(calls(&gate, CallDirection::Outgoing, &hierarchy.outgoing));
             convert::canonical(&mut items, |a, b| {
                 (a.direction, &a.symbol.fully_qualified_name, &a.location, &a.symbol.id).cmp(&(
                     b.direction,
@@ -64,7 +61,7 @@ pub async fn call_hierarchy(call: &Call, input: CallHierarchyInput) -> Result<Ca
                 ))
             });
             limits.check_total("the calls", items.len(), limits.total_items)?;
-            Ok(Listing { header: convert::symbol_item(&resolved.target, &hierarchy.symbol), items })
+            Ok(Listing { header: gate.symbol_item(&hierarchy.symbol), items, omitted: gate.omitted() })
         })
         .await?;
     Ok(CallHierarchyOutput {
@@ -72,6 +69,7 @@ pub async fn call_hierarchy(call: &Call, input: CallHierarchyInput) -> Result<Ca
         calls: page.items().to_vec(),
         total_count: page.total(),
         next_cursor: page.next_cursor.clone(),
+        omitted_outside_roots: page.listing.omitted,
         resolved_from_solution: resolved.target.solution.display().to_string(),
     })
 }

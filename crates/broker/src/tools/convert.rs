@@ -1,5 +1,5 @@
 //! Host answers to tool outputs: field renames, 1-based spans to locations, stable ids, and the root gate
-//! on every location that goes out.
+//! on every location that goes out (`RootGate`).
 
 use crate::resolve::Target;
 use protocol::host;
@@ -7,6 +7,8 @@ use protocol::tools::diagnostics::SeverityName;
 use protocol::tools::{Location, Range, SourceSite, SymbolInfo, SymbolItem};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::path::Path;
 
 /// `sha256:` + the hex sha256 of a documented canonical string.
@@ -37,10 +39,48 @@ pub fn site(location: &host::SourceLocation) -> SourceSite {
     SourceSite { location: self::location(&location.span), source_text: location.line_text.clone() }
 }
 
-/// A declaration site, unless it lies outside the workspace roots (a linked file, generated code elsewhere):
-/// such paths are never returned.
-pub fn gated_site(target: &Target, location: Option<&host::SourceLocation>) -> Option<SourceSite> {
-    location.filter(|l| target.contains(Path::new(&l.span.file))).map(site)
+/// The root gate on a call's answer: a place the host reports is returned only when its file, resolved
+/// now (symlinks followed), lies inside the roots. The host reads projects through symlinks, so a `.cs`
+/// link or a linked folder can put any file's text in its answers; those places, their line text and
+/// diagnostics are dropped and counted (`omittedOutsideRoots`). Each distinct path is resolved once.
+pub struct RootGate<'a> {
+    target: &'a Target,
+    resolved: RefCell<HashMap<String, bool>>,
+    omitted: Cell<u32>,
+}
+
+impl<'a> RootGate<'a> {
+    pub fn new(target: &'a Target) -> Self {
+        Self { target, resolved: RefCell::default(), omitted: Cell::new(0) }
+    }
+
+    /// Whether a place in `file` may be returned; one that may not is counted.
+    pub fn admits(&self, file: &str) -> bool {
+        let known = self.resolved.borrow().get(file).copied();
+        let inside = known.unwrap_or_else(|| {
+            let inside = self.target.contains(Path::new(file));
+            self.resolved.borrow_mut().insert(file.to_owned(), inside);
+            inside
+        });
+        if !inside {
+            self.omitted.set(self.omitted.get() + 1);
+        }
+        inside
+    }
+
+    /// A declaration site, unless it lies outside the roots (a linked file, generated code elsewhere).
+    pub fn site(&self, location: Option<&host::SourceLocation>) -> Option<SourceSite> {
+        location.filter(|l| self.admits(&l.span.file)).map(site)
+    }
+
+    pub fn symbol_item(&self, symbol: &host::SymbolRef) -> SymbolItem {
+        SymbolItem { symbol: self::symbol(&symbol.symbol), location: self.site(symbol.location.as_ref()) }
+    }
+
+    /// How many places were left out so far.
+    pub fn omitted(&self) -> u32 {
+        self.omitted.get()
+    }
 }
 
 pub fn symbol(summary: &host::SymbolSummary) -> SymbolInfo {
@@ -54,10 +94,6 @@ pub fn symbol(summary: &host::SymbolSummary) -> SymbolInfo {
         assembly: summary.assembly.clone(),
         is_from_metadata: summary.is_metadata,
     }
-}
-
-pub fn symbol_item(target: &Target, symbol: &host::SymbolRef) -> SymbolItem {
-    SymbolItem { symbol: self::symbol(&symbol.symbol), location: gated_site(target, symbol.location.as_ref()) }
 }
 
 pub fn severity_name(severity: host::Severity) -> SeverityName {
@@ -111,14 +147,31 @@ mod tests {
     }
 
     #[test]
-    fn locations_outside_the_roots_are_not_returned() {
-        let target = Target { solution: "/w/S.sln".into(), roots: vec!["/w".into()], client_roots: None };
-        let at = |file: &str| host::SourceLocation {
-            span: host::Span { file: file.into(), start_line: 1, start_column: 1, end_line: 1, end_column: 2 },
+    fn locations_outside_the_roots_are_not_returned_but_counted() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let base = std::fs::canonicalize(dir.path()).expect("canonical");
+        let (root, outside) = (base.join("w"), base.join("outside"));
+        std::fs::create_dir_all(&root).expect("root");
+        std::fs::create_dir_all(&outside).expect("outside");
+        std::fs::write(outside.join("Secret.cs"), "class Secret {}").expect("secret");
+        std::os::unix::fs::symlink(outside.join("Secret.cs"), root.join("Evil.cs")).expect("link");
+        let target = Target { solution: root.join("S.sln"), roots: vec![root.clone()], client_roots: None };
+        let at = |file: &Path| host::SourceLocation {
+            span: host::Span {
+                file: file.display().to_string(),
+                start_line: 1,
+                start_column: 1,
+                end_line: 1,
+                end_column: 2,
+            },
             line_text: "x".into(),
         };
-        assert!(gated_site(&target, Some(&at("/w/a.cs"))).is_some());
-        assert!(gated_site(&target, Some(&at("/elsewhere/a.cs"))).is_none());
-        assert!(gated_site(&target, None).is_none());
+        let gate = RootGate::new(&target);
+        assert!(gate.site(Some(&at(&root.join("A.cs")))).is_some());
+        assert!(gate.site(Some(&at(&root.join("Evil.cs")))).is_none(), "a link inside leads outside");
+        assert!(gate.site(Some(&at(&root.join("Evil.cs")))).is_none(), "the same answer when remembered");
+        assert!(gate.site(Some(&at(&outside.join("Secret.cs")))).is_none());
+        assert!(gate.site(None).is_none());
+        assert_eq!(gate.omitted(), 3, "each place left out is counted; an absent one is not");
     }
 }

@@ -6,7 +6,6 @@ use protocol::host::{self, DiagnosticsRequest, RequestBody, ResponseBody, Severi
 use protocol::tools::diagnostics::*;
 use protocol::{ErrorCode, ToolError};
 use std::collections::BTreeMap;
-use std::path::Path;
 
 /// Counts over the whole result, repeated on every page.
 struct Totals {
@@ -55,8 +54,8 @@ pub async fn compilation_diagnostics(
         .pager
         .page(call, &resolved, page_request, RequestBody::CompilationDiagnostics(request), |body| {
             let ResponseBody::CompilationDiagnostics(list) = body else { return Err(unexpected(body)) };
-            let shown: Vec<&host::Diagnostic> =
-                list.diagnostics.iter().filter(|d| resolved.target.contains(Path::new(group_of(d)))).collect();
+            let gate = convert::RootGate::new(&resolved.target);
+            let shown: Vec<&host::Diagnostic> = list.diagnostics.iter().filter(|d| gate.admits(group_of(d))).collect();
             let count = |severity| shown.iter().filter(|d| d.severity == severity).count() as u32;
             let totals = Totals {
                 diagnostics: shown.len() as u32,
@@ -65,7 +64,7 @@ pub async fn compilation_diagnostics(
             };
             let files = group(&shown, limits.items);
             limits.check_total("the files with diagnostics", files.len(), limits.diagnostic_files())?;
-            Ok(Listing { header: totals, items: files })
+            Ok(Listing { header: totals, items: files, omitted: gate.omitted() })
         })
         .await?;
     let totals = &page.listing.header;
@@ -77,6 +76,7 @@ pub async fn compilation_diagnostics(
         error_count: totals.errors,
         warning_count: totals.warnings,
         next_cursor: page.next_cursor.clone(),
+        omitted_outside_roots: page.listing.omitted,
         resolved_from_solution: resolved.target.solution.display().to_string(),
     })
 }

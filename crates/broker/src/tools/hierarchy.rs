@@ -86,12 +86,13 @@ pub async fn find_implementations(
         .pager
         .page(call, &resolved, page_request, RequestBody::Implementations(request), |body| {
             let ResponseBody::Implementations(list) = body else { return Err(unexpected(body)) };
+            let gate = convert::RootGate::new(&resolved.target);
             let mut items: Vec<ImplementationItem> = list
                 .implementations
                 .iter()
                 .map(|r| ImplementationItem {
                     symbol: convert::symbol(&r.symbol.symbol),
-                    location: convert::gated_site(&resolved.target, r.symbol.location.as_ref()),
+                    location: gate.site(r.symbol.location.as_ref()),
                     relation: r.relation.clone(),
                     implements_directly: r.is_direct,
                 })
@@ -100,7 +101,7 @@ pub async fn find_implementations(
                 by_name(&a.symbol, &a.location, &b.symbol, &b.location).then_with(|| a.relation.cmp(&b.relation))
             });
             limits.check_total("the implementations", items.len(), limits.total_items)?;
-            Ok(Listing { header: convert::symbol(&list.symbol), items })
+            Ok(Listing { header: convert::symbol(&list.symbol), items, omitted: gate.omitted() })
         })
         .await?;
     Ok(ImplementationsOutput {
@@ -108,6 +109,7 @@ pub async fn find_implementations(
         implementations: page.items().to_vec(),
         total_count: page.total(),
         next_cursor: page.next_cursor.clone(),
+        omitted_outside_roots: page.listing.omitted,
         resolved_from_solution: resolved.target.solution.display().to_string(),
     })
 }
@@ -128,12 +130,13 @@ pub async fn type_hierarchy(call: &Call, input: TypeHierarchyInput) -> Result<Ty
         other => return Err(unexpected(other)),
     };
     let limits = call.services.limits;
+    let gate = convert::RootGate::new(&resolved.target);
     let items = |related: &[host::Related], what: &str, sorted: bool| -> Result<Vec<HierarchyItem>, ToolError> {
         let mut items: Vec<HierarchyItem> = related
             .iter()
             .map(|r| HierarchyItem {
                 symbol: convert::symbol(&r.symbol.symbol),
-                location: convert::gated_site(&resolved.target, r.symbol.location.as_ref()),
+                location: gate.site(r.symbol.location.as_ref()),
                 is_direct: r.is_direct,
             })
             .collect();
@@ -145,12 +148,17 @@ pub async fn type_hierarchy(call: &Call, input: TypeHierarchyInput) -> Result<Ty
     };
     let up = direction != HierarchyDirection::Derived;
     let down = direction != HierarchyDirection::Base;
+    let type_symbol = gate.symbol_item(&hierarchy.symbol);
+    // The base chain keeps its order: nearest first.
+    let base_types = if up { items(&hierarchy.base_types, "the base types", false)? } else { Vec::new() };
+    let derived_types = if down { items(&hierarchy.derived_types, "the derived types", true)? } else { Vec::new() };
+    let interfaces = if up { items(&hierarchy.interfaces, "the interfaces", true)? } else { Vec::new() };
     Ok(TypeHierarchyOutput {
-        type_symbol: convert::symbol_item(&resolved.target, &hierarchy.symbol),
-        // The base chain keeps its order: nearest first.
-        base_types: if up { items(&hierarchy.base_types, "the base types", false)? } else { Vec::new() },
-        derived_types: if down { items(&hierarchy.derived_types, "the derived types", true)? } else { Vec::new() },
-        interfaces: if up { items(&hierarchy.interfaces, "the interfaces", true)? } else { Vec::new() },
+        type_symbol,
+        base_types,
+        derived_types,
+        interfaces,
+        omitted_outside_roots: gate.omitted(),
         resolved_from_solution: resolved.target.solution.display().to_string(),
     })
 }

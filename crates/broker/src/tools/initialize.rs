@@ -18,7 +18,8 @@ pub async fn initialize_workspace(
     input: InitializeWorkspaceInput,
 ) -> Result<InitializeWorkspaceOutput, ToolError> {
     let root = working_directory(&call.scope.cwd, input.working_directory.as_deref())?;
-    if !resolve::within_client_roots(&root, call.scope.client_roots.as_deref()) {
+    let client_roots = call.scope.client_roots.clone().map(resolve::real_roots);
+    if !resolve::within_client_roots(&root, client_roots.as_deref()) {
         return Err(ToolError::new(
             ErrorCode::SOURCE_NOT_IN_WORKSPACE,
             format!("{} is outside the roots this client offered", root.display()),

@@ -1,13 +1,14 @@
 //! get_available_members and get_method_overloads.
 
-use super::{Call, Resolved, convert, unexpected};
+use super::{Call, convert, unexpected};
 use crate::paging::{Listing, PageRequest};
+use convert::RootGate;
 use protocol::ToolError;
 use protocol::host::{self, MembersRequest, RequestBody, ResponseBody};
 use protocol::tools::SymbolInfo;
 use protocol::tools::members::*;
 
-fn member(resolved: &Resolved, member: &host::Member) -> MemberItem {
+fn member(gate: &RootGate, member: &host::Member) -> MemberItem {
     MemberItem {
         symbol: convert::symbol(&member.symbol.symbol),
         signature: member.signature.clone(),
@@ -27,7 +28,7 @@ fn member(resolved: &Resolved, member: &host::Member) -> MemberItem {
         is_extension: member.is_extension,
         is_static: member.is_static,
         is_async: member.is_async,
-        location: convert::gated_site(&resolved.target, member.symbol.location.as_ref()),
+        location: gate.site(member.symbol.location.as_ref()),
     }
 }
 
@@ -59,12 +60,14 @@ pub async fn available_members(call: &Call, input: AvailableMembersInput) -> Res
         .pager
         .page(call, &resolved, page_request, RequestBody::Members(request), |body| {
             let ResponseBody::Members(list) = body else { return Err(unexpected(body)) };
-            let mut items: Vec<MemberItem> = list.members.iter().map(|m| member(&resolved, m)).collect();
+            let gate = RootGate::new(&resolved.target);
+            let mut items: Vec<MemberItem> = list.members.iter().map(|m| member(&gate, m)).collect();
             convert::canonical(&mut items, by_name);
             let total_count = items.len() as u32;
             items.retain(|m| m.symbol.name.to_lowercase().starts_with(&filter));
             limits.check_total("the members", items.len(), limits.total_items)?;
-            Ok(Listing { header: MembersHeader { receiver: convert::symbol(&list.receiver), total_count }, items })
+            let header = MembersHeader { receiver: convert::symbol(&list.receiver), total_count };
+            Ok(Listing { header, items, omitted: gate.omitted() })
         })
         .await?;
     Ok(AvailableMembersOutput {
@@ -73,6 +76,7 @@ pub async fn available_members(call: &Call, input: AvailableMembersInput) -> Res
         total_count: page.listing.header.total_count,
         filtered_count: page.total(),
         next_cursor: page.next_cursor.clone(),
+        omitted_outside_roots: page.listing.omitted,
         resolved_from_solution: resolved.target.solution.display().to_string(),
     })
 }
@@ -91,7 +95,8 @@ pub async fn method_overloads(call: &Call, input: MethodOverloadsInput) -> Resul
     let (resolved, position) = call.position(&input).await?;
     match call.ask(&resolved.workspace, RequestBody::Overloads(position)).await?.body {
         ResponseBody::Overloads(list) => {
-            let mut overloads: Vec<MemberItem> = list.overloads.iter().map(|m| member(&resolved, m)).collect();
+            let gate = RootGate::new(&resolved.target);
+            let mut overloads: Vec<MemberItem> = list.overloads.iter().map(|m| member(&gate, m)).collect();
             convert::canonical(&mut overloads, |a, b| {
                 (a.parameters.len(), &a.signature, &a.symbol.id).cmp(&(b.parameters.len(), &b.signature, &b.symbol.id))
             });
@@ -100,6 +105,7 @@ pub async fn method_overloads(call: &Call, input: MethodOverloadsInput) -> Resul
                 method: convert::symbol(&list.method),
                 count: overloads.len() as u32,
                 overloads,
+                omitted_outside_roots: gate.omitted(),
                 resolved_from_solution: resolved.target.solution.display().to_string(),
             })
         }

@@ -6,7 +6,6 @@ use protocol::ToolError;
 use protocol::host::{ReferencesRequest, RequestBody, ResponseBody, TypeInfo};
 use protocol::tools::navigation::*;
 use protocol::tools::{PositionInput, SourceSite, SymbolInfo};
-use std::path::Path;
 
 async fn type_info(call: &Call, input: &PositionInput) -> Result<(Box<TypeInfo>, super::Resolved), ToolError> {
     let (resolved, position) = call.position(input).await?;
@@ -18,7 +17,7 @@ async fn type_info(call: &Call, input: &PositionInput) -> Result<(Box<TypeInfo>,
 
 pub async fn type_at_position(call: &Call, input: PositionInput) -> Result<TypeAtPositionOutput, ToolError> {
     let (info, resolved) = type_info(call, &input).await?;
-    let declarations = declaration_sites(call, &resolved, &info)?;
+    let (declarations, omitted_outside_roots) = declaration_sites(call, &resolved, &info)?;
     Ok(TypeAtPositionOutput {
         symbol_name: info.type_name,
         full_type_name: info.full_type_name,
@@ -32,13 +31,14 @@ pub async fn type_at_position(call: &Call, input: PositionInput) -> Result<TypeA
         interfaces: info.interfaces,
         declarations: declarations.into_iter().map(|d| d.location).collect(),
         symbol: convert::symbol(&info.symbol),
+        omitted_outside_roots,
         resolved_from_solution: resolved.target.solution.display().to_string(),
     })
 }
 
 pub async fn type_definition(call: &Call, input: PositionInput) -> Result<TypeDefinitionOutput, ToolError> {
     let (info, resolved) = type_info(call, &input).await?;
-    let locations = declaration_sites(call, &resolved, &info)?;
+    let (locations, omitted_outside_roots) = declaration_sites(call, &resolved, &info)?;
     Ok(TypeDefinitionOutput {
         type_name: info.type_name,
         full_type_name: info.full_type_name,
@@ -49,30 +49,36 @@ pub async fn type_definition(call: &Call, input: PositionInput) -> Result<TypeDe
         definition_location: locations.first().map(|l| l.location.clone()),
         locations,
         symbol: convert::symbol(&info.symbol),
+        omitted_outside_roots,
         resolved_from_solution: resolved.target.solution.display().to_string(),
     })
 }
 
-/// The type's declarations inside the roots, within the item cap.
-fn declaration_sites(call: &Call, resolved: &super::Resolved, info: &TypeInfo) -> Result<Vec<SourceSite>, ToolError> {
-    let sites: Vec<SourceSite> =
-        info.declarations.iter().filter_map(|d| convert::gated_site(&resolved.target, Some(d))).collect();
+/// The type's declarations inside the roots, within the item cap, and how many were outside.
+fn declaration_sites(
+    call: &Call,
+    resolved: &super::Resolved,
+    info: &TypeInfo,
+) -> Result<(Vec<SourceSite>, u32), ToolError> {
+    let gate = convert::RootGate::new(&resolved.target);
+    let sites: Vec<SourceSite> = info.declarations.iter().filter_map(|d| gate.site(Some(d))).collect();
     call.services.limits.check_items("the type's declarations", sites.len())?;
-    Ok(sites)
+    Ok((sites, gate.omitted()))
 }
 
 pub async fn symbol_definition(call: &Call, input: PositionInput) -> Result<SymbolDefinitionOutput, ToolError> {
     let (resolved, position) = call.position(&input).await?;
     match call.ask(&resolved.workspace, RequestBody::SymbolDefinition(position)).await?.body {
         ResponseBody::SymbolDefinition(info) => {
-            let locations: Vec<SourceSite> =
-                info.locations.iter().filter_map(|l| convert::gated_site(&resolved.target, Some(l))).collect();
+            let gate = convert::RootGate::new(&resolved.target);
+            let locations: Vec<SourceSite> = info.locations.iter().filter_map(|l| gate.site(Some(l))).collect();
             call.services.limits.check_items("the symbol's declarations", locations.len())?;
             Ok(SymbolDefinitionOutput {
                 definition_location: locations.first().map(|l| l.location.clone()),
                 source_text: locations.first().map(|l| l.source_text.clone()),
                 locations,
                 symbol_info: convert::symbol(&info.symbol),
+                omitted_outside_roots: gate.omitted(),
                 resolved_from_solution: resolved.target.solution.display().to_string(),
             })
         }
@@ -97,10 +103,11 @@ pub async fn find_references(call: &Call, input: FindReferencesInput) -> Result<
         .pager
         .page(call, &resolved, request, RequestBody::References(references), |body| {
             let ResponseBody::References(list) = body else { return Err(unexpected(body)) };
+            let gate = convert::RootGate::new(&resolved.target);
             let mut items: Vec<ReferenceItem> = list
                 .references
                 .iter()
-                .filter(|r| resolved.target.contains(Path::new(&r.span.file)))
+                .filter(|r| gate.admits(&r.span.file))
                 .map(|r| ReferenceItem {
                     location: convert::location(&r.span),
                     line_text: r.line_text.clone(),
@@ -110,7 +117,7 @@ pub async fn find_references(call: &Call, input: FindReferencesInput) -> Result<
                 .collect();
             convert::canonical(&mut items, |a, b| (&a.location, &a.kind).cmp(&(&b.location, &b.kind)));
             limits.check_total("the references", items.len(), limits.total_items)?;
-            Ok(Listing { header: convert::symbol(&list.symbol), items })
+            Ok(Listing { header: convert::symbol(&list.symbol), items, omitted: gate.omitted() })
         })
         .await?;
     Ok(FindReferencesOutput {
@@ -118,6 +125,7 @@ pub async fn find_references(call: &Call, input: FindReferencesInput) -> Result<
         total_count: page.total(),
         next_cursor: page.next_cursor.clone(),
         symbol: SymbolInfo::clone(&page.listing.header),
+        omitted_outside_roots: page.listing.omitted,
         resolved_from_solution: resolved.target.solution.display().to_string(),
     })
 }

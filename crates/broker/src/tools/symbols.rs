@@ -57,7 +57,7 @@ pub async fn document_symbols(call: &Call, input: DocumentSymbolsInput) -> Resul
                     .then_with(|| a.id.cmp(&b.id))
             });
             limits.check_total("the document's symbols", items.len(), limits.total_items)?;
-            Ok(Listing { header: (), items })
+            Ok(Listing { header: (), items, omitted: 0 })
         })
         .await?;
     Ok(DocumentSymbolsOutput {
@@ -91,11 +91,12 @@ pub async fn search_symbols(call: &Call, input: SearchSymbolsInput) -> Result<Se
             RequestBody::SearchSymbols(SymbolSearchRequest { query: query.clone() }),
             |body| {
                 let ResponseBody::SearchSymbols(matches) = body else { return Err(unexpected(body)) };
+                let gate = convert::RootGate::new(&resolved.target);
                 let mut items: Vec<SymbolMatchItem> = matches
                     .symbols
                     .iter()
                     .filter_map(|found| {
-                        let site = convert::gated_site(&resolved.target, found.location.as_ref())?;
+                        let site = gate.site(found.location.as_ref())?;
                         let symbol = convert::symbol(&found.symbol);
                         let container_name = symbol.containing_type.clone().or(symbol.containing_namespace.clone());
                         let id = convert::stable_id(&format!(
@@ -126,7 +127,7 @@ pub async fn search_symbols(call: &Call, input: SearchSymbolsInput) -> Result<Se
                         .then_with(|| a.id.cmp(&b.id))
                 });
                 limits.check_total("the matching symbols", items.len(), limits.total_items)?;
-                Ok(Listing { header: (), items })
+                Ok(Listing { header: (), items, omitted: gate.omitted() })
             },
         )
         .await?;
@@ -135,6 +136,7 @@ pub async fn search_symbols(call: &Call, input: SearchSymbolsInput) -> Result<Se
         symbols: page.items().to_vec(),
         total_count: page.total(),
         next_cursor: page.next_cursor.clone(),
+        omitted_outside_roots: page.listing.omitted,
         resolved_from_solution: resolved.target.solution.display().to_string(),
     })
 }

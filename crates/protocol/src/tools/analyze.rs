@@ -49,5 +49,9 @@ pub struct AnalyzeCodeBlockOutput {
     pub declared_symbols: Vec<SymbolInfo>,
     /// Symbols of the solution or its references the snippet uses, sorted by fully qualified name and kind.
     pub used_symbols: Vec<SymbolItem>,
+    /// Places the host found in files whose real path (symlinks followed) lies outside the workspace
+    /// roots: left out of this answer, with their text, and counted here (over the whole result when paged).
+    #[serde(default)]
+    pub omitted_outside_roots: u32,
     pub resolved_from_solution: String,
 }

@@ -61,6 +61,10 @@ pub struct ImplementationsOutput {
     pub total_count: u32,
     /// Pass it as `cursor` for the next page; null on the last page.
     pub next_cursor: Option<String>,
+    /// Places the host found in files whose real path (symlinks followed) lies outside the workspace
+    /// roots: left out of this answer, with their text, and counted here (over the whole result when paged).
+    #[serde(default)]
+    pub omitted_outside_roots: u32,
     pub resolved_from_solution: String,
 }
 
@@ -117,6 +121,10 @@ pub struct TypeHierarchyOutput {
     pub derived_types: Vec<HierarchyItem>,
     /// Every interface it implements or extends, sorted by fully qualified name (empty for `Derived`).
     pub interfaces: Vec<HierarchyItem>,
+    /// Places the host found in files whose real path (symlinks followed) lies outside the workspace
+    /// roots: left out of this answer, with their text, and counted here (over the whole result when paged).
+    #[serde(default)]
+    pub omitted_outside_roots: u32,
     pub resolved_from_solution: String,
 }
 
@@ -176,5 +184,9 @@ pub struct CallHierarchyOutput {
     pub total_count: u32,
     /// Pass it as `cursor` for the next page; null on the last page.
     pub next_cursor: Option<String>,
+    /// Places the host found in files whose real path (symlinks followed) lies outside the workspace
+    /// roots: left out of this answer, with their text, and counted here (over the whole result when paged).
+    #[serde(default)]
+    pub omitted_outside_roots: u32,
     pub resolved_from_solution: String,
 }

@@ -29,6 +29,10 @@ pub struct TypeAtPositionOutput {
     pub declarations: Vec<Location>,
     /// The symbol under the cursor whose type this is.
     pub symbol: SymbolInfo,
+    /// Places the host found in files whose real path (symlinks followed) lies outside the workspace
+    /// roots: left out of this answer, with their text, and counted here (over the whole result when paged).
+    #[serde(default)]
+    pub omitted_outside_roots: u32,
     pub resolved_from_solution: String,
 }
 
@@ -43,6 +47,10 @@ pub struct SymbolDefinitionOutput {
     /// Every declaration (partial types and methods have several), sorted by path and position.
     pub locations: Vec<SourceSite>,
     pub symbol_info: SymbolInfo,
+    /// Places the host found in files whose real path (symlinks followed) lies outside the workspace
+    /// roots: left out of this answer, with their text, and counted here (over the whole result when paged).
+    #[serde(default)]
+    pub omitted_outside_roots: u32,
     pub resolved_from_solution: String,
 }
 
@@ -93,6 +101,10 @@ pub struct FindReferencesOutput {
     /// Pass it as `cursor` for the next page; null on the last page.
     pub next_cursor: Option<String>,
     pub symbol: SymbolInfo,
+    /// Places the host found in files whose real path (symlinks followed) lies outside the workspace
+    /// roots: left out of this answer, with their text, and counted here (over the whole result when paged).
+    #[serde(default)]
+    pub omitted_outside_roots: u32,
     pub resolved_from_solution: String,
 }
 
@@ -115,5 +127,9 @@ pub struct TypeDefinitionOutput {
     pub locations: Vec<SourceSite>,
     /// The symbol under the cursor whose type this is.
     pub symbol: SymbolInfo,
+    /// Places the host found in files whose real path (symlinks followed) lies outside the workspace
+    /// roots: left out of this answer, with their text, and counted here (over the whole result when paged).
+    #[serde(default)]
+    pub omitted_outside_roots: u32,
     pub resolved_from_solution: String,
 }

@@ -102,5 +102,9 @@ pub struct SearchSymbolsOutput {
     pub total_count: u32,
     /// Pass it as `cursor` for the next page; null on the last page.
     pub next_cursor: Option<String>,
+    /// Places the host found in files whose real path (symlinks followed) lies outside the workspace
+    /// roots: left out of this answer, with their text, and counted here (over the whole result when paged).
+    #[serde(default)]
+    pub omitted_outside_roots: u32,
     pub resolved_from_solution: String,
 }

@@ -101,7 +101,7 @@ pub struct Journal {
 impl Journal {
     pub fn create(root: &Path, operation: &str) -> std::io::Result<Self> {
         let dir = root.join(operation);
-        DirBuilder::new().recursive(true).mode(PRIVATE_DIR).create(root)?;
+        roslyn_host::create_private_dir(root)?;
         DirBuilder::new().mode(PRIVATE_DIR).create(&dir)?;
         let lock = File::options().write(true).create_new(true).mode(PRIVATE_FILE).open(dir.join(LOCK))?;
         lock.lock()?;

@@ -187,6 +187,11 @@ impl Transaction {
 /// its process ends without finishing it.
 pub fn recover(root: &Path) -> Vec<String> {
     let mut undone = Vec::new();
+    // Originals are restored from what the journal says: only from a folder nobody else controls.
+    if root.exists() && !roslyn_host::is_private_dir(root) {
+        tracing::warn!(journal = %root.display(), "not recovering from a journal folder that is not private");
+        return undone;
+    }
     for found in scan(root) {
         match found {
             Found::Abandoned(journal, manifest) => undone.extend(undo_abandoned(journal, manifest)),

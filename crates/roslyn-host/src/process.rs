@@ -3,6 +3,7 @@
 
 use crate::connection::HostConnection;
 use crate::failure::HostFailure;
+use crate::host_log;
 use crate::locate::HostInstall;
 use interprocess::local_socket::tokio::prelude::*;
 use interprocess::local_socket::{GenericFilePath, ListenerOptions};
@@ -10,7 +11,6 @@ use interprocess::os::unix::local_socket::ListenerOptionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
-use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
 /// A running host and its connection. Dropping it kills the process.
@@ -135,9 +135,11 @@ fn user_id() -> u32 {
     std::fs::metadata("/proc/self").map(|m| m.uid()).unwrap_or_default()
 }
 
+/// The host's stderr into our log, bounded per host process (see [`host_log`]).
 async fn forward_stderr(stderr: tokio::process::ChildStderr, pid: u32, label: String) {
-    let mut lines = BufReader::new(stderr).lines();
-    while let Ok(Some(line)) = lines.next_line().await {
-        tracing::info!(target: "roslyn_host", host_pid = pid, solution = %label, "{line}");
-    }
+    host_log::forward(
+        stderr,
+        |line| tracing::info!(target: "roslyn_host", host_pid = pid, solution = %label, "{line}"),
+    )
+    .await;
 }

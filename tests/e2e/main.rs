@@ -15,5 +15,6 @@ mod navigation;
 mod observability;
 mod paging;
 mod sessions;
+mod walls_host;
 mod watch;
 mod write_faults;

@@ -147,6 +147,7 @@ impl Workspace {
             if failure.is_crash() { died_answering(host.pid(), failure) } else { ToolError::from(failure) }
         })
     }
+
     /// Ensures the solution is loaded.
     pub async fn load(&self) -> Result<(), ToolError> {
         let _in_use = self.begin_call().await;

@@ -47,7 +47,7 @@ pub async fn diagnose(call: &Call, input: DiagnoseInput) -> Result<DiagnoseOutpu
         errors.push(Issue {
             code: ErrorCode::ROSLYN_ERROR.name().to_owned(),
             message: format!(
-                "the Roslyn host of {} (pid {}) does not answer: no ping answered within {} ms",
+                "the Roslyn host of {} (pid {}) does not answer: its last pings went unanswered for {} ms each",
                 status.solution_path,
                 status.host_pid.unwrap_or_default(),
                 workspace_actor::PING_LIMIT.as_millis()

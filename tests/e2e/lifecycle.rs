@@ -22,6 +22,13 @@ async fn a_killed_host_is_restarted_by_the_next_call_and_diagnose_shows_it() {
     assert_eq!((status["state"].clone(), status["hostRestarts"].clone()), (json!("Ready"), json!(0)));
     let first = host_pid(&status);
     kill9(first);
+    // A request sent to a host that dies under it is not sent again; this one goes once the death is seen.
+    let seen = eventually(Duration::from_secs(20), || async {
+        let status = server.workspace_status(&solution).await?;
+        (status["state"] == json!("Restarting")).then_some(())
+    })
+    .await;
+    assert!(seen.is_some(), "the killed host was never noticed");
 
     let after = server.ok("find_symbol_definition", question).await;
     assert_eq!(after, before);

@@ -116,6 +116,28 @@ public sealed class CodeAnalysisTests(ShopSolution shop)
     }
 
     [Fact]
+    public async Task ASnippetNestedBeyondTheLimitIsRefusedBeforeBinding()
+    {
+        var lambdas = string.Concat(Enumerable.Repeat("() => ", SyntaxDepth.SnippetLimit + 10));
+        var error = await shop.ErrAsync(new RequestBody.AnalyzeCode(new CodeBlock(shop.At(Program, 31, 1), $"var f = {lambdas}0;")));
+
+        Assert.Equal(ErrorCodes.InvalidParameter, error.Code);
+        Assert.Contains($"at most {SyntaxDepth.SnippetLimit} levels", error.Message);
+        var details = System.Text.Json.Nodes.JsonNode.Parse(error.DetailsJson)!;
+        Assert.Equal(("code", SyntaxDepth.SnippetLimit), ((string?)details["parameter"], (int?)details["limit"]));
+        Assert.True((int?)details["depth"] > SyntaxDepth.SnippetLimit + 10, error.DetailsJson);
+    }
+
+    [Fact]
+    public async Task ASnippetJustUnderTheLimitIsAnalyzed()
+    {
+        var depth = SyntaxDepth.SnippetLimit - 10;
+        var analysis = await AnalyzeAsync(Program, 31, 1, $"var b = {new string('!', depth)}true;");
+
+        Assert.Equal(["b"], analysis.Declared.Select(d => d.Name));
+    }
+
+    [Fact]
     public async Task APositionOutsideTheFileIsRefused()
     {
         var error = await shop.ErrAsync(new RequestBody.AnalyzeCode(new CodeBlock(shop.At(Program, 99, 1), "int x = 1;")));

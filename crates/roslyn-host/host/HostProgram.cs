@@ -45,7 +45,12 @@ public static class HostProgram
         {
             Log.Info($"{RequestDispatcher.ReadDelayVariable}: every read request waits {readDelay.TotalMilliseconds} ms first");
         }
-        var dispatcher = new RequestDispatcher(solutionHost, readDelay);
+        var crash = CrashFault.FromEnvironment();
+        if (crash.Armed)
+        {
+            Log.Info($"{CrashFault.Variable}: a snippet holding its text kills this host");
+        }
+        var dispatcher = new RequestDispatcher(solutionHost, readDelay, crash);
         var exitCode = await new HostSession(stream, dispatcher, hello).RunAsync(cancellationToken);
         Log.Info($"exiting with code {exitCode}");
         return exitCode;

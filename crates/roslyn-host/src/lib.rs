@@ -3,6 +3,7 @@
 
 mod connection;
 mod failure;
+mod host_log;
 mod locate;
 mod private_dir;
 mod process;

@@ -3,6 +3,7 @@
 
 use crate::connection::HostConnection;
 use crate::failure::HostFailure;
+use crate::host_log;
 use crate::locate::HostInstall;
 use crate::private_dir::{PrivateTempDir, is_private_dir};
 use interprocess::local_socket::tokio::prelude::*;
@@ -11,7 +12,6 @@ use interprocess::os::unix::local_socket::ListenerOptionsExt;
 use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::Duration;
-use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
 /// A running host and its connection. Dropping it kills the process.
@@ -124,9 +124,11 @@ fn socket_dir() -> std::io::Result<PrivateTempDir> {
     PrivateTempDir::create_in(&base, "roslyn-mcp-")
 }
 
+/// The host's stderr into our log, bounded per host process (see [`host_log`]).
 async fn forward_stderr(stderr: tokio::process::ChildStderr, pid: u32, label: String) {
-    let mut lines = BufReader::new(stderr).lines();
-    while let Ok(Some(line)) = lines.next_line().await {
-        tracing::info!(target: "roslyn_host", host_pid = pid, solution = %label, "{line}");
-    }
+    host_log::forward(
+        stderr,
+        |line| tracing::info!(target: "roslyn_host", host_pid = pid, solution = %label, "{line}"),
+    )
+    .await;
 }

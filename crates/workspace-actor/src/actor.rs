@@ -133,6 +133,7 @@ impl WorkspaceActor {
                     self.settings.events.host_restarted(&self.solution);
                 }
                 self.watch_for_crash(&host);
+                crate::liveness::watch(&host, self.status.clone());
                 self.ready.store(Some(host.clone()));
                 Ok(host)
             }

@@ -6,6 +6,7 @@ mod apply;
 pub mod checksum;
 mod events;
 mod host_update;
+mod liveness;
 mod own_writes;
 mod settings;
 mod status;
@@ -15,6 +16,7 @@ mod write_lock;
 
 pub use actor::{Acquire, WorkspaceActor};
 pub use events::WorkspaceEvents;
+pub use liveness::PING_LIMIT;
 pub use settings::WorkspaceSettings;
 pub use write::{Change, FileWrite, Original, Outcome, Walls, check, recover};
 pub use write_lock::{WriteGuard, WriteLock};
@@ -119,8 +121,9 @@ impl Workspace {
         &self.write_lock
     }
 
-    /// Runs a read on the current host, loading the solution first if needed. A host that dies under the
-    /// request is restarted and the request is tried once more: reads are idempotent.
+    /// Runs a read on the current host, loading the solution first if needed. A request is sent again only when
+    /// it never reached a host (one found dead before sending is restarted first); a host that dies while
+    /// answering fails the call, since the request may be what killed it.
     pub async fn request(&self, body: RequestBody, cancel: &CancellationToken) -> Result<HostReply, ToolError> {
         self.request_within(body, None, cancel).await
     }
@@ -135,15 +138,14 @@ impl Workspace {
     ) -> Result<HostReply, ToolError> {
         let limit = limit.unwrap_or(self.settings.request_timeout);
         let _in_use = self.begin_call().await;
-        let mut attempts = 0;
-        loop {
-            attempts += 1;
-            let host = self.acquire().await?;
-            match host.connection().request(body.clone(), limit, cancel).await {
-                Err(failure) if failure.is_crash() && attempts < 2 => continue,
-                result => return result.map_err(ToolError::from),
-            }
+        let mut host = self.acquire().await?;
+        if host.connection().is_closed() {
+            // Died between being handed out and being asked: the next acquire restarts it.
+            host = self.acquire().await?;
         }
+        host.connection().request(body, limit, cancel).await.map_err(|failure| {
+            if failure.is_crash() { died_answering(host.pid(), failure) } else { ToolError::from(failure) }
+        })
     }
 
     /// Ensures the solution is loaded.
@@ -180,6 +182,13 @@ impl Workspace {
         !self.actor.is_alive()
     }
 
+    /// Whether `error` failed a request before it reached a host because this workspace was stopped (evicted),
+    /// so that the caller may open the solution again and send it: the one retry besides a host found dead
+    /// before sending (see [`Workspace::request`]).
+    pub fn never_reached_host(&self, error: &ToolError) -> bool {
+        error.code == ErrorCode::WORKSPACE_NOT_LOADED && self.is_stopped()
+    }
+
     /// Waits for calls and a write in progress, then stops the actor, which stops the host.
     pub async fn stop(&self) {
         let _calls = self.in_use.write().await;
@@ -188,6 +197,18 @@ impl Workspace {
             self.actor.wait_for_shutdown().await;
         }
     }
+}
+
+/// A host that died with the request in flight. It is not sent again: a request that crashed one host (a stack
+/// overflow) would crash the next, stalling every other call on the solution while it restarts.
+fn died_answering(pid: u32, failure: roslyn_host::HostFailure) -> ToolError {
+    ToolError::new(
+        ErrorCode::ROSLYN_ERROR,
+        format!("The Roslyn host (pid {pid}) died while answering this request; it was not retried ({failure})"),
+    )
+    .detail("hostPid", pid)
+    .detail("retried", false)
+    .suggest("The host restarts for the next call; if this request kills it again, simplify the request")
 }
 
 /// One call under way: keeps the workspace from being stopped and from counting as idle.

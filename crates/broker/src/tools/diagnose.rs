@@ -43,6 +43,17 @@ pub async fn diagnose(call: &Call, input: DiagnoseInput) -> Result<DiagnoseOutpu
             message: format!("{}: {}", status.solution_path, status.errors.join("; ")),
         });
     }
+    for status in workspaces.iter().filter(|s| s.state == WorkspaceState::Unresponsive) {
+        errors.push(Issue {
+            code: ErrorCode::ROSLYN_ERROR.name().to_owned(),
+            message: format!(
+                "the Roslyn host of {} (pid {}) does not answer: its last pings went unanswered for {} ms each",
+                status.solution_path,
+                status.host_pid.unwrap_or_default(),
+                workspace_actor::PING_LIMIT.as_millis()
+            ),
+        });
+    }
     let warnings = workspaces
         .iter()
         .filter(|s| s.host_restarts > 0)

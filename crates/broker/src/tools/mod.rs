@@ -82,7 +82,8 @@ impl Call {
         resolve::existing_file(raw, field, &self.scope)
     }
 
-    /// Sends one request to the workspace's host. A workspace evicted under the call is opened again.
+    /// Sends one request to the workspace's host. A workspace evicted before the request reached its host is
+    /// opened again and asked; a host that died answering is not (see `Workspace::request`).
     pub async fn ask(&self, workspace: &Arc<Workspace>, body: RequestBody) -> Result<HostReply, ToolError> {
         self.ask_within(workspace, body, None).await
     }
@@ -97,7 +98,7 @@ impl Call {
         let mut workspace = workspace.clone();
         let loading = self.loading(&workspace).await;
         let mut reply = workspace.request_within(body.clone(), limit, &self.cancel).await;
-        if reply.is_err() && workspace.is_stopped() {
+        if reply.as_ref().is_err_and(|error| workspace.never_reached_host(error)) {
             workspace = self.services.workspace(workspace.solution().to_path_buf()).await?;
             reply = workspace.request_within(body, limit, &self.cancel).await;
         }

@@ -33,6 +33,9 @@ pub enum WorkspaceState {
     Ready,
     /// The host died; the next call restarts it.
     Restarting,
+    /// The host runs but did not answer two pings in a row within a second each (stopped, or wedged); calls
+    /// to it wait and may time out. Back to `Ready` once it answers again.
+    Unresponsive,
     /// Loading failed, or restarts were exhausted.
     Error,
 }

@@ -8,9 +8,10 @@ namespace RoslynMcp.Host.Handlers;
 /// <summary>
 /// Routes each request to its handler against the solution snapshot current when it started. A positive
 /// <paramref name="readDelay"/> makes every request but Load, ApplyFileChanges and Ping wait that long first, so that
-/// tests can observe slow, cancelled and timed-out reads.
+/// tests can observe slow, cancelled and timed-out reads; an armed <paramref name="crash"/> kills the process on
+/// its snippet.
 /// </summary>
-public sealed class RequestDispatcher(SolutionHost host, TimeSpan readDelay = default) : IRequestHandler
+public sealed class RequestDispatcher(SolutionHost host, TimeSpan readDelay = default, CrashFault? crash = null) : IRequestHandler
 {
     public const string ReadDelayVariable = "ROSLYN_MCP_FAULT_READ_DELAY_MS";
 
@@ -75,6 +76,7 @@ public sealed class RequestDispatcher(SolutionHost host, TimeSpan readDelay = de
         {
             await Task.Delay(readDelay, cancellationToken);
         }
+        crash?.Check(body);
         if (snapshot is null)
         {
             throw SolutionHost.NotLoaded();

@@ -26,6 +26,9 @@ public static class CodeAnalysisHandler
         var snippet = new TextSpan(at.Offset, request.Code.Length);
         var text = at.Text.WithChanges(new TextChange(new TextSpan(at.Offset, 0), request.Code));
         var document = solution.WithDocumentText(at.Document.Id, text).GetDocument(at.Document.Id)!;
+        var root = await document.GetSyntaxRootAsync(cancellationToken)
+            ?? throw new InvalidOperationException($"{document.FilePath} has no syntax tree");
+        SyntaxDepth.EnsureSnippetWithinLimit(root, snippet);
         var model = await document.GetSemanticModelAsync(cancellationToken)
             ?? throw new InvalidOperationException($"{document.FilePath} has no semantic model");
 

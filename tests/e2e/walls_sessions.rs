@@ -169,7 +169,7 @@ async fn a_call_sent_right_after_initialized_is_held_to_the_roots_the_client_lis
     let alpha = Fixture::copy("tiny");
     let outside = alpha.file("Alpha/Alpha.cs");
     let state = StateDir::default();
-    let _daemon = state.serve(&[], &[]);
+    let mut served = state.serve(&[], &[]);
 
     // The call races the roots/list the service sends after `initialized`; the client answers late.
     for attempt in 0..20 {
@@ -204,6 +204,8 @@ async fn a_call_sent_right_after_initialized_is_held_to_the_roots_the_client_lis
     }
     assert_eq!(error_code(&answers["health"]), None, "diagnose answers without roots: {}", answers["health"]);
     assert!(state.info().is_some(), "the daemon still serves");
+    state.terminate().await;
+    let _ = served.wait();
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -211,7 +213,7 @@ async fn a_thousand_pipelined_searches_are_bounded_answered_once_each_and_their_
     let _slot = SLOTS.acquire().await.expect("slot");
     let shop = Fixture::copy("Shop");
     let state = StateDir::default();
-    let _daemon = state.serve(&[], &[]);
+    let mut served = state.serve(&[], &[]);
     let daemon = state.daemon_pid().await;
     let mut session = Raw::socket(&state).await;
     session.initialize(false).await;
@@ -280,6 +282,8 @@ async fn a_thousand_pipelined_searches_are_bounded_answered_once_each_and_their_
         "RSS stayed at {} KiB after the burst (baseline {baseline}, peak {peak})",
         rss_kib(daemon)
     );
+    state.terminate().await;
+    let _ = served.wait();
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -3,6 +3,7 @@
 //! session is served by its own user's daemon or ends with one clear error.
 
 use crate::support::daemon::{StateDir, signal};
+use crate::support::other_user::{OtherUser, uid_of};
 use crate::support::{SLOTS, eventually};
 use serde_json::json;
 use std::path::Path;
@@ -113,7 +114,6 @@ async fn two_users_each_get_their_own_daemon_and_cannot_reach_the_other() {
         assert_ne!(second.daemon_pid().await, first_daemon);
         let http = client.ok("diagnose", json!({})).await["http"].clone();
         assert!(http["error"].as_str().is_some_and(|e| e.contains("cannot listen")), "{http}");
-        println!("skipped the second uid: the tests do not run as root");
         client.close().await;
         first_client.close().await;
         return;
@@ -154,44 +154,4 @@ async fn two_users_each_get_their_own_daemon_and_cannot_reach_the_other() {
     first_client.close().await;
     signal(second_daemon, "-TERM");
     first.terminate().await;
-}
-
-/// Another local user (nobody) when the tests run as root.
-struct OtherUser {
-    home: tempfile::TempDir,
-}
-
-impl OtherUser {
-    const UID: u32 = 65534;
-
-    fn new() -> Option<Self> {
-        if uid_of(std::process::id()) != Some(0) || !Path::new("/usr/bin/setpriv").exists() {
-            return None;
-        }
-        let home = tempfile::Builder::new().prefix("rmcp-u-").tempdir_in("/tmp").expect("home");
-        let user = Self { home };
-        user.own(user.home.path());
-        Some(user)
-    }
-
-    /// Hands a folder to this user.
-    fn own(&self, path: &Path) {
-        std::os::unix::fs::chown(path, Some(Self::UID), Some(Self::UID)).expect("chown");
-    }
-
-    fn command(&self, program: &str) -> tokio::process::Command {
-        let mut command = tokio::process::Command::new("setpriv");
-        command
-            .args(["--reuid", &Self::UID.to_string(), "--regid", &Self::UID.to_string(), "--clear-groups", program])
-            .env("HOME", self.home.path())
-            .env("DOTNET_CLI_HOME", self.home.path())
-            .env_remove("XDG_STATE_HOME")
-            .env_remove("XDG_RUNTIME_DIR");
-        command
-    }
-}
-
-fn uid_of(pid: u32) -> Option<u32> {
-    use std::os::unix::fs::MetadataExt;
-    std::fs::metadata(format!("/proc/{pid}")).ok().map(|m| m.uid())
 }

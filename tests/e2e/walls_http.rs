@@ -2,9 +2,9 @@
 //! token, a DNS-rebinding page reading /metrics, garbage bodies, and clients that trickle their bytes.
 
 use crate::support::daemon::{StateDir, signal};
+use crate::support::other_user::OtherUser;
 use serde_json::{Value, json};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
-use std::path::Path;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -61,25 +61,19 @@ async fn another_local_user_cannot_call_without_the_token_generated_for_this_use
     assert_eq!(client.tools().await.len(), 17);
     client.close().await;
 
-    if let Some(other) = other_user() {
+    if let Some(other) = OtherUser::new() {
         // Another uid can neither read the token nor call without it.
-        let read = std::process::Command::new("setpriv")
-            .args(other.iter().copied())
-            .args(["cat", token_file.to_str().expect("utf-8")])
-            .output()
-            .expect("cat as another user");
+        let read = other.std_command("cat").arg(&token_file).output().expect("cat as another user");
         assert!(!read.status.success() && read.stdout.is_empty(), "another uid read the token");
         let port = address.rsplit(':').next().expect("port");
-        let call = std::process::Command::new("setpriv")
-            .args(other.iter().copied())
-            .args(["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/$0; printf '%s' \"$1\" >&3; head -c 12 <&3", port])
+        let call = other
+            .std_command("bash")
+            .args(["-c", "exec 3<>/dev/tcp/127.0.0.1/$0; printf '%s' \"$1\" >&3; head -c 12 <&3", port])
             .arg(post(&address, None, INITIALIZE))
             .output()
             .expect("POST as another user");
         let status = String::from_utf8_lossy(&call.stdout);
         assert_eq!(status, "HTTP/1.1 401", "{}", String::from_utf8_lossy(&call.stderr));
-    } else {
-        println!("skipped the second uid: the tests do not run as root");
     }
 
     // A restart keeps the token clients were given.
@@ -174,18 +168,6 @@ async fn garbage_bodies_get_json_rpc_errors_and_trickling_clients_are_cut_off() 
     assert_eq!(raw(&address, &post(&address, Some(&token), INITIALIZE)).await.0, 200);
     signal(daemon.id(), "-TERM");
     assert!(daemon.wait().expect("exit").success());
-}
-
-/// `setpriv` arguments that run a command as uid 65534, when the tests run as root.
-fn other_user() -> Option<[&'static str; 5]> {
-    let root = std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0);
-    (root && Path::new("/usr/bin/setpriv").exists()).then_some([
-        "--reuid",
-        "65534",
-        "--regid",
-        "65534",
-        "--clear-groups",
-    ])
 }
 
 /// One MCP session over raw HTTP: its id, and POSTs that carry it and the token.

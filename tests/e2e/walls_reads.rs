@@ -3,6 +3,7 @@
 //! and to /etc/passwd) or a linked folder inside a project; a socket folder another user made first in a
 //! shared temporary folder; a state folder that is a symlink or another user's.
 
+use crate::support::other_user::OtherUser;
 use crate::support::{Fixture, Server, diagnostics};
 use serde_json::{Value, json};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
@@ -124,20 +125,6 @@ async fn a_linked_folder_pointing_outside_the_roots_returns_nothing() {
     reads_stay_inside(&broken, &outside.root, &[broken.path("Vendor/Secret.cs")]).await;
 }
 
-fn is_root() -> bool {
-    std::fs::metadata("/proc/self").map(|m| m.uid() == 0).unwrap_or(false)
-}
-
-/// Runs a command as `nobody` (uid 65534), as another local user would.
-fn as_nobody(args: &[&str]) {
-    let status = std::process::Command::new("setpriv")
-        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-        .args(args)
-        .status()
-        .expect("setpriv");
-    assert!(status.success(), "as nobody: {args:?}");
-}
-
 /// Owner, mode and entries of a folder: what "untouched" compares.
 fn state_of(dir: &Path) -> (u32, u32, Vec<String>) {
     let metadata = std::fs::symlink_metadata(dir).expect("folder");
@@ -156,15 +143,12 @@ fn shared_tmp() -> tempfile::TempDir {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_socket_folder_another_user_prepared_is_never_used() {
-    if !is_root() {
-        eprintln!("skipped: only root can act as another user to prepare the folder");
-        return;
-    }
+    let Some(nobody) = OtherUser::new() else { return };
     let tmp = shared_tmp();
     // The name the service used to pick for its host sockets when XDG_RUNTIME_DIR is unset.
     let theirs = tmp.path().join("roslyn-mcp-0");
-    as_nobody(&["mkdir", "-m", "0777", &theirs.display().to_string()]);
-    as_nobody(&["touch", &theirs.join("planted").display().to_string()]);
+    nobody.run(&["mkdir", "-m", "0777", &theirs.display().to_string()]);
+    nobody.run(&["touch", &theirs.join("planted").display().to_string()]);
     let before = state_of(&theirs);
 
     let alpha = Fixture::copy("tiny/Alpha");
@@ -217,13 +201,10 @@ async fn a_state_folder_that_is_a_symlink_or_another_users_is_refused() {
     assert_eq!(log.matches("is a symbolic link").count(), 2, "{log}");
     assert_eq!(state_of(&real).2, Vec::<String>::new(), "nothing is created through the link");
 
-    if !is_root() {
-        eprintln!("skipped the other user's state folder: only root can act as another user");
-        return;
-    }
+    let Some(nobody) = OtherUser::new() else { return };
     std::fs::set_permissions(base.path(), std::fs::Permissions::from_mode(0o1777)).expect("shared like /tmp");
     let theirs = base.path().join("theirs");
-    as_nobody(&["mkdir", "-m", "0777", &theirs.display().to_string()]);
+    nobody.run(&["mkdir", "-m", "0777", &theirs.display().to_string()]);
     let before = state_of(&theirs);
     let log = refused(&theirs).await;
     assert_eq!(log.matches("is owned by uid 65534").count(), 2, "{log}");

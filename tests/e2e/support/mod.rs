@@ -5,6 +5,7 @@
 
 pub mod daemon;
 pub mod large;
+pub mod other_user;
 
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::RunningService;

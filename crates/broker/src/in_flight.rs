@@ -59,17 +59,23 @@ impl Budget {
         self.permits.available_permits() == self.service
     }
 
-    /// Requests one session may have in flight.
-    pub fn per_session(&self) -> usize {
-        self.per_session
-    }
-
-    /// A share of the service's budget, or the refusal of `request` when none is left.
+    /// Admits `request` of a session that has `in_session` requests in flight (`duplicate`: one of them has
+    /// its id): its share of the service's budget, or its refusal. The one rule for every transport.
     pub fn admit(
         &self,
+        in_session: usize,
+        duplicate: bool,
         request: &ClientRequest,
         id: &RequestId,
     ) -> Result<OwnedSemaphorePermit, Box<ServerJsonRpcMessage>> {
+        if duplicate {
+            tracing::warn!(%id, "refused a request whose id is already in flight");
+            let error = ErrorData::invalid_request(format!("id {id} is already in flight"), None);
+            return Err(Box::new(ServerJsonRpcMessage::error(error, Some(id.clone()))));
+        }
+        if in_session >= self.per_session {
+            return Err(Box::new(busy(request, id.clone(), "session", self.per_session)));
+        }
         let permit = self
             .permits
             .clone()
@@ -154,13 +160,8 @@ impl<T: Transport<RoleServer>> Guarded<T> {
         match message {
             ClientJsonRpcMessage::Request(mut request) => {
                 let id = request.id.clone();
-                if requests.contains_key(&id) {
-                    return Admission::Refuse(duplicate(id));
-                }
-                if requests.len() >= self.budget.per_session {
-                    return Admission::Refuse(busy(&request.request, id, "session", self.budget.per_session));
-                }
-                let permit = match self.budget.admit(&request.request, &id) {
+                let duplicate = requests.contains_key(&id);
+                let permit = match self.budget.admit(requests.len(), duplicate, &request.request, &id) {
                     Ok(permit) => permit,
                     Err(refusal) => return Admission::Refuse(*refusal),
                 };
@@ -187,16 +188,9 @@ impl<T: Transport<RoleServer>> Guarded<T> {
     }
 }
 
-/// The refusal of a request whose id is already in flight in its session.
-pub fn duplicate(id: RequestId) -> ServerJsonRpcMessage {
-    tracing::warn!(%id, "refused a request whose id is already in flight");
-    let error = ErrorData::invalid_request(format!("id {id} is already in flight"), None);
-    ServerJsonRpcMessage::error(error, Some(id))
-}
-
 /// The refusal of a request beyond a limit: a tool result for tools/call (what agents read), a JSON-RPC
 /// error for anything else.
-pub fn busy(request: &ClientRequest, id: RequestId, scope: &str, limit: usize) -> ServerJsonRpcMessage {
+fn busy(request: &ClientRequest, id: RequestId, scope: &str, limit: usize) -> ServerJsonRpcMessage {
     tracing::warn!(%id, scope, limit, "refused a request: too many in flight");
     let error = ToolError::new(
         ErrorCode::TOO_MANY_REQUESTS,

@@ -63,31 +63,7 @@ pub fn within_client_roots(path: &Path, client_roots: Option<&[PathBuf]>) -> boo
     client_roots.is_none_or(|roots| roots.iter().any(|root| path.starts_with(root)))
 }
 
-/// `path` as it really is: symlinks resolved. A path that does not exist (a file about to be created, or
-/// one deleted since the host saw it) resolves through its nearest existing ancestor. `None` for a
-/// relative path, a dangling symlink (where it leads is not known yet), or when `..` would follow the part
-/// that does not exist.
-pub fn real_path(path: &Path) -> Option<PathBuf> {
-    if !path.is_absolute() {
-        return None;
-    }
-    if let Ok(real) = std::fs::canonicalize(path) {
-        return Some(real);
-    }
-    // The nearest ancestor present as an entry, symlink or not: a dangling link then fails to resolve.
-    let existing = path.ancestors().find(|a| a.symlink_metadata().is_ok())?;
-    let rest = path.strip_prefix(existing).ok()?;
-    if rest.components().any(|c| !matches!(c, std::path::Component::Normal(_))) {
-        return None;
-    }
-    Some(std::fs::canonicalize(existing).ok()?.join(rest))
-}
-
-/// Roots as real paths, so that they compare with resolved files (a root that does not exist is kept:
-/// nothing real lies under it).
-pub fn real_roots(roots: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
-    roots.into_iter().map(|root| std::fs::canonicalize(&root).unwrap_or(root)).collect()
-}
+pub use workspace_actor::{real_path, real_roots};
 
 /// Base directory for relative paths: the session's workspace root, else the client's working directory.
 pub fn base_dir(scope: &Scope) -> PathBuf {

@@ -18,7 +18,7 @@ pub use actor::{Acquire, WorkspaceActor};
 pub use events::WorkspaceEvents;
 pub use liveness::PING_LIMIT;
 pub use settings::WorkspaceSettings;
-pub use write::{Change, FileWrite, Original, Outcome, Walls, check, recover};
+pub use write::{Change, FileWrite, Original, Outcome, Walls, check, real_path, real_roots, recover};
 pub use write_lock::{WriteGuard, WriteLock};
 
 use actor::WorkspaceArgs;

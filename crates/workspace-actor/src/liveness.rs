@@ -4,7 +4,7 @@
 
 use crate::status::StatusCell;
 use protocol::host::{PingRequest, RequestBody};
-use protocol::tools::diagnose::WorkspaceState;
+use protocol::tools::diagnose::{WorkspaceState, WorkspaceStatus};
 use roslyn_host::{HostFailure, HostProcess};
 use std::sync::Arc;
 use std::time::Duration;
@@ -39,16 +39,17 @@ pub fn watch(host: &Arc<HostProcess>, status: Arc<StatusCell>) {
                 Err(_) => return,
             };
             let state = if missed >= MISSES { WorkspaceState::Unresponsive } else { WorkspaceState::Ready };
+            // Only this host's Ready/Unresponsive is ours to flip; loads and restarts belong to the actor.
+            let flips = |s: &WorkspaceStatus| {
+                s.host_pid == Some(pid)
+                    && matches!(s.state, WorkspaceState::Ready | WorkspaceState::Unresponsive)
+                    && s.state != state
+            };
             let current = status.get();
-            let flips = current.host_pid == Some(pid)
-                && matches!(current.state, WorkspaceState::Ready | WorkspaceState::Unresponsive)
-                && current.state != state;
-            if flips {
+            if flips(&current) {
                 tracing::warn!(pid, ?state, solution = %current.solution_path, "Roslyn host liveness changed");
                 status.update(|s| {
-                    if s.host_pid == Some(pid)
-                        && matches!(s.state, WorkspaceState::Ready | WorkspaceState::Unresponsive)
-                    {
+                    if flips(s) {
                         s.state = state;
                     }
                 });

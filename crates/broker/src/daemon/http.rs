@@ -25,15 +25,6 @@ use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
-/// Browser origins allowed to call: pages served from this machine only.
-const LOOPBACK_ORIGINS: &[&str] = &[
-    "http://localhost:*",
-    "http://127.0.0.1:*",
-    "http://[::1]:*",
-    "https://localhost:*",
-    "https://127.0.0.1:*",
-    "https://[::1]:*",
-];
 /// Names a loopback daemon answers to; any other `Host` is a rebinding attempt.
 const LOOPBACK_HOSTS: &[&str] = &["localhost", "127.0.0.1", "[::1]"];
 /// The header naming a request's MCP session.
@@ -59,14 +50,11 @@ pub async fn serve(
 ) -> anyhow::Result<()> {
     let address = listener.local_addr()?;
     let loopback = address.ip().is_loopback();
-    let mut config = StreamableHttpServerConfig::default()
-        .with_allowed_origins(LOOPBACK_ORIGINS.iter().copied())
-        .enforce_origin_validation()
+    // Host and Origin are checked once, for every route, by `check`; rmcp's own checks would repeat it.
+    let config = StreamableHttpServerConfig::default()
+        .disable_allowed_hosts()
         .with_max_request_body_bytes(MAX_BODY_BYTES)
         .with_cancellation_token(stop.child_token());
-    if !loopback {
-        config = config.disable_allowed_hosts();
-    }
     let sessions = services.clone();
     let mcp = StreamableHttpService::new(
         move || {
@@ -161,13 +149,15 @@ async fn json_rpc_body(State(bodies): State<Bodies>, request: Request, next: Nex
         }
         Ok(Ok(bytes)) => bytes,
     };
-    let value = match serde_json::from_slice::<serde_json::Value>(&bytes) {
-        Ok(value) => value,
-        Err(error) => return json_rpc_error(StatusCode::BAD_REQUEST, -32700, &format!("Parse error: {error}")),
-    };
-    let message = match serde_json::from_value::<ClientJsonRpcMessage>(value) {
+    let message = match serde_json::from_slice::<ClientJsonRpcMessage>(&bytes) {
         Ok(message) => message,
-        Err(error) => return json_rpc_error(StatusCode::BAD_REQUEST, -32600, &format!("Invalid Request: {error}")),
+        // Only a body that is not a message is parsed again, to tell bad JSON from JSON that is not JSON-RPC.
+        Err(invalid) => {
+            return match serde_json::from_slice::<serde::de::IgnoredAny>(&bytes) {
+                Err(error) => json_rpc_error(StatusCode::BAD_REQUEST, -32700, &format!("Parse error: {error}")),
+                Ok(_) => json_rpc_error(StatusCode::BAD_REQUEST, -32600, &format!("Invalid Request: {invalid}")),
+            };
+        }
     };
     let ClientJsonRpcMessage::Request(request) = &message else {
         return next.run(Request::from_parts(parts, Body::from(bytes))).await;

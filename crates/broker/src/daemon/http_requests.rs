@@ -3,7 +3,7 @@
 //! response (an event stream) ends or is dropped, and one whose id is already in flight in its session
 //! is refused (-32600) before rmcp, which would route the first one's answer to it, sees it.
 
-use crate::in_flight::{self, Budget};
+use crate::in_flight::Budget;
 use axum::body::{Body, Bytes};
 use http_body::{Frame, SizeHint};
 use rmcp::model::{ClientRequest, RequestId, ServerJsonRpcMessage};
@@ -39,15 +39,9 @@ impl HttpRequests {
         id: &RequestId,
     ) -> Result<Ticket, Box<ServerJsonRpcMessage>> {
         let mut sessions = self.sessions.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(ids) = session.and_then(|s| sessions.get(s)) {
-            if ids.contains(id) {
-                return Err(Box::new(in_flight::duplicate(id.clone())));
-            }
-            if ids.len() >= self.budget.per_session() {
-                return Err(Box::new(in_flight::busy(request, id.clone(), "session", self.budget.per_session())));
-            }
-        }
-        let permit = self.budget.admit(request, id)?;
+        let ids = session.and_then(|s| sessions.get(s));
+        let permit =
+            self.budget.admit(ids.map_or(0, HashSet::len), ids.is_some_and(|ids| ids.contains(id)), request, id)?;
         if let Some(session) = session {
             sessions.entry(session.to_owned()).or_default().insert(id.clone());
         }

@@ -6,4 +6,4 @@ mod transaction;
 mod walls;
 
 pub use transaction::{Change, FileWrite, Original, Outcome, Transaction, check, recover};
-pub use walls::Walls;
+pub use walls::{Walls, real_path, real_roots};

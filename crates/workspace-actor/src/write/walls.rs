@@ -20,10 +20,7 @@ pub struct Walls {
 impl Walls {
     /// The roots are resolved themselves, so that a root reached through a link still holds its files.
     pub fn new(roots: Vec<PathBuf>, client_roots: Option<Vec<PathBuf>>) -> Self {
-        let real = |roots: Vec<PathBuf>| -> Vec<PathBuf> {
-            roots.into_iter().map(|root| fs::canonicalize(&root).unwrap_or(root)).collect()
-        };
-        Self { roots: real(roots), client_roots: client_roots.map(real) }
+        Self { roots: real_roots(roots), client_roots: client_roots.map(real_roots) }
     }
 
     /// Admits `path` (a file, or a folder to create) as it is on disk now: its folder must resolve under
@@ -39,8 +36,8 @@ impl Walls {
         if !path.is_absolute() || path.components().any(|c| matches!(c, Component::ParentDir | Component::CurDir)) {
             return Err(self.refuse(code, path, None, "must be absolute, without `.` or `..` segments"));
         }
-        let resolved = resolve_folder(parent)
-            .map_err(|e| self.refuse(code, path, None, &format!("has a folder that cannot be resolved: {e}")))?
+        let resolved = real_path(parent)
+            .ok_or_else(|| self.refuse(code, path, None, "has a folder that cannot be resolved"))?
             .join(name);
         if !self.contains(&resolved) {
             return Err(self.refuse(code, path, Some(&resolved), "resolves outside the workspace roots"));
@@ -74,17 +71,30 @@ impl Walls {
     }
 }
 
-/// `folder` with its existing part resolved through every link; the folders a write would create are
-/// appended as they are (they cannot be links: they do not exist).
-fn resolve_folder(folder: &Path) -> std::io::Result<PathBuf> {
-    let existing = folder.ancestors().find(|a| a.symlink_metadata().is_ok()).unwrap_or(Path::new("/"));
-    let mut real = fs::canonicalize(existing)?;
-    if let Ok(rest) = folder.strip_prefix(existing)
-        && !rest.as_os_str().is_empty()
-    {
-        real.push(rest);
+/// `path` as it really is: symlinks resolved. A path that does not exist (a file or folder about to be
+/// created, or one deleted since the host saw it) resolves through its nearest existing ancestor. `None`
+/// for a relative path, a dangling symlink (where it leads is not known yet), or when `..` would follow
+/// the part that does not exist. The one resolution every path gate uses, reads and writes alike.
+pub fn real_path(path: &Path) -> Option<PathBuf> {
+    if !path.is_absolute() {
+        return None;
     }
-    Ok(real)
+    if let Ok(real) = fs::canonicalize(path) {
+        return Some(real);
+    }
+    // The nearest ancestor present as an entry, symlink or not: a dangling link then fails to resolve.
+    let existing = path.ancestors().find(|a| a.symlink_metadata().is_ok())?;
+    let rest = path.strip_prefix(existing).ok()?;
+    if rest.components().any(|c| !matches!(c, Component::Normal(_))) {
+        return None;
+    }
+    Some(fs::canonicalize(existing).ok()?.join(rest))
+}
+
+/// Roots as real paths, so that they compare with resolved files (a root that does not exist is kept:
+/// nothing real lies under it).
+pub fn real_roots(roots: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
+    roots.into_iter().map(|root| fs::canonicalize(&root).unwrap_or(root)).collect()
 }
 
 #[cfg(test)]

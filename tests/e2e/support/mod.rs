@@ -321,7 +321,8 @@ pub fn site(path: &str, line: u64, column: u64) -> (String, u64, u64) {
     (path.to_owned(), line, column)
 }
 
-/// Every file under `root` (build output aside) with its bytes, to compare a tree before and after.
+/// Every file under `root` (build output aside) with its bytes, to compare a tree before and after (or to
+/// watch one while a write runs: a file renamed away between listing and reading is left out).
 pub fn tree(root: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
     fn walk(root: &Path, dir: &Path, into: &mut std::collections::BTreeMap<String, Vec<u8>>) {
         for entry in std::fs::read_dir(dir).expect("read folder").flatten() {
@@ -333,7 +334,14 @@ pub fn tree(root: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
                 }
             } else {
                 let relative = path.strip_prefix(root).expect("inside root").display().to_string();
-                into.insert(relative, std::fs::read(&path).expect("read file"));
+                match std::fs::read(&path) {
+                    Ok(bytes) => {
+                        into.insert(relative, bytes);
+                    }
+                    // Listed, then renamed away: a write's temporary, read while the write runs.
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(e) => panic!("read {}: {e}", path.display()),
+                }
             }
         }
     }

@@ -3,6 +3,7 @@
 //! leaves behind.
 
 use crate::support::daemon::{Agent, StateDir, get, host_pids, signal};
+use crate::support::hold::Hold;
 use crate::support::{Fixture, SLOTS, Server, eventually, group_members, tree};
 use serde_json::json;
 use std::path::Path;
@@ -95,8 +96,9 @@ async fn sigterm_during_a_write_lets_it_finish_or_roll_back_before_the_hosts_exi
     let _slot = SLOTS.acquire().await.expect("slot");
     let moves = Fixture::copy("Moves");
     let state = StateDir::default();
-    // The write holds its files replaced for 2 s before the host hears of them.
-    let mut daemon = state.serve(&[], &[("ROSLYN_MCP_FAULT_APPLY_DELAY_MS", "2000")]);
+    // The write holds its files replaced, the host not told, until released.
+    let hold = Hold::default();
+    let mut daemon = state.serve(&[], &[hold.env()]);
     let writer = state.http_client(None).await;
     let watcher = state.http_client(None).await;
     writer.ok("initialize_workspace", json!({"workingDirectory": moves.root.display().to_string()})).await;
@@ -119,6 +121,13 @@ async fn sigterm_during_a_write_lets_it_finish_or_roll_back_before_the_hosts_exi
         .await;
         assert!(replaced.is_some(), "the write replaced its files; log:\n{}", state.serve_log());
         signal(daemon.id(), "-TERM");
+        // The daemon is stopping; the write it waits for goes on.
+        let stopping = eventually(Duration::from_secs(30), || async {
+            state.serve_log().contains("signal received").then_some(())
+        })
+        .await;
+        hold.release();
+        assert!(stopping.is_some(), "the daemon did not begin to stop; log:\n{}", state.serve_log());
     };
     // The answer may be lost with the session; the files tell what happened.
     let (_, ()) = tokio::join!(tokio::time::timeout(Duration::from_secs(10), write), stop);

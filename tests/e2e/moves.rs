@@ -2,9 +2,9 @@
 //! every successful move leaves a solution that compiles, by the host and by `dotnet build`, with the moved
 //! type's uses intact.
 
+use crate::support::hold::Hold;
 use crate::support::{Fixture, Server, assert_same_tree, dotnet_build_errors, tree};
 use serde_json::{Value, json};
-use std::time::Duration;
 
 const SHAPES: &str = "src/Moves.Core/Models/Shapes.cs";
 const PROGRAM: &str = "src/Moves.App/Program.cs";
@@ -271,30 +271,24 @@ async fn a_preview_changes_nothing_and_the_apply_writes_exactly_what_it_showed()
 #[tokio::test(flavor = "multi_thread")]
 async fn of_two_moves_at_once_one_is_refused_busy_while_diagnose_keeps_answering() {
     let moves = Fixture::copy("Moves");
-    // Each write holds the workspace for at least 1.5 s after replacing its files.
-    let server = Server::start_with_env(&moves.root, &[("ROSLYN_MCP_FAULT_APPLY_DELAY_MS", "1500")]).await;
+    // A write holds the workspace, its files replaced, until the hold is released.
+    let hold = Hold::default();
+    let server = Server::start_with_env(&moves.root, &[hold.env()]).await;
     let shapes = moves.file(SHAPES);
     server.ok("find_references", json!({"filePath": shapes, "line": 25, "column": 21})).await;
     let first = json!({"sourceFile": shapes, "symbolName": "Circle", "targetFile": moves.file("src/Moves.Core/Models/Circle.cs")});
     let second = json!({"sourceFile": shapes, "symbolName": "Square", "targetFile": moves.file("src/Moves.Core/Models/Square.cs")});
-    let watch = async {
-        // diagnose answers while a write holds the lock.
-        let mut seen_locked = false;
-        for _ in 0..400 {
-            let began = std::time::Instant::now();
-            let status = server.workspace_status(&moves.path("Moves.sln")).await;
-            assert!(began.elapsed() < Duration::from_secs(2), "diagnose waited on the write");
-            seen_locked |= status.is_some_and(|s| s["writeLocked"] == json!(true));
-            tokio::time::sleep(Duration::from_millis(50)).await;
-            if seen_locked {
-                break;
-            }
-        }
-        seen_locked
+    let diagnose_while_held = async {
+        let status = server.workspace_status(&moves.path("Moves.sln")).await.expect("loaded");
+        assert_eq!(status["writeLocked"], json!(true), "diagnose answers while a write holds the lock: {status}");
     };
-    let (a, b, seen_locked) =
-        tokio::join!(server.call("move_type_to_file", first), server.call("move_type_to_file", second), watch);
-    assert!(seen_locked, "diagnose saw the write lock held");
+    let (a, b) = hold
+        .one_refused(
+            server.call("move_type_to_file", first),
+            server.call("move_type_to_file", second),
+            diagnose_while_held,
+        )
+        .await;
     let outcomes = [&a, &b];
     assert_eq!(outcomes.iter().filter(|o| !o.is_error).count(), 1, "exactly one succeeds: {a:?} {b:?}");
     let refused = outcomes.iter().find(|o| o.is_error).expect("one refused");

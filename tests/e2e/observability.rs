@@ -4,6 +4,7 @@
 //! a collector.
 
 use crate::support::daemon::{Agent, StateDir, get, signal};
+use crate::support::hold::Hold;
 use crate::support::{Client, Fixture, SLOTS, eventually};
 use axum::body::Bytes;
 use serde_json::{Value, json};
@@ -31,11 +32,12 @@ async fn prometheus_finds_data_for_every_dashboard_query() {
     let Some(binary) = prometheus_binary() else { return };
     let shop = Fixture::copy("Shop");
     let moves = Fixture::copy("Moves");
+    // A write holds the workspace until released, so a second one is refused.
+    let hold = Hold::default();
     let daemon = Daemon::start(&[
         // Loading Moves then evicts Shop.
         ("ROSLYN_MCP_MAX_SOLUTIONS", "1"),
-        // Each write holds the workspace 1.5 s after replacing its files, so a second one is refused.
-        ("ROSLYN_MCP_FAULT_APPLY_DELAY_MS", "1500"),
+        hold.env(),
         ("ROSLYN_MCP_TOKEN", TOKEN),
     ])
     .await;
@@ -45,7 +47,7 @@ async fn prometheus_finds_data_for_every_dashboard_query() {
     let session = daemon.state.http_client(Some(TOKEN)).await;
     shop_traffic(&daemon, &session, &shop).await;
     let other = daemon.state.http_client(Some(TOKEN)).await;
-    busy_moves(&session, &other, &moves).await;
+    busy_moves(&session, &other, &moves, &hold).await;
     other.close().await;
 
     // What happened shows in Prometheus, not only series at zero.
@@ -145,18 +147,20 @@ async fn shop_traffic(daemon: &Daemon, session: &Client<Agent>, shop: &Fixture) 
     std::fs::write(&customer_file, format!("{text}\n// touched\n")).expect("write Customer.cs");
     let began = Instant::now();
     while metric_total(&daemon.metrics().await, "roslyn_mcp_watcher_events_total") < 1.0 {
-        assert!(began.elapsed() < Duration::from_secs(15), "no watcher event counted in /metrics 15 s after an edit");
+        assert!(began.elapsed() < Duration::from_secs(60), "no watcher event counted in /metrics 60 s after an edit");
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
 }
 
 /// Loads Moves (evicting Shop) and runs two moves at once from two sessions: one is refused busy.
-async fn busy_moves(first: &Client<Agent>, second: &Client<Agent>, moves: &Fixture) {
+async fn busy_moves(first: &Client<Agent>, second: &Client<Agent>, moves: &Fixture, hold: &Hold) {
     let shapes = moves.file(SHAPES);
     first.ok("find_references", json!({"filePath": shapes, "line": 25, "column": 21})).await;
     let circle = json!({"sourceFile": shapes, "symbolName": "Circle", "targetFile": moves.file("src/Moves.Core/Models/Circle.cs")});
     let square = json!({"sourceFile": shapes, "symbolName": "Square", "targetFile": moves.file("src/Moves.Core/Models/Square.cs")});
-    let (a, b) = tokio::join!(first.call("move_type_to_file", circle), second.call("move_type_to_file", square));
+    let (a, b) = hold
+        .one_refused(first.call("move_type_to_file", circle), second.call("move_type_to_file", square), async {})
+        .await;
     let refused: Vec<&Value> = [&a, &b].into_iter().filter(|o| o.is_error).map(|o| &o.value["error"]["code"]).collect();
     assert_eq!(
         refused,

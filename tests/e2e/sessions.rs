@@ -4,9 +4,12 @@
 
 use crate::daemon::metric;
 use crate::support::daemon::{Agent, StateDir, get};
-use crate::support::{Fixture, SLOTS};
+use crate::support::hold::Hold;
+use crate::support::{Fixture, SLOTS, eventually};
 use serde_json::{Value, json};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 use tokio::sync::Barrier;
 
 const SESSIONS: usize = 50;
@@ -49,8 +52,9 @@ async fn fifty_sessions_share_two_solutions_loaded_once() {
     let shop = Fixture::copy("Shop");
     let moves = Fixture::copy("Moves");
     let state = StateDir::default();
-    // Each write holds the workspace for 3 s, so that writers starting together overlap.
-    let mut daemon = state.serve(&[], &[("ROSLYN_MCP_FAULT_APPLY_DELAY_MS", "3000")]);
+    // The write that takes the lock holds it until every other writer has been answered.
+    let hold = Hold::default();
+    let mut daemon = state.serve(&[], &[hold.env()]);
     let base = state.base_url().await;
 
     // The expected answers, from one lone session.
@@ -79,10 +83,11 @@ async fn fifty_sessions_share_two_solutions_loaded_once() {
     let sessions = futures::future::join_all(connect).await;
     // Every read is answered before the writers start together, so that no read sees a moved file.
     let barrier = Arc::new(Barrier::new(SESSIONS));
+    let answered = Arc::new(AtomicUsize::new(0));
     let sketch = moves.file("src/Moves.Legacy/Drawing/Sketch.cs");
     let canvas = moves.file("src/Moves.Legacy/Drawing/Canvas.cs");
     let work = sessions.iter().enumerate().map(|(i, client)| {
-        let (expected, barrier) = (expected.clone(), barrier.clone());
+        let (expected, barrier, answered) = (expected.clone(), barrier.clone(), answered.clone());
         let (shop, moves) = (&shop, &moves);
         let (sketch, canvas) = (sketch.clone(), canvas.clone());
         async move {
@@ -101,12 +106,22 @@ async fn fifty_sessions_share_two_solutions_loaded_once() {
                         json!({"sourceFile": sketch, "symbolName": "Sketch", "targetFile": canvas}),
                     )
                     .await;
+                answered.fetch_add(1, Ordering::SeqCst);
                 return Some(moved);
             }
             None
         }
     });
-    let writes: Vec<_> = futures::future::join_all(work).await.into_iter().flatten().collect();
+    let release = async {
+        let refused = eventually(Duration::from_secs(120), || async {
+            (answered.load(Ordering::SeqCst) == WRITERS - 1).then_some(())
+        })
+        .await;
+        hold.release();
+        assert!(refused.is_some(), "the writers that found the lock taken were not all answered");
+    };
+    let (writes, ()) = tokio::join!(futures::future::join_all(work), release);
+    let writes: Vec<_> = writes.into_iter().flatten().collect();
     assert_eq!(writes.len(), WRITERS);
     let applied: Vec<_> = writes.iter().filter(|w| !w.is_error).collect();
     assert_eq!(applied.len(), 1, "one write applies: {writes:?}");

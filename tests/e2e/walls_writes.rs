@@ -1,6 +1,7 @@
 //! The walls of a write: a move never writes a file whose folder resolves outside the workspace roots,
 //! however the host named it, and a rolled-back move gives files back their modes.
 
+use crate::support::hold::Hold;
 use crate::support::{Fixture, Server, assert_same_tree, eventually, kill9, tree};
 use serde_json::json;
 use std::os::unix::fs::{PermissionsExt, symlink};
@@ -97,11 +98,8 @@ async fn a_rolled_back_move_gives_files_their_modes_back_and_its_journal_is_priv
     let moves = Fixture::copy("Moves");
     let state = tempfile::Builder::new().prefix("roslyn-mcp-state-").tempdir().expect("state dir");
     let state_dir = state.path().display().to_string();
-    let server = Server::start_with_env(
-        &moves.root,
-        &[("ROSLYN_MCP_STATE_DIR", &state_dir), ("ROSLYN_MCP_FAULT_APPLY_DELAY_MS", "8000")],
-    )
-    .await;
+    let hold = Hold::default();
+    let server = Server::start_with_env(&moves.root, &[("ROSLYN_MCP_STATE_DIR", &state_dir), hold.env()]).await;
     let (program, gallery) = (moves.path(PROGRAM), moves.path(GALLERY));
     chmod(&program, 0o600);
     chmod(&gallery, 0o640);
@@ -127,6 +125,7 @@ async fn a_rolled_back_move_gives_files_their_modes_back_and_its_journal_is_priv
         }
         let status = server.workspace_status(&moves.path("Moves.sln")).await.expect("loaded");
         kill9(status["hostPid"].as_u64().expect("host pid") as u32);
+        hold.release();
     };
     let (outcome, ()) = tokio::join!(write, inspect_then_kill);
     assert!(outcome.is_error, "{:?}", outcome.value);

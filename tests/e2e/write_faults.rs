@@ -1,5 +1,6 @@
 //! Faults in the middle of a write: every file ends as it was, and the service answers the next call.
 
+use crate::support::hold::Hold;
 use crate::support::{Fixture, Server, alive, assert_same_tree, eventually, kill9, tree};
 use serde_json::json;
 use std::time::Duration;
@@ -34,7 +35,8 @@ async fn replaced(root: &std::path::Path, before: &std::collections::BTreeMap<St
 #[tokio::test(flavor = "multi_thread")]
 async fn a_host_killed_mid_apply_leaves_every_file_as_it_was() {
     let moves = Fixture::copy("Moves");
-    let server = Server::start_with_env(&moves.root, &[("ROSLYN_MCP_FAULT_APPLY_DELAY_MS", "4000")]).await;
+    let hold = Hold::default();
+    let server = Server::start_with_env(&moves.root, &[hold.env()]).await;
     let before = tree(&moves.root);
     let solution = moves.path("Moves.sln");
     let write = server.call("move_type_to_namespace", square_move(&moves));
@@ -43,6 +45,7 @@ async fn a_host_killed_mid_apply_leaves_every_file_as_it_was() {
         replaced(&moves.root, &before).await;
         let status = server.workspace_status(&solution).await.expect("loaded");
         kill9(status["hostPid"].as_u64().expect("host pid") as u32);
+        hold.release();
     };
     let (outcome, ()) = tokio::join!(write, kill);
     assert!(outcome.is_error, "{:?}", outcome.value);
@@ -57,18 +60,16 @@ async fn a_host_killed_mid_apply_leaves_every_file_as_it_was() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_write_past_its_time_limit_is_rolled_back() {
     let moves = Fixture::copy("Moves");
-    let server = Server::start_with_env(
-        &moves.root,
-        &[("ROSLYN_MCP_WRITE_TIMEOUT_SECS", "6"), ("ROSLYN_MCP_FAULT_APPLY_DELAY_MS", "10000")],
-    )
-    .await;
-    // The computation fits in the limit; the pause after replacing the files does not.
+    // Never released: the write stays held, its files replaced, past its limit. The limit is the default,
+    // which computing the move fits in by far.
+    let hold = Hold::default();
+    let server = Server::start_with_env(&moves.root, &[hold.env()]).await;
     server.ok("move_type_to_namespace", preview(square_move(&moves))).await;
     let before = tree(&moves.root);
     let (outcome, ()) =
         tokio::join!(server.call("move_type_to_namespace", square_move(&moves)), replaced(&moves.root, &before));
     assert_eq!(outcome.value["error"]["code"], json!("TIMEOUT"), "{:?}", outcome.value);
-    assert_eq!(outcome.value["error"]["details"]["timeoutMs"], json!(6000));
+    assert_eq!(outcome.value["error"]["details"]["timeoutMs"], json!(30000));
     assert_eq!(outcome.value["error"]["details"]["rolledBack"], json!(true));
     assert_same_tree(&before, &moves.root, "after the timeout");
     still_serves(&server, &moves).await;
@@ -78,11 +79,8 @@ async fn a_write_past_its_time_limit_is_rolled_back() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_tiny_time_limit_fails_the_move_with_every_file_as_it_was() {
     let moves = Fixture::copy("Moves");
-    let server = Server::start_with_env(
-        &moves.root,
-        &[("ROSLYN_MCP_WRITE_TIMEOUT_SECS", "1"), ("ROSLYN_MCP_FAULT_APPLY_DELAY_MS", "3000")],
-    )
-    .await;
+    let hold = Hold::default();
+    let server = Server::start_with_env(&moves.root, &[("ROSLYN_MCP_WRITE_TIMEOUT_SECS", "1"), hold.env()]).await;
     // Loading is not part of the limit.
     still_serves(&server, &moves).await;
     let before = tree(&moves.root);
@@ -115,11 +113,9 @@ async fn a_service_killed_mid_apply_is_undone_at_the_next_start() {
     let moves = Fixture::copy("Moves");
     let state = tempfile::Builder::new().prefix("roslyn-mcp-state-").tempdir().expect("state dir");
     let state_dir = state.path().display().to_string();
-    let server = Server::start_with_env(
-        &moves.root,
-        &[("ROSLYN_MCP_STATE_DIR", &state_dir), ("ROSLYN_MCP_FAULT_APPLY_DELAY_MS", "30000")],
-    )
-    .await;
+    // Never released: the service dies with the write held.
+    let hold = Hold::default();
+    let server = Server::start_with_env(&moves.root, &[("ROSLYN_MCP_STATE_DIR", &state_dir), hold.env()]).await;
     let before = tree(&moves.root);
     let write = server.call("move_type_to_namespace", square_move(&moves));
     tokio::select! {

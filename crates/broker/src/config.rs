@@ -115,10 +115,10 @@ pub struct ServiceArgs {
     /// TOO_MANY_REQUESTS.
     #[arg(long, env = "ROSLYN_MCP_MAX_REQUESTS", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_requests: u32,
-    /// Fault injection for tests: milliseconds every write pauses after replacing its files and before
-    /// updating the host.
-    #[arg(long, env = "ROSLYN_MCP_FAULT_APPLY_DELAY_MS", default_value_t = 0, hide = true)]
-    pub fault_apply_delay_ms: u64,
+    /// Fault injection for tests: every write that has replaced its files waits until this file exists
+    /// before updating the host, so that tests act in that window without racing the clock.
+    #[arg(long, env = "ROSLYN_MCP_FAULT_HOLD_APPLY", hide = true)]
+    pub fault_hold_apply: Option<PathBuf>,
     /// Log as JSON lines (to stderr).
     #[arg(long, env = "ROSLYN_MCP_LOG_JSON", value_parser = clap::builder::BoolishValueParser::new())]
     pub log_json: bool,
@@ -136,7 +136,7 @@ impl ServiceArgs {
             debounce: Duration::from_millis(self.debounce_ms),
             write_timeout: Duration::from_secs(self.write_timeout_secs),
             journal_dir: self.journal_dir(),
-            apply_delay: Duration::from_millis(self.fault_apply_delay_ms),
+            apply_hold: self.fault_hold_apply.clone(),
             ..WorkspaceSettings::default()
         }
     }

@@ -315,7 +315,8 @@ public sealed class ShopHandlerTests(ShopSolution shop)
         var clock = System.Diagnostics.Stopwatch.StartNew();
         await Assert.ThrowsAnyAsync<OperationCanceledException>(
             () => shop.Dispatcher.HandleAsync(new RequestBody.Ping(new PingRequest(30_000)), cancel.Token));
-        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(5), $"took {clock.Elapsed}");
+        // Well before the ping would have ended by itself.
+        Assert.True(clock.Elapsed < TimeSpan.FromSeconds(15), $"took {clock.Elapsed}");
     }
 
     [Fact]

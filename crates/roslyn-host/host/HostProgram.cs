@@ -50,7 +50,12 @@ public static class HostProgram
         {
             Log.Info($"{CrashFault.Variable}: a snippet holding its text kills this host");
         }
-        var dispatcher = new RequestDispatcher(solutionHost, readDelay, crash);
+        var loadHold = LoadHold.FromEnvironment();
+        if (loadHold.Armed)
+        {
+            Log.Info($"{LoadHold.Variable}: every load waits for its release file");
+        }
+        var dispatcher = new RequestDispatcher(solutionHost, readDelay, crash, loadHold);
         var exitCode = await new HostSession(stream, dispatcher, hello).RunAsync(cancellationToken);
         Log.Info($"exiting with code {exitCode}");
         return exitCode;

@@ -51,7 +51,8 @@ async fn requests_run_concurrently_and_cancel_by_id() {
     cancel_slow.cancel();
     let cancelled = slow.await.expect("join");
     assert!(matches!(cancelled, Err(HostFailure::Cancelled)), "{cancelled:?}");
-    assert!(began.elapsed() < Duration::from_secs(2));
+    // Well before the ping would have ended by itself.
+    assert!(began.elapsed() < Duration::from_secs(15), "the cancelled ping took {:?}", began.elapsed());
 
     // A deadline cancels in the host too, and the host keeps answering.
     let late = host.connection().request(ping(5_000), Duration::from_millis(200), &never).await;

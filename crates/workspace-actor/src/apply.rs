@@ -10,6 +10,7 @@ use protocol::{ErrorCode, ToolError};
 use roslyn_host::HostProcess;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
@@ -66,8 +67,10 @@ impl Workspace {
         cancel: &CancellationToken,
     ) -> Result<(), ToolError> {
         let work = async {
-            if !self.settings.apply_delay.is_zero() {
-                tokio::time::sleep(self.settings.apply_delay).await;
+            if let Some(release) = &self.settings.apply_hold {
+                while !release.exists() {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
             }
             let limit = deadline.saturating_duration_since(Instant::now());
             host_update::send(host, &self.status, paths(outcomes), limit, cancel).await

@@ -23,8 +23,9 @@ pub struct WorkspaceSettings {
     pub write_timeout: Duration,
     /// Where writes in progress keep their journal.
     pub journal_dir: PathBuf,
-    /// Fault injection: a pause between replacing the files and updating the host, zero in service.
-    pub apply_delay: Duration,
+    /// Fault injection: a write that has replaced its files waits until this file exists before updating the
+    /// host; none in service.
+    pub apply_hold: Option<PathBuf>,
     /// Told of loads, restarts and forwarded file changes.
     pub events: Arc<dyn WorkspaceEvents>,
 }
@@ -40,7 +41,7 @@ impl Default for WorkspaceSettings {
             debounce: Duration::from_millis(150),
             write_timeout: Duration::from_secs(30),
             journal_dir: std::env::temp_dir().join("roslyn-mcp-journal"),
-            apply_delay: Duration::ZERO,
+            apply_hold: None,
             events: events::ignored(),
         }
     }

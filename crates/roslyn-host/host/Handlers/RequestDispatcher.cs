@@ -9,9 +9,13 @@ namespace RoslynMcp.Host.Handlers;
 /// Routes each request to its handler against the solution snapshot current when it started. A positive
 /// <paramref name="readDelay"/> makes every request but Load, ApplyFileChanges and Ping wait that long first, so that
 /// tests can observe slow, cancelled and timed-out reads; an armed <paramref name="crash"/> kills the process on
-/// its snippet.
+/// its snippet; an armed <paramref name="loadHold"/> keeps every load waiting for its release.
 /// </summary>
-public sealed class RequestDispatcher(SolutionHost host, TimeSpan readDelay = default, CrashFault? crash = null) : IRequestHandler
+public sealed class RequestDispatcher(
+    SolutionHost host,
+    TimeSpan readDelay = default,
+    CrashFault? crash = null,
+    LoadHold? loadHold = null) : IRequestHandler
 {
     public const string ReadDelayVariable = "ROSLYN_MCP_FAULT_READ_DELAY_MS";
 
@@ -62,6 +66,10 @@ public sealed class RequestDispatcher(SolutionHost host, TimeSpan readDelay = de
                 return (new ResponseBody.Pong(), host.CurrentVersion);
             case RequestBody.Load { Value.SolutionPath: var path }:
             {
+                if (loadHold is not null)
+                {
+                    await loadHold.WaitAsync(cancellationToken);
+                }
                 var loaded = await host.LoadAsync(path, cancellationToken);
                 return (new ResponseBody.Loaded(WorkspaceSummaries.Describe(loaded)), loaded.Version);
             }

@@ -17,6 +17,7 @@ mod navigation;
 mod observability;
 mod paging;
 mod sessions;
+mod tools_list;
 mod walls_host;
 mod walls_http;
 mod walls_reads;

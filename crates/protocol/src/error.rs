@@ -86,11 +86,17 @@ impl std::fmt::Display for ErrorCode {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolError {
+    // Published as a plain name: every tool's output schema repeats this type, and the whole catalog in each
+    // of them would be a sixth of `tools/list`. The catalog is in the README.
+    /// A catalog code (`SYMBOL_NOT_FOUND`, `WORKSPACE_BUSY`, ...).
+    #[schemars(with = "String", regex(pattern = "^[A-Z][A-Z_]*$"))]
     pub code: ErrorCode,
     pub message: String,
-    /// Boxed to keep `Result<_, ToolError>` small on the happy path.
+    /// Context of the failure, by name (`file`, `line`, `rolledBack`, ...).
+    // Boxed to keep `Result<_, ToolError>` small on the happy path.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub details: Option<Box<Map<String, Value>>>,
+    /// What to try next.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub suggestions: Vec<String>,
 }

@@ -18,13 +18,15 @@ use crate::error::ErrorEnvelope;
 use schemars::{JsonSchema, generate::SchemaSettings};
 use serde_json::{Map, Value};
 
-/// JSON Schema (draft 2020-12) of a tool input, as `tools/list` publishes it.
+/// JSON Schema (draft 2020-12) of a tool input, as `tools/list` publishes it: self-contained (every
+/// subschema inlined, no `$ref`), since several model providers refuse references in function parameters.
 pub fn input_schema<T: JsonSchema>() -> Map<String, Value> {
-    object_schema(SchemaSettings::draft2020_12().into_generator().into_root_schema_for::<T>())
+    let settings = SchemaSettings::draft2020_12().with(|s| s.inline_subschemas = true);
+    object_schema(settings.into_generator().into_root_schema_for::<T>())
 }
 
 /// The output schema of a tool: its payload or the failure envelope, so that `structuredContent`
-/// conforms whether the call succeeded or not.
+/// conforms whether the call succeeded or not. Shared types stay in `$defs`, once each.
 pub fn output_schema<T: JsonSchema>() -> Map<String, Value> {
     #[derive(JsonSchema)]
     #[allow(dead_code)]
@@ -40,9 +42,29 @@ pub fn output_schema<T: JsonSchema>() -> Map<String, Value> {
     schema
 }
 
+/// The schema as a JSON object, without the formats schemars gives Rust's number types (`uint32`, ...):
+/// JSON Schema does not define them, and validators warn about each one; `minimum` says what they meant.
 fn object_schema(schema: schemars::Schema) -> Map<String, Value> {
-    match schema.to_value() {
+    let mut value = schema.to_value();
+    drop_number_formats(&mut value);
+    match value {
         Value::Object(map) => map,
         other => Map::from_iter([("const".to_owned(), other)]),
+    }
+}
+
+const NUMBER_FORMATS: &[&str] =
+    &["int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64", "float", "double"];
+
+fn drop_number_formats(schema: &mut Value) {
+    match schema {
+        Value::Object(map) => {
+            if map.get("format").and_then(Value::as_str).is_some_and(|f| NUMBER_FORMATS.contains(&f)) {
+                map.remove("format");
+            }
+            map.values_mut().for_each(drop_number_formats);
+        }
+        Value::Array(items) => items.iter_mut().for_each(drop_number_formats),
+        _ => {}
     }
 }

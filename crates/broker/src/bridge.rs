@@ -5,11 +5,10 @@
 //! A daemon that keeps exiting at start is tried a bounded number of times, never in a loop.
 
 use crate::config::StdioArgs;
-use crate::daemon::run_dir;
+use crate::rendezvous::{self as run_dir, Preamble};
 use anyhow::Context;
 use interprocess::local_socket::GenericFilePath;
 use interprocess::local_socket::tokio::prelude::*;
-use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::time::Duration;
@@ -26,31 +25,6 @@ const RETRY_PAUSE: Duration = Duration::from_millis(200);
 const DAEMON_LOG: &str = "daemon.log";
 /// A daemon a bridge starts exits after this long with no session and no solution.
 const AUTOSTART_IDLE_EXIT_SECS: &str = "900";
-
-/// The line a bridge sends before any MCP message: the client's working directory.
-#[derive(Debug, Serialize, Deserialize, PartialEq)]
-pub struct Preamble {
-    pub cwd: PathBuf,
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct PreambleLine {
-    roslyn_mcp_bridge: Preamble,
-}
-
-impl Preamble {
-    fn line(self) -> anyhow::Result<Vec<u8>> {
-        let mut line = serde_json::to_vec(&PreambleLine { roslyn_mcp_bridge: self })?;
-        line.push(b'\n');
-        Ok(line)
-    }
-
-    /// The preamble in a connection's first line, if it is one (else the line is MCP).
-    pub fn parse(line: &[u8]) -> Option<Self> {
-        serde_json::from_slice::<PreambleLine>(line).ok().map(|l| l.roslyn_mcp_bridge)
-    }
-}
 
 pub async fn relay(args: StdioArgs) -> anyhow::Result<()> {
     let run = args.service.run_dir();

@@ -2,7 +2,7 @@
 //! idle entries expired. An evicted workspace is stopped (after any write in progress) and its host exits.
 //! Each unloading is counted by its reason where that reason is decided.
 
-use crate::telemetry::{Eviction, Telemetry};
+use crate::telemetry::{Eviction, Sample, Telemetry, resident_bytes};
 use kameo::prelude::*;
 use moka::notification::RemovalCause;
 use moka::policy::EvictionPolicy;
@@ -74,6 +74,21 @@ impl Registry {
     /// A loaded workspace, without touching its recency (diagnose must not keep solutions alive).
     pub fn peek(&self, solution: &PathBuf) -> Option<Arc<Workspace>> {
         self.cache.iter().find(|(k, _)| k.as_ref() == solution).map(|(_, w)| w)
+    }
+
+    /// What /metrics reads at scrape time: loaded solutions and the memory of every live host and our own.
+    pub fn sample(&self) -> Sample {
+        let workspaces = self.workspaces();
+        let solutions_loaded = workspaces.iter().filter(|w| w.status().solution_loaded).count();
+        let hosts = workspaces
+            .iter()
+            .filter_map(|w| Some((w.solution().display().to_string(), resident_bytes(w.host_pid()?)?)))
+            .collect();
+        Sample {
+            solutions_loaded: i64::try_from(solutions_loaded).unwrap_or(i64::MAX),
+            hosts,
+            own_resident_bytes: resident_bytes(std::process::id()),
+        }
     }
 
     /// Marks a solution as just used, for the least-recently-used order.
@@ -166,7 +181,7 @@ mod tests {
     }
 
     fn evictions(telemetry: &Telemetry, registry: &Registry, reason: &str) -> String {
-        let text = telemetry.encode(registry);
+        let text = telemetry.encode(registry.sample());
         let prefix = format!("roslyn_mcp_solution_evictions_total{{reason=\"{reason}\"}} ");
         text.lines().find_map(|l| l.strip_prefix(&prefix)).unwrap_or_default().to_owned()
     }

@@ -8,20 +8,19 @@ mod connections;
 mod http;
 mod http_requests;
 mod port_holder;
-pub mod run_dir;
 mod socket;
 
 use crate::config::ServeArgs;
+use crate::rendezvous::{DaemonInfo, RunDir};
 use crate::services::Services;
 use protocol::tools::diagnose::HttpEndpoint;
-use run_dir::{DaemonInfo, RunDir};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
-pub use run_dir::AnotherDaemon;
+pub use crate::rendezvous::AnotherDaemon;
 
 pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     if args.fault_exit_at_start {
@@ -29,7 +28,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     }
     let token = access::token(&args)?;
     let run = RunDir::lock(&args.service.run_dir())?;
-    crate::recover_interrupted_writes(&args.service);
+    crate::lifecycle::recover_interrupted_writes(&args.service);
     let services = Services::start(&args.service);
     let listener = match bind(args.http).await {
         Ok(listener) => Some(listener),
@@ -63,7 +62,7 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     tracing::info!(http = ?address, socket = %socket_path.display(), "serving");
 
     tokio::select! {
-        _ = crate::shutdown_signal() => tracing::info!("signal received; shutting down"),
+        _ = crate::lifecycle::shutdown_signal() => tracing::info!("signal received; shutting down"),
         _ = idle(&services, args.exit_when_idle_secs) => tracing::info!("idle; shutting down"),
     }
     notify_systemd(sd_notify::NotifyState::Stopping);

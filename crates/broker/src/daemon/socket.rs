@@ -1,9 +1,9 @@
 //! The local socket `roslyn-mcp stdio` bridges connect to: each connection is one MCP session. A bridge
-//! first sends one line naming its working directory (see [`crate::bridge::Preamble`]), so relative paths
+//! first sends one line naming its working directory (see [`crate::rendezvous::Preamble`]), so relative paths
 //! resolve as they would in the client's own process; a connection without it serves from the daemon's.
 
-use crate::bridge::Preamble;
 use crate::in_flight::Guarded;
+use crate::rendezvous::Preamble;
 use crate::resolve;
 use crate::server::RoslynMcp;
 use crate::services::Services;

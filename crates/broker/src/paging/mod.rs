@@ -4,11 +4,13 @@
 
 pub mod cursor;
 
-use crate::tools::{Call, Resolved};
 use cursor::Cursor;
 use protocol::host::{PingRequest, RequestBody, ResponseBody};
 use protocol::{ErrorCode, ToolError};
+use roslyn_host::HostReply;
 use std::any::Any;
+use std::future::Future;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -90,12 +92,13 @@ impl Pager {
         Self { retained }
     }
 
-    /// The page `request` asks for. A first page sends `body` to the host and makes the whole listing of its
-    /// answer with `list`; the snapshot that answer was computed on stamps the listing's cursors.
-    pub async fn page<H, T>(
+    /// The page `request` asks for, of a listing over `roots`. A first page sends `body` to the host through
+    /// `ask` and makes the whole listing of its answer with `list`; the snapshot that answer was computed on
+    /// stamps the listing's cursors. A later page asks only for the host's current snapshot.
+    pub async fn page<H, T, Fut>(
         &self,
-        call: &Call,
-        resolved: &Resolved,
+        roots: &[PathBuf],
+        ask: impl Fn(RequestBody) -> Fut,
         request: PageRequest,
         body: RequestBody,
         list: impl FnOnce(ResponseBody) -> Result<Listing<H, T>, ToolError>,
@@ -103,11 +106,11 @@ impl Pager {
     where
         H: Send + Sync + 'static,
         T: Send + Sync + 'static,
+        Fut: Future<Output = Result<HostReply, ToolError>>,
     {
-        let roots = &resolved.target.roots;
         let (listing, s, offset) = match &request.cursor {
             None => {
-                let reply = call.ask(&resolved.workspace, body).await?;
+                let reply = ask(body).await?;
                 let s = cursor::snapshot_key(&request.key, roots, reply.host_pid, reply.workspace_version);
                 let listing = Arc::new(list(reply.body)?);
                 let items = u32::try_from(listing.items.len()).unwrap_or(u32::MAX);
@@ -115,7 +118,7 @@ impl Pager {
                 (listing, s, 0)
             }
             Some(cursor) => {
-                let pong = call.ask(&resolved.workspace, RequestBody::Ping(PingRequest { delay_ms: 0 })).await?;
+                let pong = ask(RequestBody::Ping(PingRequest { delay_ms: 0 })).await?;
                 let s = cursor::snapshot_key(&request.key, roots, pong.host_pid, pong.workspace_version);
                 if cursor.s != s {
                     return Err(stale());

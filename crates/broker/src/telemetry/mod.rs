@@ -11,7 +11,9 @@ pub use logging::{TelemetryGuard, init};
 pub use metrics::Eviction;
 pub use span::tool_span;
 
-use metrics::{Metrics, Sample};
+pub use memory::resident_bytes;
+use metrics::Metrics;
+pub use metrics::Sample;
 use otlp::Instruments;
 use protocol::ErrorCode;
 use std::path::Path;
@@ -62,19 +64,9 @@ impl Telemetry {
         self.metrics.solutions_evicted(why, count);
     }
 
-    /// The text for /metrics ([`METRICS_CONTENT_TYPE`]). Loaded solutions and memory are read now.
-    pub fn encode(&self, registry: &crate::registry::Registry) -> String {
-        let workspaces = registry.workspaces();
-        let solutions_loaded = workspaces.iter().filter(|w| w.status().solution_loaded).count();
-        let hosts = workspaces
-            .iter()
-            .filter_map(|w| Some((w.solution().display().to_string(), memory::resident_bytes(w.host_pid()?)?)))
-            .collect();
-        self.metrics.encode(Sample {
-            solutions_loaded: i64::try_from(solutions_loaded).unwrap_or(i64::MAX),
-            hosts,
-            own_resident_bytes: memory::resident_bytes(std::process::id()),
-        })
+    /// The text for /metrics ([`METRICS_CONTENT_TYPE`]), with `sample` of what is read at scrape time.
+    pub fn encode(&self, sample: Sample) -> String {
+        self.metrics.encode(sample)
     }
 
     /// The observer to put into `WorkspaceSettings::events`.
@@ -114,16 +106,16 @@ impl Drop for SessionGuard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::registry::Registry;
 
-    fn registry(telemetry: &Arc<Telemetry>) -> Arc<Registry> {
-        Registry::start(2, Duration::from_secs(600), telemetry.clone())
+    /// What a scrape reads with no solution loaded.
+    fn idle() -> Sample {
+        Sample { solutions_loaded: 0, hosts: Vec::new(), own_resident_bytes: resident_bytes(std::process::id()) }
     }
 
     #[tokio::test]
     async fn every_series_with_known_labels_exists_before_any_event() {
         let telemetry = Telemetry::new();
-        let text = telemetry.encode(&registry(&telemetry));
+        let text = telemetry.encode(idle());
         for line in [
             r#"roslyn_mcp_build_info{version="0.1.0"} 1"#,
             r#"roslyn_mcp_sessions_open{transport="http"} 0"#,
@@ -147,7 +139,6 @@ mod tests {
     #[tokio::test]
     async fn metrics_text_shows_every_family_with_its_type_after_events() {
         let telemetry = Telemetry::new();
-        let registry = registry(&telemetry);
         telemetry.record_call("find_symbol", None, Duration::from_millis(4));
         telemetry.record_call("find_symbol", Some("SYMBOL_NOT_FOUND"), Duration::from_millis(2));
         telemetry.record_call("rename_symbol", Some("WORKSPACE_BUSY"), Duration::from_millis(1));
@@ -162,7 +153,7 @@ mod tests {
         telemetry.solutions_evicted(Eviction::Idle, 1);
         assert_eq!(telemetry.sessions_open(), 1);
 
-        let text = telemetry.encode(&registry);
+        let text = telemetry.encode(idle());
         let types = [
             ("roslyn_mcp_tool_calls", "counter"),
             ("roslyn_mcp_tool_call_duration_seconds", "histogram"),
@@ -214,7 +205,7 @@ mod tests {
 
         drop(open);
         assert_eq!(telemetry.sessions_open(), 0);
-        let text = telemetry.encode(&registry);
+        let text = telemetry.encode(idle());
         assert!(text.contains(r#"roslyn_mcp_sessions_open{transport="http"} 0"#));
     }
 

@@ -45,9 +45,7 @@ pub async fn call_hierarchy(call: &Call, input: CallHierarchyInput) -> Result<Ca
     });
     let page_request = PageRequest::new("get_call_hierarchy", &canonical, page_size, input.cursor.as_deref())?;
     let page = call
-        .services
-        .pager
-        .page(call, &resolved, page_request, RequestBody::CallHierarchy(request), |body| {
+        .page(&resolved, page_request, RequestBody::CallHierarchy(request), |body| {
             let ResponseBody::CallHierarchy(hierarchy) = body else { return Err(unexpected(body)) };
             let gate = RootGate::new(&resolved.target);
             let mut items = calls(&gate, CallDirection::Incoming, &hierarchy.incoming);

@@ -50,9 +50,7 @@ pub async fn compilation_diagnostics(
         call.progress.step(format!("Compiling the {scope} {what}")).await;
     }
     let page = call
-        .services
-        .pager
-        .page(call, &resolved, page_request, RequestBody::CompilationDiagnostics(request), |body| {
+        .page(&resolved, page_request, RequestBody::CompilationDiagnostics(request), |body| {
             let ResponseBody::CompilationDiagnostics(list) = body else { return Err(unexpected(body)) };
             let gate = convert::RootGate::new(&resolved.target);
             let shown: Vec<&host::Diagnostic> = list.diagnostics.iter().filter(|d| gate.admits(group_of(d))).collect();

@@ -82,9 +82,7 @@ pub async fn find_implementations(
     });
     let page_request = PageRequest::new("find_implementations", &canonical, page_size, input.cursor.as_deref())?;
     let page = call
-        .services
-        .pager
-        .page(call, &resolved, page_request, RequestBody::Implementations(request), |body| {
+        .page(&resolved, page_request, RequestBody::Implementations(request), |body| {
             let ResponseBody::Implementations(list) = body else { return Err(unexpected(body)) };
             let gate = convert::RootGate::new(&resolved.target);
             let mut items: Vec<ImplementationItem> = list

@@ -56,9 +56,7 @@ pub async fn available_members(call: &Call, input: AvailableMembersInput) -> Res
     });
     let page_request = PageRequest::new("get_available_members", &canonical, page_size, input.cursor.as_deref())?;
     let page = call
-        .services
-        .pager
-        .page(call, &resolved, page_request, RequestBody::Members(request), |body| {
+        .page(&resolved, page_request, RequestBody::Members(request), |body| {
             let ResponseBody::Members(list) = body else { return Err(unexpected(body)) };
             let gate = RootGate::new(&resolved.target);
             let mut items: Vec<MemberItem> = list.members.iter().map(|m| member(&gate, m)).collect();

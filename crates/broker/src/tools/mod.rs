@@ -13,6 +13,7 @@ pub mod navigation;
 pub mod symbols;
 
 use crate::args;
+use crate::paging::{Listing, Page, PageRequest};
 use crate::progress::Progress;
 use crate::resolve::{self, Target};
 use crate::services::Services;
@@ -86,6 +87,22 @@ impl Call {
     /// opened again and asked; a host that died answering is not (see `Workspace::request`).
     pub async fn ask(&self, workspace: &Arc<Workspace>, body: RequestBody) -> Result<HostReply, ToolError> {
         self.ask_within(workspace, body, None).await
+    }
+
+    /// A page of a listing on `resolved` (see [`crate::paging::Pager::page`]), its host requests sent through this call.
+    pub async fn page<H, T>(
+        &self,
+        resolved: &Resolved,
+        request: PageRequest,
+        body: RequestBody,
+        list: impl FnOnce(ResponseBody) -> Result<Listing<H, T>, ToolError>,
+    ) -> Result<Page<H, T>, ToolError>
+    where
+        H: Send + Sync + 'static,
+        T: Send + Sync + 'static,
+    {
+        let ask = |body| self.ask(&resolved.workspace, body);
+        self.services.pager.page(&resolved.target.roots, ask, request, body, list).await
     }
 
     /// [`Call::ask`] with a time limit other than the read timeout.

@@ -99,9 +99,7 @@ pub async fn find_references(call: &Call, input: FindReferencesInput) -> Result<
     let request = PageRequest::new("find_references", &canonical, page_size, input.cursor.as_deref())?;
     let references = ReferencesRequest { position, include_declaration };
     let page = call
-        .services
-        .pager
-        .page(call, &resolved, request, RequestBody::References(references), |body| {
+        .page(&resolved, request, RequestBody::References(references), |body| {
             let ResponseBody::References(list) = body else { return Err(unexpected(body)) };
             let gate = convert::RootGate::new(&resolved.target);
             let mut items: Vec<ReferenceItem> = list

@@ -21,9 +21,7 @@ pub async fn document_symbols(call: &Call, input: DocumentSymbolsInput) -> Resul
     let canonical = serde_json::json!({"solution": resolved.target.solution, "file": file});
     let request = PageRequest::new("get_document_symbols", &canonical, page_size, input.cursor.as_deref())?;
     let page = call
-        .services
-        .pager
-        .page(call, &resolved, request, RequestBody::DocumentSymbols(DocumentRequest { file: file.clone() }), |body| {
+        .page(&resolved, request, RequestBody::DocumentSymbols(DocumentRequest { file: file.clone() }), |body| {
             let ResponseBody::DocumentSymbols(list) = body else { return Err(unexpected(body)) };
             let mut items: Vec<DocumentSymbolItem> = list
                 .symbols
@@ -82,54 +80,46 @@ pub async fn search_symbols(call: &Call, input: SearchSymbolsInput) -> Result<Se
     let canonical = serde_json::json!({"solution": resolved.target.solution, "query": query});
     let request = PageRequest::new("search_symbols", &canonical, page_size, input.cursor.as_deref())?;
     let page = call
-        .services
-        .pager
-        .page(
-            call,
-            &resolved,
-            request,
-            RequestBody::SearchSymbols(SymbolSearchRequest { query: query.clone() }),
-            |body| {
-                let ResponseBody::SearchSymbols(matches) = body else { return Err(unexpected(body)) };
-                let gate = convert::RootGate::new(&resolved.target);
-                let mut items: Vec<SymbolMatchItem> = matches
-                    .symbols
-                    .iter()
-                    .filter_map(|found| {
-                        let site = gate.site(found.location.as_ref())?;
-                        let symbol = convert::symbol(&found.symbol);
-                        let container_name = symbol.containing_type.clone().or(symbol.containing_namespace.clone());
-                        let id = convert::stable_id(&format!(
-                            "{}|{}|{}|{}|{}",
-                            site.location.file_path,
-                            symbol.name,
-                            symbol.kind,
-                            convert::range_key(&site.location.range()),
-                            container_name.as_deref().unwrap_or("")
-                        ));
-                        Some(SymbolMatchItem {
-                            id,
-                            symbol_id: symbol.id,
-                            name: symbol.name,
-                            kind: symbol.kind,
-                            fully_qualified_name: symbol.fully_qualified_name,
-                            container_name,
-                            location: site.location,
-                            source_text: site.source_text,
-                            project_assembly: symbol.assembly,
-                        })
+        .page(&resolved, request, RequestBody::SearchSymbols(SymbolSearchRequest { query: query.clone() }), |body| {
+            let ResponseBody::SearchSymbols(matches) = body else { return Err(unexpected(body)) };
+            let gate = convert::RootGate::new(&resolved.target);
+            let mut items: Vec<SymbolMatchItem> = matches
+                .symbols
+                .iter()
+                .filter_map(|found| {
+                    let site = gate.site(found.location.as_ref())?;
+                    let symbol = convert::symbol(&found.symbol);
+                    let container_name = symbol.containing_type.clone().or(symbol.containing_namespace.clone());
+                    let id = convert::stable_id(&format!(
+                        "{}|{}|{}|{}|{}",
+                        site.location.file_path,
+                        symbol.name,
+                        symbol.kind,
+                        convert::range_key(&site.location.range()),
+                        container_name.as_deref().unwrap_or("")
+                    ));
+                    Some(SymbolMatchItem {
+                        id,
+                        symbol_id: symbol.id,
+                        name: symbol.name,
+                        kind: symbol.kind,
+                        fully_qualified_name: symbol.fully_qualified_name,
+                        container_name,
+                        location: site.location,
+                        source_text: site.source_text,
+                        project_assembly: symbol.assembly,
                     })
-                    .collect();
-                convert::canonical(&mut items, |a, b| {
-                    (&a.location, &a.name, &a.kind)
-                        .cmp(&(&b.location, &b.name, &b.kind))
-                        .then_with(|| container_order(&a.container_name, &b.container_name))
-                        .then_with(|| a.id.cmp(&b.id))
-                });
-                limits.check_total("the matching symbols", items.len(), limits.total_items)?;
-                Ok(Listing { header: (), items, omitted: gate.omitted() })
-            },
-        )
+                })
+                .collect();
+            convert::canonical(&mut items, |a, b| {
+                (&a.location, &a.name, &a.kind)
+                    .cmp(&(&b.location, &b.name, &b.kind))
+                    .then_with(|| container_order(&a.container_name, &b.container_name))
+                    .then_with(|| a.id.cmp(&b.id))
+            });
+            limits.check_total("the matching symbols", items.len(), limits.total_items)?;
+            Ok(Listing { header: (), items, omitted: gate.omitted() })
+        })
         .await?;
     Ok(SearchSymbolsOutput {
         query,

@@ -1,5 +1,6 @@
-//! The daemon's run folder: a lock that makes it the only daemon for its state folder, the local socket
-//! bridges connect to, and `daemon.json`, which says where it listens once every listener is bound.
+//! Where bridges and the daemon meet: the run folder, with the lock that makes one daemon the only one for
+//! its state folder, the local socket bridges connect to, and `daemon.json`, which says where it listens
+//! once every listener is bound; and the preamble line a bridge sends first on that socket.
 
 use anyhow::Context;
 use roslyn_host::create_private_dir;
@@ -105,6 +106,31 @@ pub fn socket_path(dir: &Path) -> PathBuf {
 /// What the daemon of a run folder published, if it did.
 pub fn read_info(dir: &Path) -> Option<DaemonInfo> {
     serde_json::from_slice(&std::fs::read(dir.join(INFO)).ok()?).ok()
+}
+
+/// The line a bridge sends before any MCP message: the client's working directory.
+#[derive(Debug, Serialize, Deserialize, PartialEq)]
+pub struct Preamble {
+    pub cwd: PathBuf,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct PreambleLine {
+    roslyn_mcp_bridge: Preamble,
+}
+
+impl Preamble {
+    pub fn line(self) -> anyhow::Result<Vec<u8>> {
+        let mut line = serde_json::to_vec(&PreambleLine { roslyn_mcp_bridge: self })?;
+        line.push(b'\n');
+        Ok(line)
+    }
+
+    /// The preamble in a connection's first line, if it is one (else the line is MCP).
+    pub fn parse(line: &[u8]) -> Option<Self> {
+        serde_json::from_slice::<PreambleLine>(line).ok().map(|l| l.roslyn_mcp_bridge)
+    }
 }
 
 #[cfg(test)]

@@ -56,7 +56,7 @@ fn member() -> Member {
         symbol: symbol_ref(),
         signature: "decimal Calculate(decimal price)".into(),
         declaring_type: "Shop.Core.Services.PriceCalculator".into(),
-        accessibility: "public".into(),
+        accessibility: Accessibility::ProtectedInternal,
         documentation: Some("Price with tax.".into()),
         parameters: vec![Parameter { name: "price".into(), type_name: "decimal".into(), documentation: None }],
         return_type: Some("decimal".into()),
@@ -223,7 +223,7 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
             project_references: vec![],
         }],
         workspace_diagnostics: vec![WorkspaceDiagnostic {
-            kind: "Warning".into(),
+            kind: WorkspaceDiagnosticKind::Warning,
             message: "Found project reference without a matching metadata reference".into(),
         }],
     };
@@ -297,7 +297,7 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
                     references: vec![Reference {
                         span: span("/work/Shop/src/Shop.App/Program.cs", 20, 40, 49),
                         line_text: "var total = new PriceCalculator().Calculate(10m);".into(),
-                        kind: "Invocation".into(),
+                        kind: ReferenceKind::Invocation,
                         project: "Shop.App".into(),
                     }],
                 })),
@@ -334,7 +334,7 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
             response(
                 9,
                 Outcome::Err(HostError {
-                    code: "SYMBOL_NOT_FOUND".into(),
+                    code: protocol::ErrorCode::SYMBOL_NOT_FOUND,
                     message: "No symbol at /w/a.cs:3:1".into(),
                     details_json: r#"{"line":3}"#.into(),
                     suggestions: vec!["Check the line and column".into()],
@@ -361,7 +361,7 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
                     symbol: symbol(),
                     implementations: vec![Related {
                         symbol: symbol_ref(),
-                        relation: "Implements".into(),
+                        relation: Relation::Implements,
                         is_direct: true,
                     }],
                 })),
@@ -380,9 +380,9 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
                 13,
                 Outcome::Ok(ResponseBody::TypeHierarchy(Box::new(TypeHierarchy {
                     symbol: symbol_ref(),
-                    base_types: vec![Related { symbol: metadata_ref(), relation: "BaseType".into(), is_direct: true }],
+                    base_types: vec![Related { symbol: metadata_ref(), relation: Relation::BaseType, is_direct: true }],
                     derived_types: vec![],
-                    interfaces: vec![Related { symbol: symbol_ref(), relation: "Interface".into(), is_direct: false }],
+                    interfaces: vec![Related { symbol: symbol_ref(), relation: Relation::Interface, is_direct: false }],
                 }))),
             ),
         ),
@@ -390,7 +390,7 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
             "host_call_hierarchy",
             response(
                 14,
-                Outcome::Ok(ResponseBody::CallHierarchy(CallHierarchy {
+                Outcome::Ok(ResponseBody::CallHierarchy(Box::new(CallHierarchy {
                     symbol: symbol_ref(),
                     incoming: vec![CallGroup {
                         symbol: symbol_ref(),
@@ -400,7 +400,7 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
                         }],
                     }],
                     outgoing: vec![CallGroup { symbol: metadata_ref(), sites: vec![] }],
-                })),
+                }))),
             ),
         ),
         (

@@ -138,7 +138,7 @@ public sealed class CallHierarchyTests(ShopSolution shop)
     {
         var error = await shop.ErrAsync(new RequestBody.CallHierarchy(new CallHierarchyRequest(shop.At(Program, 13, 17), true, true)));
 
-        Assert.Equal(ErrorCodes.SymbolNotFound, error.Code);
+        Assert.Equal(ErrorCode.SymbolNotFound, error.Code);
         Assert.Contains("needs a method or property", error.Message);
         Assert.Contains("\"kind\":\"Local\"", error.DetailsJson);
     }

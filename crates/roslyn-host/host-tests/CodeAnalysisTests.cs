@@ -112,7 +112,7 @@ public sealed class CodeAnalysisTests(ShopSolution shop)
     {
         var error = await shop.ErrAsync(new RequestBody.AnalyzeCode(new CodeBlock(shop.At(Program, 31, 1), " \n")));
 
-        Assert.Equal(ErrorCodes.InvalidParameter, error.Code);
+        Assert.Equal(ErrorCode.InvalidParameter, error.Code);
     }
 
     [Fact]
@@ -121,7 +121,7 @@ public sealed class CodeAnalysisTests(ShopSolution shop)
         var lambdas = string.Concat(Enumerable.Repeat("() => ", SyntaxDepth.SnippetLimit + 10));
         var error = await shop.ErrAsync(new RequestBody.AnalyzeCode(new CodeBlock(shop.At(Program, 31, 1), $"var f = {lambdas}0;")));
 
-        Assert.Equal(ErrorCodes.InvalidParameter, error.Code);
+        Assert.Equal(ErrorCode.InvalidParameter, error.Code);
         Assert.Contains($"at most {SyntaxDepth.SnippetLimit} levels", error.Message);
         var details = System.Text.Json.Nodes.JsonNode.Parse(error.DetailsJson)!;
         Assert.Equal(("code", SyntaxDepth.SnippetLimit), ((string?)details["parameter"], (int?)details["limit"]));
@@ -142,7 +142,7 @@ public sealed class CodeAnalysisTests(ShopSolution shop)
     {
         var error = await shop.ErrAsync(new RequestBody.AnalyzeCode(new CodeBlock(shop.At(Program, 99, 1), "int x = 1;")));
 
-        Assert.Equal(ErrorCodes.InvalidLineNumber, error.Code);
+        Assert.Equal(ErrorCode.InvalidLineNumber, error.Code);
     }
 
     private async Task<CodeAnalysis> AnalyzeAsync(string file, uint line, uint column, string code) =>

@@ -146,7 +146,7 @@ public sealed class DocumentSymbolTests(ShopSolution shop)
     {
         var error = await shop.ErrAsync(new RequestBody.DocumentSymbols(new DocumentRequest(shop.PathOf("src/Shop.Core/Missing.cs"))));
 
-        Assert.Equal(ErrorCodes.SourceNotInWorkspace, error.Code);
+        Assert.Equal(ErrorCode.SourceNotInWorkspace, error.Code);
     }
 
     private async Task<ValueList<DocumentSymbol>> SymbolsOfAsync(string file) =>

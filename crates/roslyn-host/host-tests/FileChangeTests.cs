@@ -28,7 +28,7 @@ public sealed class FileChangeTests : IAsyncLifetime
         var (outcome, version) = await shop.Dispatcher.HandleAsync(
             new RequestBody.ApplyFileChanges(new FileChanges([path, shop.PathOf(added)], [shop.PathOf(removed)])),
             CancellationToken.None);
-        var applied = Assert.IsType<ResponseBody.FileChangesApplied>(Assert.IsType<Outcome.Ok>(outcome).Body).Value;
+        var applied = Assert.IsType<ResponseBody.FileChangesApplied>(Assert.IsType<Outcome.Ok>(outcome).Value).Value;
         Assert.Equal(2ul, version);
         Assert.Equal(core.DocumentCount, applied.Projects.Single(p => p.Name == "Shop.Core").DocumentCount);
 
@@ -41,7 +41,7 @@ public sealed class FileChangeTests : IAsyncLifetime
         Assert.Equal([shop.PathOf(added)], coupon.Value.Declarations.Select(d => d.Span.File));
 
         var gone = await shop.ErrAsync(new RequestBody.TypeAtPosition(shop.At(removed, 1, 1)));
-        Assert.Equal("SOURCE_NOT_IN_WORKSPACE", gone.Code);
+        Assert.Equal(ErrorCode.SourceNotInWorkspace, gone.Code);
 
         // Program.cs used the removed OrderStatus: the compilation now says so.
         var diagnostics = await shop.OkAsync<ResponseBody.CompilationDiagnostics>(
@@ -54,7 +54,7 @@ public sealed class FileChangeTests : IAsyncLifetime
         var (again, nextVersion) = await shop.Dispatcher.HandleAsync(
             new RequestBody.ApplyFileChanges(new FileChanges([ignored], [])), CancellationToken.None);
         Assert.Equal(3ul, nextVersion);
-        var afterIgnored = Assert.IsType<ResponseBody.FileChangesApplied>(Assert.IsType<Outcome.Ok>(again).Body).Value;
+        var afterIgnored = Assert.IsType<ResponseBody.FileChangesApplied>(Assert.IsType<Outcome.Ok>(again).Value).Value;
         Assert.Equal(core.DocumentCount, afterIgnored.Projects.Single(p => p.Name == "Shop.Core").DocumentCount);
     }
 
@@ -67,7 +67,7 @@ public sealed class FileChangeTests : IAsyncLifetime
 
         var (outcome, version) = await shop.Dispatcher.HandleAsync(
             new RequestBody.ApplyFileChanges(new FileChanges([project], [])), CancellationToken.None);
-        var reloaded = Assert.IsType<ResponseBody.FileChangesApplied>(Assert.IsType<Outcome.Ok>(outcome).Body).Value;
+        var reloaded = Assert.IsType<ResponseBody.FileChangesApplied>(Assert.IsType<Outcome.Ok>(outcome).Value).Value;
         Assert.Equal(2ul, version);
         Assert.Equal("Shop.Storage", reloaded.Projects.Single(p => p.Name == "Shop.Data").AssemblyName);
     }

@@ -24,7 +24,7 @@ public sealed class GoldenVectorTests
         CalculateRef,
         "decimal Calculate(decimal price)",
         "Shop.Core.Services.PriceCalculator",
-        "public",
+        Accessibility.ProtectedInternal,
         "Price with tax.",
         [new Parameter("price", "decimal", null)],
         "decimal",
@@ -98,7 +98,7 @@ public sealed class GoldenVectorTests
         var summary = new WorkspaceSummary(
             "/work/Shop/Shop.sln",
             [new ProjectSummary("Shop.Core", "/work/Shop/src/Shop.Core/Shop.Core.csproj", "Shop.Core", ["net10.0"], 11, [])],
-            [new WorkspaceDiagnostic("Warning", "Found project reference without a matching metadata reference")]);
+            [new WorkspaceDiagnostic(WorkspaceDiagnosticKind.Warning, "Found project reference without a matching metadata reference")]);
         var typeInfo = new TypeInfo(
             new SymbolSummary("names", "Local", "names", null, null, "Shop.App", false, "Local|names|/w/Program.cs:12:22"),
             "List<string>",
@@ -122,7 +122,7 @@ public sealed class GoldenVectorTests
             [new Reference(
                 LineSpan("/work/Shop/src/Shop.App/Program.cs", 20, 40, 49),
                 "var total = new PriceCalculator().Calculate(10m);",
-                "Invocation",
+                ReferenceKind.Invocation,
                 "Shop.App")]);
         var diagnostics = new DiagnosticList(
         [
@@ -159,12 +159,12 @@ public sealed class GoldenVectorTests
             1,
             0);
         var members = new MemberList(ObjectRef.Symbol, [CalculateMember, CalculateMember with { Documentation = null, Parameters = [] }]);
-        var implementations = new ImplementationList(KnownSymbols.Calculate, [new Related(CalculateRef, "Implements", true)]);
+        var implementations = new ImplementationList(KnownSymbols.Calculate, [new Related(CalculateRef, Relation.Implements, true)]);
         var hierarchy = new TypeHierarchy(
             CalculateRef,
-            [new Related(ObjectRef, "BaseType", true)],
+            [new Related(ObjectRef, Relation.BaseType, true)],
             [],
-            [new Related(CalculateRef, "Interface", false)]);
+            [new Related(CalculateRef, Relation.Interface, false)]);
         var calls = new CallHierarchy(
             CalculateRef,
             [new CallGroup(CalculateRef, [new SourceLocation(LineSpan("/w/a.cs", 4, 5, 14), "Calculate(1m);")])],
@@ -191,7 +191,7 @@ public sealed class GoldenVectorTests
             ],
             [KnownSymbols.Calculate],
             [CalculateRef, ObjectRef]);
-        var error = new HostError("SYMBOL_NOT_FOUND", "No symbol at /w/a.cs:3:1", """{"line":3}""", ["Check the line and column"]);
+        var error = new HostError(ErrorCode.SymbolNotFound, "No symbol at /w/a.cs:3:1", """{"line":3}""", ["Check the line and column"]);
         return new()
         {
             {
@@ -241,6 +241,33 @@ public sealed class GoldenVectorTests
         var files = Directory.GetFiles(TestPaths.GoldenDirectory, "*.bin").Select(Path.GetFileNameWithoutExtension).Order();
         var names = BrokerVectors().Select(row => (string)row[0]).Concat(HostVectors().Select(row => (string)row[0])).Order();
         Assert.Equal(files, names);
+    }
+
+    /// <summary>A variant added to any union of the protocol comes with a vector that uses it.</summary>
+    [Fact]
+    public void EveryVariantHasAGoldenVector()
+    {
+        var used = BrokerVectors().Concat(HostVectors()).SelectMany(row => Walk(row[1])).Select(v => v.GetType()).ToHashSet();
+        var unions = typeof(RequestBody).Assembly.GetTypes()
+            .Where(t => t.IsAbstract && t.Namespace == typeof(RequestBody).Namespace && t.GetNestedTypes().Any(n => n.IsSubclassOf(t)));
+        var variants = unions.SelectMany(u => u.GetNestedTypes().Where(n => n.IsSubclassOf(u))).ToList();
+        Assert.Contains(typeof(ResponseBody.Pong), variants);
+        Assert.Empty(variants.Where(v => !used.Contains(v)).Select(v => v.FullName));
+    }
+
+    /// <summary>A value and every protocol value inside it.</summary>
+    private static IEnumerable<object> Walk(object? value)
+    {
+        if (value is null or string || value.GetType().IsPrimitive || value.GetType().IsEnum)
+        {
+            return [];
+        }
+        if (value is System.Collections.IEnumerable items)
+        {
+            return items.Cast<object>().SelectMany(Walk);
+        }
+        var properties = value.GetType().GetProperties().Where(p => p.GetIndexParameters().Length == 0);
+        return properties.SelectMany(p => Walk(p.GetValue(value))).Prepend(value);
     }
 
     private static void Check<T>(string name, T message)

@@ -182,7 +182,7 @@ public sealed class HierarchyTests(ShopSolution shop)
     {
         var error = await shop.ErrAsync(new RequestBody.TypeHierarchy(new SymbolTarget.Named(name)));
 
-        Assert.Equal(ErrorCodes.SymbolNotFound, error.Code);
+        Assert.Equal(ErrorCode.SymbolNotFound, error.Code);
         Assert.Equal(name, JsonNode.Parse(error.DetailsJson)!["name"]!.GetValue<string>());
         Assert.Equal([suggestion], error.Suggestions);
     }
@@ -191,14 +191,14 @@ public sealed class HierarchyTests(ShopSolution shop)
     public async Task AMethodHasNoTypeHierarchy()
     {
         var error = await shop.ErrAsync(new RequestBody.TypeHierarchy(At("src/Shop.App/Program.cs", 21, 41)));
-        Assert.Equal(ErrorCodes.SymbolNotFound, error.Code);
+        Assert.Equal(ErrorCode.SymbolNotFound, error.Code);
         Assert.Equal("Method", JsonNode.Parse(error.DetailsJson)!["kind"]!.GetValue<string>());
     }
 
     private SymbolTarget At(string file, uint line, uint column) => new SymbolTarget.At(shop.At(file, line, column));
 
     private IEnumerable<(string Display, string Relation, bool IsDirect, string? Where)> Rows(IEnumerable<Related> related) =>
-        related.Select(r => (r.Symbol.Symbol.Display, r.Relation, r.IsDirect, shop.Where(r.Symbol)));
+        related.Select(r => (r.Symbol.Symbol.Display, r.Relation.ToString(), r.IsDirect, shop.Where(r.Symbol)));
 
     private async Task<ImplementationList> ImplementationsAsync(SymbolTarget target, bool derived = true, bool implementations = true) =>
         (await shop.OkAsync<ResponseBody.Implementations>(

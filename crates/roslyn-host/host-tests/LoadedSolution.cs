@@ -54,13 +54,13 @@ public abstract class LoadedSolution(string fixture, string solutionFile) : IAsy
     {
         var (outcome, _) = await Dispatcher.HandleAsync(body, CancellationToken.None);
         var ok = Assert.IsType<Outcome.Ok>(outcome);
-        return Assert.IsType<T>(ok.Body);
+        return Assert.IsType<T>(ok.Value);
     }
 
     public async Task<HostError> ErrAsync(RequestBody body)
     {
         var (outcome, _) = await Dispatcher.HandleAsync(body, CancellationToken.None);
-        return Assert.IsType<Outcome.Err>(outcome).Error;
+        return Assert.IsType<Outcome.Err>(outcome).Value;
     }
 }
 

@@ -39,7 +39,7 @@ public sealed class MemberTests(ShopSolution shop)
         Assert.Equal("P:Shop.Core.Models.Customer.Name", name.Symbol.Symbol.Key);
         Assert.Equal("src/Shop.Core/Models/Customer.cs:16:19", shop.Where(name.Symbol));
         Assert.Equal("Shop.Core.Models.Customer", name.DeclaringType);
-        Assert.Equal("public", name.Accessibility);
+        Assert.Equal(Accessibility.Public, name.Accessibility);
         Assert.Equal("The display name of the customer.", name.Documentation);
         Assert.Equal("string", name.ReturnType);
         Assert.Empty(name.Parameters);
@@ -131,7 +131,7 @@ public sealed class MemberTests(ShopSolution shop)
     public async Task ANamespaceHasNoMembersToList()
     {
         var error = await shop.ErrAsync(new RequestBody.Members(new MembersRequest(shop.At(Program, 7, 11), true, true)));
-        Assert.Equal(ErrorCodes.SymbolNotFound, error.Code);
+        Assert.Equal(ErrorCode.SymbolNotFound, error.Code);
         Assert.Equal("Namespace", JsonNode.Parse(error.DetailsJson)!["kind"]!.GetValue<string>());
         Assert.NotEmpty(error.Suggestions);
     }
@@ -196,7 +196,7 @@ public sealed class MemberTests(ShopSolution shop)
     public async Task OverloadsOfALocalAreRefused()
     {
         var error = await shop.ErrAsync(new RequestBody.Overloads(shop.At(Program, 13, 17)));
-        Assert.Equal(ErrorCodes.SymbolNotFound, error.Code);
+        Assert.Equal(ErrorCode.SymbolNotFound, error.Code);
         Assert.Contains("method", error.Message);
         Assert.Equal("Local", JsonNode.Parse(error.DetailsJson)!["kind"]!.GetValue<string>());
     }

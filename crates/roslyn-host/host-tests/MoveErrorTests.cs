@@ -11,7 +11,7 @@ public sealed class MoveErrorTests(MovesSolution moves)
     private const string Shapes = "src/Moves.Core/Models/Shapes.cs";
     private const string Calculator = "src/Moves.Core/Services/AreaCalculator.cs";
 
-    private async Task<(HostError Error, JsonObject Details)> RefusedAsync(RequestBody request, string code)
+    private async Task<(HostError Error, JsonObject Details)> RefusedAsync(RequestBody request, ErrorCode code)
     {
         var error = await moves.ErrAsync(request);
         Assert.True(error.Code == code, $"{error.Code}: {error.Message}");
@@ -21,14 +21,14 @@ public sealed class MoveErrorTests(MovesSolution moves)
     [Fact]
     public async Task SourceOutsideTheSolution()
     {
-        var (_, details) = await RefusedAsync(MovePlans.ToFile(moves, "src/Nowhere.cs", "Circle", "src/Moves.Core/C.cs"), "SOURCE_NOT_IN_WORKSPACE");
+        var (_, details) = await RefusedAsync(MovePlans.ToFile(moves, "src/Nowhere.cs", "Circle", "src/Moves.Core/C.cs"), ErrorCode.SourceNotInWorkspace);
         Assert.Equal(moves.PathOf("src/Nowhere.cs"), (string?)details["sourceFile"]);
     }
 
     [Fact]
     public async Task LineBeyondTheFile()
     {
-        var (_, details) = await RefusedAsync(MovePlans.ToFile(moves, Shapes, "Circle", "src/Moves.Core/C.cs", line: 999), "INVALID_LINE_NUMBER");
+        var (_, details) = await RefusedAsync(MovePlans.ToFile(moves, Shapes, "Circle", "src/Moves.Core/C.cs", line: 999), ErrorCode.InvalidLineNumber);
         // Roslyn counts the empty line after the final line break.
         Assert.Equal(38, (int)details["lineCount"]!);
     }
@@ -36,7 +36,7 @@ public sealed class MoveErrorTests(MovesSolution moves)
     [Fact]
     public async Task MisspelledTypeSuggestsTheClosest()
     {
-        var (error, details) = await RefusedAsync(MovePlans.ToFile(moves, Shapes, "Circel", "src/Moves.Core/C.cs"), "SYMBOL_NOT_FOUND");
+        var (error, details) = await RefusedAsync(MovePlans.ToFile(moves, Shapes, "Circel", "src/Moves.Core/C.cs"), ErrorCode.SymbolNotFound);
         Assert.Equal(["Circle", "IShape", "Square"], details["nearbySymbols"]!.AsArray().Select(n => (string)n!));
         Assert.Equal(["Check spelling of symbol name", "Did you mean Circle?"], error.Suggestions);
     }
@@ -44,7 +44,7 @@ public sealed class MoveErrorTests(MovesSolution moves)
     [Fact]
     public async Task TypeNotAtTheGivenLine()
     {
-        var (error, _) = await RefusedAsync(MovePlans.ToFile(moves, Shapes, "Circle", "src/Moves.Core/C.cs", line: 27), "SYMBOL_NOT_FOUND");
+        var (error, _) = await RefusedAsync(MovePlans.ToFile(moves, Shapes, "Circle", "src/Moves.Core/C.cs", line: 27), ErrorCode.SymbolNotFound);
         Assert.Contains("Verify the line number is correct", error.Suggestions);
     }
 
@@ -52,7 +52,7 @@ public sealed class MoveErrorTests(MovesSolution moves)
     public async Task TwoFormattersNeedALine()
     {
         var formatters = "src/Moves.Core/Services/Formatters.cs";
-        var (_, details) = await RefusedAsync(MovePlans.ToNamespace(moves, formatters, "Formatter", "Moves.Core.Formatting"), "SYMBOL_AMBIGUOUS");
+        var (_, details) = await RefusedAsync(MovePlans.ToNamespace(moves, formatters, "Formatter", "Moves.Core.Formatting"), ErrorCode.SymbolAmbiguous);
         Assert.Equal(
             ["Moves.Core.Services.V1.Formatter:3", "Moves.Core.Services.V2.Formatter:10"],
             details["candidates"]!.AsArray().Select(c => $"{c!["fullyQualifiedName"]}:{c["line"]}"));
@@ -70,7 +70,7 @@ public sealed class MoveErrorTests(MovesSolution moves)
     [InlineData("_precision", "Field")]
     public async Task MembersAreNotMoveable(string name, string kind)
     {
-        var (error, details) = await RefusedAsync(MovePlans.ToFile(moves, Calculator, name, "src/Moves.Core/C.cs"), "SYMBOL_NOT_MOVEABLE");
+        var (error, details) = await RefusedAsync(MovePlans.ToFile(moves, Calculator, name, "src/Moves.Core/C.cs"), ErrorCode.SymbolNotMoveable);
         Assert.Equal(kind, (string?)details["symbolKind"]);
         Assert.Equal("Moves.Core.Services.AreaCalculator", (string?)details["containingType"]);
         Assert.Contains("Move the containing type AreaCalculator instead", error.Suggestions);
@@ -81,7 +81,7 @@ public sealed class MoveErrorTests(MovesSolution moves)
     {
         var (_, details) = await RefusedAsync(
             MovePlans.ToNamespace(moves, "src/Moves.Core/Models/Widget.cs", "Widget", "Moves.Core.Widgets"),
-            "SYMBOL_NOT_MOVEABLE");
+            ErrorCode.SymbolNotMoveable);
         Assert.Equal(
             [moves.PathOf("src/Moves.Core/Models/Widget.Parts.cs") + ":3", moves.PathOf("src/Moves.Core/Models/Widget.cs") + ":3"],
             details["partialDeclarations"]!.AsArray().Select(n => (string)n!));
@@ -90,33 +90,33 @@ public sealed class MoveErrorTests(MovesSolution moves)
     [Fact]
     public async Task NestedTypesMoveWithTheirContainer()
     {
-        var (_, details) = await RefusedAsync(MovePlans.ToFile(moves, Calculator, "Options", "src/Moves.Core/C.cs"), "SYMBOL_IS_NESTED");
+        var (_, details) = await RefusedAsync(MovePlans.ToFile(moves, Calculator, "Options", "src/Moves.Core/C.cs"), ErrorCode.SymbolIsNested);
         Assert.Equal("Moves.Core.Services.AreaCalculator", (string?)details["containingType"]);
     }
 
     [Fact]
     public async Task SameFileAndSameNamespace()
     {
-        await RefusedAsync(MovePlans.ToFile(moves, Shapes, "Circle", Shapes), "SAME_LOCATION");
-        await RefusedAsync(MovePlans.ToNamespace(moves, Shapes, "Circle", "Moves.Core.Models"), "SAME_NAMESPACE");
+        await RefusedAsync(MovePlans.ToFile(moves, Shapes, "Circle", Shapes), ErrorCode.SameLocation);
+        await RefusedAsync(MovePlans.ToNamespace(moves, Shapes, "Circle", "Moves.Core.Models"), ErrorCode.SameNamespace);
     }
 
     [Fact]
     public async Task NamespaceWithATypeOfTheSameName()
     {
-        var (_, details) = await RefusedAsync(MovePlans.ToNamespace(moves, Shapes, "Circle", "Moves.Legacy.Drawing"), "NAME_COLLISION");
+        var (_, details) = await RefusedAsync(MovePlans.ToNamespace(moves, Shapes, "Circle", "Moves.Legacy.Drawing"), ErrorCode.NameCollision);
         Assert.Equal(moves.PathOf("src/Moves.Legacy/Drawing/Sketch.cs"), (string?)details["existingTypeLocation"]);
     }
 
     [Fact]
     public async Task InvalidTargets()
     {
-        await RefusedAsync(MovePlans.ToFile(moves, Shapes, "Circle", "src/Moves.Core/Models/Round.cs", create: false), "INVALID_TARGET_PATH");
-        await RefusedAsync(MovePlans.ToFile(moves, Shapes, "Circle", "FIXTURE.md"), "INVALID_TARGET_PATH");
-        await RefusedAsync(MovePlans.ToFile(moves, Shapes, "Circle", "elsewhere/Circle.cs"), "INVALID_TARGET_PATH");
+        await RefusedAsync(MovePlans.ToFile(moves, Shapes, "Circle", "src/Moves.Core/Models/Round.cs", create: false), ErrorCode.InvalidTargetPath);
+        await RefusedAsync(MovePlans.ToFile(moves, Shapes, "Circle", "FIXTURE.md"), ErrorCode.InvalidTargetPath);
+        await RefusedAsync(MovePlans.ToFile(moves, Shapes, "Circle", "elsewhere/Circle.cs"), ErrorCode.InvalidTargetPath);
         var (error, _) = await RefusedAsync(
             MovePlans.ToFile(moves, "src/Moves.Core/Models/Geometry.cs", "Geometry", "src/Moves.Core/Services/Secrets.cs"),
-            "INVALID_TARGET_PATH");
+            ErrorCode.InvalidTargetPath);
         Assert.Contains("file-scoped namespace Moves.Core.Services", error.Message);
     }
 
@@ -125,7 +125,7 @@ public sealed class MoveErrorTests(MovesSolution moves)
     {
         var (_, details) = await RefusedAsync(
             MovePlans.ToFile(moves, "src/Moves.Core/Services/Secrets.cs", "KeyHolder", "src/Moves.Core/Services/KeyHolder.cs"),
-            "BREAKS_ACCESSIBILITY");
+            ErrorCode.BreaksAccessibility);
         Assert.Equal(10, (int)details["errors"]![0]!["line"]!);
     }
 
@@ -134,14 +134,14 @@ public sealed class MoveErrorTests(MovesSolution moves)
     {
         var (_, details) = await RefusedAsync(
             MovePlans.ToFile(moves, "src/Moves.Legacy/Text/Label.cs", "Style", "src/Moves.Core/Style.cs"),
-            "BREAKS_ACCESSIBILITY");
+            ErrorCode.BreaksAccessibility);
         Assert.Contains(details["errors"]!.AsArray(), e => (string?)e!["id"] == "CS0122");
     }
 
     [Fact]
     public async Task ATypeStillUsedCannotMoveToADependentProject()
     {
-        var (_, details) = await RefusedAsync(MovePlans.ToFile(moves, Shapes, "Circle", "src/Moves.Legacy/Circle.cs"), "CIRCULAR_REFERENCE");
+        var (_, details) = await RefusedAsync(MovePlans.ToFile(moves, Shapes, "Circle", "src/Moves.Legacy/Circle.cs"), ErrorCode.CircularReference);
         Assert.Equal("Moves.Core", (string?)details["sourceProject"]);
         Assert.Equal("Moves.Legacy", (string?)details["targetProject"]);
     }
@@ -149,7 +149,7 @@ public sealed class MoveErrorTests(MovesSolution moves)
     [Fact]
     public async Task AMoveThatBreaksTheBuildIsRefused()
     {
-        var (error, details) = await RefusedAsync(MovePlans.ToFile(moves, Shapes, "Circle", "src/Moves.Tools/Circle.cs"), "COMPILATION_ERROR");
+        var (error, details) = await RefusedAsync(MovePlans.ToFile(moves, Shapes, "Circle", "src/Moves.Tools/Circle.cs"), ErrorCode.CompilationError);
         var errors = details["errors"]!.AsArray();
         Assert.InRange(errors.Count, 1, 20);
         Assert.Contains(errors, e => (string?)e!["file"] == moves.PathOf("src/Moves.Tools/Circle.cs") && ((string?)e["message"])!.Contains("IShape"));

@@ -150,7 +150,7 @@ public sealed class MoveToNamespaceTests(MovesSolution moves)
             ["Paint"],
             moves.PathOf("src/Moves.Legacy/Paint/Canvas.cs")).Project.Solution;
         var refused = await Assert.ThrowsAsync<HostErrorException>(() => taken.PlanAsync(MovePlans.ToNamespace(moves, Canvas, "Canvas", "Moves.Legacy.Paint")));
-        Assert.Equal("NAME_COLLISION", refused.Error.Code);
+        Assert.Equal(ErrorCode.NameCollision, refused.Error.Code);
         Assert.Contains(refused.Error.Suggestions, s => s.Contains("move_type_to_file", StringComparison.Ordinal));
     }
 

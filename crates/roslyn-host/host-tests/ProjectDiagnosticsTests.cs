@@ -35,7 +35,7 @@ public sealed class ProjectDiagnosticsTests(ShopSolution shop)
     public async Task AnUnknownProjectIsRefusedWithTheAvailableOnes()
     {
         var error = await shop.ErrAsync(new RequestBody.CompilationDiagnostics(new DiagnosticsRequest(null, "Shop.Web", Severity.Hidden)));
-        Assert.Equal("PROJECT_NOT_FOUND", error.Code);
+        Assert.Equal(ErrorCode.ProjectNotFound, error.Code);
         Assert.Equal("""{"project":"Shop.Web","available":["Shop.App","Shop.Core","Shop.Data"]}""", error.DetailsJson);
         Assert.Contains(error.Suggestions, s => s.Contains("Shop.App, Shop.Core, Shop.Data"));
     }

@@ -28,7 +28,7 @@ public sealed class ReadDelayTests
         var (outcome, _) = await new RequestDispatcher(host, TimeSpan.FromMilliseconds(300)).HandleAsync(Read, CancellationToken.None);
         // .NET timers count whole ticks of a coarser clock than Stopwatch, so a delay may end a little early.
         Assert.True(clock.Elapsed >= TimeSpan.FromMilliseconds(290), $"took {clock.Elapsed}");
-        Assert.Equal("WORKSPACE_NOT_LOADED", Assert.IsType<Outcome.Err>(outcome).Error.Code);
+        Assert.Equal(ErrorCode.WorkspaceNotLoaded, Assert.IsType<Outcome.Err>(outcome).Value.Code);
     }
 
     [Fact]
@@ -49,7 +49,7 @@ public sealed class ReadDelayTests
         var clock = Stopwatch.StartNew();
         var (outcome, _) = await new RequestDispatcher(host, TimeSpan.FromMinutes(1))
             .HandleAsync(new RequestBody.Ping(new PingRequest(0)), CancellationToken.None);
-        Assert.IsType<ResponseBody.Pong>(Assert.IsType<Outcome.Ok>(outcome).Body);
+        Assert.IsType<ResponseBody.Pong>(Assert.IsType<Outcome.Ok>(outcome).Value);
         Assert.True(clock.Elapsed < TimeSpan.FromSeconds(10), $"took {clock.Elapsed}");
     }
 }

@@ -13,7 +13,7 @@ public sealed class ShopHandlerTests(ShopSolution shop)
     {
         var summary = shop.Summary;
         Assert.Equal(shop.SolutionPath, summary.SolutionPath);
-        Assert.DoesNotContain(summary.WorkspaceDiagnostics, d => d.Kind == "Failure");
+        Assert.DoesNotContain(summary.WorkspaceDiagnostics, d => d.Kind == WorkspaceDiagnosticKind.Failure);
         Assert.Equal(["Shop.App", "Shop.Core", "Shop.Data"], summary.Projects.Select(p => p.Name));
 
         var app = summary.Projects[0];
@@ -188,7 +188,7 @@ public sealed class ShopHandlerTests(ShopSolution shop)
                 ("src/Shop.Data/CustomerRepository.cs", 9u, 21u, "TypeReference"),
                 ("src/Shop.Data/CustomerRepository.cs", 14u, 12u, "TypeReference"),
             ],
-            references.References.Select(r => (Relative(r.Span.File), r.Span.StartLine, r.Span.StartColumn, r.Kind)));
+            references.References.Select(r => (Relative(r.Span.File), r.Span.StartLine, r.Span.StartColumn, r.Kind.ToString())));
         Assert.All(references.References, r => Assert.Equal(r.Span.StartColumn + "Customer".Length, r.Span.EndColumn));
 
         var creation = references.References[0];
@@ -197,7 +197,7 @@ public sealed class ShopHandlerTests(ShopSolution shop)
 
         var usesOnly = await ReferencesAtAsync(Program, 15, 13, includeDeclaration: false);
         Assert.Equal(9, usesOnly.References.Count);
-        Assert.DoesNotContain(usesOnly.References, r => r.Kind == "Declaration");
+        Assert.DoesNotContain(usesOnly.References, r => r.Kind == ReferenceKind.Declaration);
     }
 
     [Fact]
@@ -210,7 +210,7 @@ public sealed class ShopHandlerTests(ShopSolution shop)
                 ("src/Shop.App/Program.cs", 21u, 41u, "Invocation"),
                 ("src/Shop.Core/Services/PriceCalculator.cs", 11u, 24u, "Declaration"),
             ],
-            references.References.Select(r => (Relative(r.Span.File), r.Span.StartLine, r.Span.StartColumn, r.Kind)));
+            references.References.Select(r => (Relative(r.Span.File), r.Span.StartLine, r.Span.StartColumn, r.Kind.ToString())));
         Assert.Equal("decimal single = calculator.Calculate(10m);", references.References[0].LineText);
     }
 
@@ -228,7 +228,7 @@ public sealed class ShopHandlerTests(ShopSolution shop)
                 ("src/Shop.Core/Services/Greeter.cs", 21u, 21u, "Declaration"),
                 ("src/Shop.Core/Services/IGreeter.cs", 5u, 16u, "Declaration"),
             ],
-            references.References.Select(r => (Relative(r.Span.File), r.Span.StartLine, r.Span.StartColumn, r.Kind)));
+            references.References.Select(r => (Relative(r.Span.File), r.Span.StartLine, r.Span.StartColumn, r.Kind.ToString())));
     }
 
     [Fact]
@@ -238,7 +238,7 @@ public sealed class ShopHandlerTests(ShopSolution shop)
         Assert.StartsWith("string.Join(", references.Symbol.Display);
         Assert.True(references.Symbol.IsMetadata);
         var use = Assert.Single(references.References);
-        Assert.Equal(("src/Shop.App/Program.cs", 32u, 45u, "Invocation"), (Relative(use.Span.File), use.Span.StartLine, use.Span.StartColumn, use.Kind));
+        Assert.Equal(("src/Shop.App/Program.cs", 32u, 45u, "Invocation"), (Relative(use.Span.File), use.Span.StartLine, use.Span.StartColumn, use.Kind.ToString()));
     }
 
     [Fact]
@@ -246,7 +246,7 @@ public sealed class ShopHandlerTests(ShopSolution shop)
     {
         // `Customer = found` in an object initializer writes the property Order.Customer.
         var references = await ReferencesAtAsync("src/Shop.Core/Models/Order.cs", 10, 22, includeDeclaration: false);
-        Assert.Contains(references.References, r => (Relative(r.Span.File), r.Span.StartLine, r.Span.StartColumn, r.Kind) == (Program, 27u, 45u, "Write"));
+        Assert.Contains(references.References, r => (Relative(r.Span.File), r.Span.StartLine, r.Span.StartColumn, r.Kind.ToString()) == (Program, 27u, 45u, "Write"));
     }
 
     [Fact]
@@ -265,7 +265,7 @@ public sealed class ShopHandlerTests(ShopSolution shop)
     public async Task MissingDocumentIsNotInTheWorkspace()
     {
         var error = await shop.ErrAsync(new RequestBody.TypeAtPosition(shop.At("src/Shop.App/Nope.cs", 1, 1)));
-        Assert.Equal("SOURCE_NOT_IN_WORKSPACE", error.Code);
+        Assert.Equal(ErrorCode.SourceNotInWorkspace, error.Code);
         Assert.Contains("\"file\":", error.DetailsJson);
         Assert.NotEmpty(error.Suggestions);
     }
@@ -274,7 +274,7 @@ public sealed class ShopHandlerTests(ShopSolution shop)
     public async Task LineZeroIsInvalid()
     {
         var error = await shop.ErrAsync(new RequestBody.SymbolDefinition(shop.At(Program, 0, 1)));
-        Assert.Equal("INVALID_LINE_NUMBER", error.Code);
+        Assert.Equal(ErrorCode.InvalidLineNumber, error.Code);
     }
 
     [Fact]
@@ -282,7 +282,7 @@ public sealed class ShopHandlerTests(ShopSolution shop)
     {
         var lineCount = File.ReadAllText(shop.PathOf(Program)).Split('\n').Length;
         var error = await shop.ErrAsync(new RequestBody.SymbolDefinition(shop.At(Program, (uint)lineCount + 1, 1)));
-        Assert.Equal("INVALID_LINE_NUMBER", error.Code);
+        Assert.Equal(ErrorCode.InvalidLineNumber, error.Code);
         Assert.Equal($$"""{"line":{{lineCount + 1}},"lineCount":{{lineCount}}}""", error.DetailsJson);
     }
 
@@ -294,7 +294,7 @@ public sealed class ShopHandlerTests(ShopSolution shop)
         Assert.Equal("Shop.App", after.Value.Symbol.Display);
 
         var error = await shop.ErrAsync(new RequestBody.SymbolDefinition(shop.At(Program, 7, 20)));
-        Assert.Equal("INVALID_POSITION", error.Code);
+        Assert.Equal(ErrorCode.InvalidPosition, error.Code);
         Assert.Equal("""{"line":7,"column":20,"lineLength":18}""", error.DetailsJson);
     }
 
@@ -302,7 +302,7 @@ public sealed class ShopHandlerTests(ShopSolution shop)
     public async Task WhitespaceHasNoSymbol()
     {
         var error = await shop.ErrAsync(new RequestBody.References(new ReferencesRequest(shop.At(Program, 13, 3), true)));
-        Assert.Equal("SYMBOL_NOT_FOUND", error.Code);
+        Assert.Equal(ErrorCode.SymbolNotFound, error.Code);
         Assert.Contains($"{shop.PathOf(Program)}:13:3", error.Message);
         Assert.Contains("\"tokenText\":\"\"", error.DetailsJson);
         Assert.Contains(error.Suggestions, s => s.Contains("identifier"));

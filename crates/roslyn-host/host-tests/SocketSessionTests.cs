@@ -32,7 +32,7 @@ public sealed class SocketSessionTests
         await broker.SendAsync(Ping(2, 0));
         var fast = await broker.ReceiveResponseAsync(Timeout);
         Assert.Equal(new RequestId(2), fast.Id);
-        Assert.IsType<ResponseBody.Pong>(Assert.IsType<Outcome.Ok>(fast.Outcome).Body);
+        Assert.IsType<ResponseBody.Pong>(Assert.IsType<Outcome.Ok>(fast.Outcome).Value);
         Assert.Equal(0ul, fast.WorkspaceVersion);
 
         var clock = Stopwatch.StartNew();

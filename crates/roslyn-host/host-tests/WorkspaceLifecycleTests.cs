@@ -12,7 +12,7 @@ public sealed class WorkspaceLifecycleTests
         using var host = new SolutionHost();
         var (outcome, version) = await new RequestDispatcher(host).HandleAsync(
             new RequestBody.TypeAtPosition(new Position("/nowhere/a.cs", 1, 1)), CancellationToken.None);
-        Assert.Equal("WORKSPACE_NOT_LOADED", Assert.IsType<Outcome.Err>(outcome).Error.Code);
+        Assert.Equal(ErrorCode.WorkspaceNotLoaded, Assert.IsType<Outcome.Err>(outcome).Value.Code);
         Assert.Equal(0ul, version);
     }
 
@@ -22,8 +22,8 @@ public sealed class WorkspaceLifecycleTests
         using var host = new SolutionHost();
         var path = Path.Combine(Path.GetTempPath(), $"missing-{Guid.NewGuid():N}", "Nope.sln");
         var (outcome, _) = await new RequestDispatcher(host).HandleAsync(new RequestBody.Load(new LoadRequest(path)), CancellationToken.None);
-        var error = Assert.IsType<Outcome.Err>(outcome).Error;
-        Assert.Equal("SOLUTION_LOAD_FAILED", error.Code);
+        var error = Assert.IsType<Outcome.Err>(outcome).Value;
+        Assert.Equal(ErrorCode.SolutionLoadFailed, error.Code);
         Assert.Equal($$"""{"solutionPath":"{{path}}","diagnostics":[]}""", error.DetailsJson);
     }
 
@@ -32,6 +32,6 @@ public sealed class WorkspaceLifecycleTests
     {
         using var host = new SolutionHost();
         var (outcome, _) = await new RequestDispatcher(host).HandleAsync(new RequestBody.Ping(new PingRequest(0)), CancellationToken.None);
-        Assert.IsType<ResponseBody.Pong>(Assert.IsType<Outcome.Ok>(outcome).Body);
+        Assert.IsType<ResponseBody.Pong>(Assert.IsType<Outcome.Ok>(outcome).Value);
     }
 }

@@ -33,8 +33,7 @@ impl From<HostFailure> for ToolError {
     fn from(failure: HostFailure) -> Self {
         match failure {
             HostFailure::Remote(error) => {
-                let code = ErrorCode::from_name(&error.code).unwrap_or(ErrorCode::ROSLYN_ERROR);
-                let mut tool_error = ToolError::new(code, error.message);
+                let mut tool_error = ToolError::new(error.code, error.message);
                 if let Ok(serde_json::Value::Object(details)) = serde_json::from_str(&error.details_json) {
                     tool_error.details = Some(Box::new(details));
                 }

@@ -1,7 +1,7 @@
 //! The state a workspace publishes for lock-free readers (diagnose): swapped whole, never waited on.
 
 use arc_swap::{ArcSwap, ArcSwapOption};
-use protocol::host::WorkspaceSummary;
+use protocol::host::{WorkspaceDiagnosticKind, WorkspaceSummary};
 use protocol::tools::diagnose::{WorkspaceState, WorkspaceStatus};
 use std::sync::Arc;
 
@@ -45,13 +45,13 @@ impl StatusCell {
             s.errors = summary
                 .workspace_diagnostics
                 .iter()
-                .filter(|d| d.kind == "Failure")
+                .filter(|d| d.kind == WorkspaceDiagnosticKind::Failure)
                 .map(|d| d.message.clone())
                 .collect();
             s.warnings = summary
                 .workspace_diagnostics
                 .iter()
-                .filter(|d| d.kind != "Failure")
+                .filter(|d| d.kind != WorkspaceDiagnosticKind::Failure)
                 .map(|d| d.message.clone())
                 .collect();
         });

@@ -91,7 +91,7 @@ pub async fn find_implementations(
                 .map(|r| ImplementationItem {
                     symbol: convert::symbol(&r.symbol.symbol),
                     location: gate.site(r.symbol.location.as_ref()),
-                    relation: r.relation.clone(),
+                    relation: r.relation.name().to_owned(),
                     implements_directly: r.is_direct,
                 })
                 .collect();

@@ -80,7 +80,7 @@ pub async fn initialize_workspace(
         workspace_diagnostics: summary
             .iter()
             .flat_map(|s| s.workspace_diagnostics.iter())
-            .map(|d| format!("{}: {}", d.kind, d.message))
+            .map(|d| format!("{}: {}", d.kind.name(), d.message))
             .collect(),
     })
 }

@@ -13,7 +13,7 @@ fn member(gate: &RootGate, member: &host::Member) -> MemberItem {
         symbol: convert::symbol(&member.symbol.symbol),
         signature: member.signature.clone(),
         declaring_type: member.declaring_type.clone(),
-        accessibility: member.accessibility.clone(),
+        accessibility: member.accessibility.keyword().to_owned(),
         documentation: member.documentation.clone(),
         parameters: member
             .parameters

@@ -109,7 +109,7 @@ pub async fn find_references(call: &Call, input: FindReferencesInput) -> Result<
                 .map(|r| ReferenceItem {
                     location: convert::location(&r.span),
                     line_text: r.line_text.clone(),
-                    kind: r.kind.clone(),
+                    kind: r.kind.name().to_owned(),
                     project: r.project.clone(),
                 })
                 .collect();

@@ -1,17 +1,19 @@
 //! Messages between the broker (Rust) and the Roslyn host (.NET).
 //!
-//! This file is the contract: the C# host (`crates/roslyn-host/host/Protocol`) encodes and decodes the same
-//! types with the same field order. Encoding is bincode 2 with the standard configuration (little endian,
-//! variable-length integers); `tests/golden/host-protocol` holds byte vectors both sides check.
-//! Changing a type here means bumping [`PROTOCOL_VERSION`] and regenerating the golden files.
+//! This file is the contract: the C# host's records and codec (`crates/roslyn-host/host/Protocol/Generated`)
+//! are generated from it by `cargo xtask codegen`, with the error catalog's codes. Encoding is bincode 2 with the
+//! standard configuration (little endian, variable-length integers); `tests/golden/host-protocol` holds byte
+//! vectors both sides check. Changing a type here means bumping [`PROTOCOL_VERSION`], running the generator and
+//! regenerating the golden files (`UPDATE_GOLDEN=1 cargo test -p protocol --test golden`).
 //!
 //! Positions are 1-based lines and columns; a column counts UTF-16 code units, as Roslyn does.
 //! Paths are absolute.
 
+use crate::ErrorCode;
 use bincode::{Decode, Encode};
 
 /// Bumped on any change to the types in this module.
-pub const PROTOCOL_VERSION: u32 = 3;
+pub const PROTOCOL_VERSION: u32 = 4;
 
 /// Correlates a response with its request; unique per connection, chosen by the broker.
 #[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -161,10 +163,10 @@ pub enum Outcome {
     Cancelled,
 }
 
-/// A failure with its catalog code name (`SYMBOL_NOT_FOUND`, `SOLUTION_LOAD_FAILED`, ...).
+/// A failure with its catalog code.
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
 pub struct HostError {
-    pub code: String,
+    pub code: ErrorCode,
     pub message: String,
     /// A JSON object with context, or empty.
     pub details_json: String,
@@ -186,7 +188,7 @@ pub enum ResponseBody {
     Implementations(ImplementationList),
     Overloads(OverloadList),
     TypeHierarchy(Box<TypeHierarchy>),
-    CallHierarchy(CallHierarchy),
+    CallHierarchy(Box<CallHierarchy>),
     DocumentSymbols(DocumentSymbolList),
     SearchSymbols(SymbolMatches),
     CodeAnalysis(CodeAnalysis),
@@ -215,9 +217,24 @@ pub struct ProjectSummary {
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
 pub struct WorkspaceDiagnostic {
-    /// `Failure` or `Warning`, as MSBuildWorkspace classifies it.
-    pub kind: String,
+    pub kind: WorkspaceDiagnosticKind,
     pub message: String,
+}
+
+/// As MSBuildWorkspace classifies what it reports while loading.
+#[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WorkspaceDiagnosticKind {
+    Failure,
+    Warning,
+}
+
+impl WorkspaceDiagnosticKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Failure => "Failure",
+            Self::Warning => "Warning",
+        }
+    }
 }
 
 /// A range in a source file; end is exclusive.
@@ -306,9 +323,36 @@ pub struct Reference {
     pub span: Span,
     /// The full text of the referencing line, trimmed.
     pub line_text: String,
-    /// Declaration, Invocation, ObjectCreation, Write, Read, TypeReference, NameOf, Other.
-    pub kind: String,
+    pub kind: ReferenceKind,
     pub project: String,
+}
+
+/// How a reference uses its symbol.
+#[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReferenceKind {
+    Declaration,
+    Invocation,
+    ObjectCreation,
+    Write,
+    Read,
+    TypeReference,
+    NameOf,
+    Other,
+}
+
+impl ReferenceKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Declaration => "Declaration",
+            Self::Invocation => "Invocation",
+            Self::ObjectCreation => "ObjectCreation",
+            Self::Write => "Write",
+            Self::Read => "Read",
+            Self::TypeReference => "TypeReference",
+            Self::NameOf => "NameOf",
+            Self::Other => "Other",
+        }
+    }
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -470,8 +514,7 @@ pub struct Member {
     pub signature: String,
     /// Fully qualified, e.g. `System.Collections.Generic.List<string>`.
     pub declaring_type: String,
-    /// `public`, `protected`, `internal`, `protected internal`, `private protected`, `private`.
-    pub accessibility: String,
+    pub accessibility: Accessibility,
     pub documentation: Option<String>,
     pub parameters: Vec<Parameter>,
     /// Methods' return type, properties' and fields' type; none for `void` and nested types.
@@ -479,6 +522,31 @@ pub struct Member {
     pub is_extension: bool,
     pub is_static: bool,
     pub is_async: bool,
+}
+
+/// Declared accessibility of a member.
+#[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Accessibility {
+    Public,
+    Protected,
+    Internal,
+    ProtectedInternal,
+    PrivateProtected,
+    Private,
+}
+
+impl Accessibility {
+    /// As C# writes it: `protected internal`, ...
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Self::Public => "public",
+            Self::Protected => "protected",
+            Self::Internal => "internal",
+            Self::ProtectedInternal => "protected internal",
+            Self::PrivateProtected => "private protected",
+            Self::Private => "private",
+        }
+    }
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -498,11 +566,34 @@ pub struct ImplementationList {
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
 pub struct Related {
     pub symbol: SymbolRef,
-    /// `Implements`, `Derives`, `Overrides` (implementations); `BaseType`, `DerivedType`, `Interface`
-    /// (hierarchy).
-    pub relation: String,
+    pub relation: Relation,
     /// Declared directly on the type (its own base list), not inherited through another type.
     pub is_direct: bool,
+}
+
+/// `Implements`, `Derives`, `Overrides` answer implementations; `BaseType`, `DerivedType`, `Interface` answer
+/// the type hierarchy.
+#[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Relation {
+    Implements,
+    Derives,
+    Overrides,
+    BaseType,
+    DerivedType,
+    Interface,
+}
+
+impl Relation {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Implements => "Implements",
+            Self::Derives => "Derives",
+            Self::Overrides => "Overrides",
+            Self::BaseType => "BaseType",
+            Self::DerivedType => "DerivedType",
+            Self::Interface => "Interface",
+        }
+    }
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]

@@ -87,7 +87,7 @@ public sealed class HostSession(Stream stream, IRequestHandler handler, HostHell
                 case BrokerMessage.Request { Value: var request }:
                     Start(request);
                     break;
-                case BrokerMessage.Cancel { Id: var id }:
+                case BrokerMessage.Cancel { Value: var id }:
                     Cancel(id);
                     break;
                 case BrokerMessage.Hello:
@@ -110,7 +110,7 @@ public sealed class HostSession(Stream stream, IRequestHandler handler, HostHell
         {
             running.Dispose();
             Log.Warn($"request {request.Id} reuses the id of a request still running; refused");
-            var error = new HostError(ErrorCodes.InvalidParameter, $"Request id {request.Id} is already in flight", "", []);
+            var error = new HostError(ErrorCode.InvalidParameter, $"Request id {request.Id} is already in flight", "", []);
             Send(running, handler.CurrentVersion, new Outcome.Err(error));
             return;
         }
@@ -146,7 +146,7 @@ public sealed class HostSession(Stream stream, IRequestHandler handler, HostHell
         {
             // The handler maps its own failures; this is the last line that keeps the process alive.
             Log.Error($"request {request.Id} failed: {e}");
-            outcome = new Outcome.Err(new HostError(ErrorCodes.RoslynError, e.Message, "", []));
+            outcome = new Outcome.Err(new HostError(ErrorCode.RoslynError, e.Message, "", []));
         }
         if (inFlight.TryRemove(request.Id, out _))
         {

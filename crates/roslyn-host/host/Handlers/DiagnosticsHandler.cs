@@ -68,7 +68,7 @@ public static class DiagnosticsHandler
         }
         var available = solution.Projects.Select(p => p.Name).Distinct().Order(StringComparer.Ordinal).ToList();
         throw HostErrorException.Create(
-            ErrorCodes.ProjectNotFound,
+            ErrorCode.ProjectNotFound,
             $"No project of the loaded solution is named or located at '{wanted}'",
             new JsonObject { ["project"] = wanted, ["available"] = new JsonArray([.. available.Select(n => JsonValue.Create(n))]) },
             $"Pass one of the solution's projects by name ({string.Join(", ", available)}) or by absolute project file path");

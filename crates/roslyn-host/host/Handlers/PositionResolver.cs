@@ -3,6 +3,7 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.FindSymbols;
 using Microsoft.CodeAnalysis.Text;
 using Position = RoslynMcp.Host.Protocol.Position;
+using ErrorCode = RoslynMcp.Host.Protocol.ErrorCode;
 
 namespace RoslynMcp.Host.Handlers;
 
@@ -20,7 +21,7 @@ public static class PositionResolver
         if (position.Line < 1 || position.Line > lineCount)
         {
             throw HostErrorException.Create(
-                ErrorCodes.InvalidLineNumber,
+                ErrorCode.InvalidLineNumber,
                 $"Line {position.Line} is outside {position.File}, which has {lineCount} lines",
                 new JsonObject { ["line"] = position.Line, ["lineCount"] = lineCount },
                 "Lines are 1-based");
@@ -30,7 +31,7 @@ public static class PositionResolver
         if (position.Column < 1 || position.Column > lineLength + 1)
         {
             throw HostErrorException.Create(
-                ErrorCodes.InvalidPosition,
+                ErrorCode.InvalidPosition,
                 $"Column {position.Column} is outside line {position.Line} of {position.File}, which has {lineLength} characters",
                 new JsonObject { ["line"] = position.Line, ["column"] = position.Column, ["lineLength"] = lineLength },
                 "Columns are 1-based and count UTF-16 code units");
@@ -56,7 +57,7 @@ public static class PositionResolver
             ? null
             : solution.GetDocumentIdsWithFilePath(path).Select(solution.GetDocument).FirstOrDefault(d => d is not null);
         return document ?? throw HostErrorException.Create(
-            ErrorCodes.SourceNotInWorkspace,
+            ErrorCode.SourceNotInWorkspace,
             $"{file} is not a source file of the loaded solution",
             new JsonObject { ["file"] = file },
             "Pass the absolute path of a .cs file that belongs to a project of the solution",
@@ -88,7 +89,7 @@ public static class PositionResolver
         var tokenText = token.Span.Contains(at.Offset) ? token.Text : "";
         var p = at.Position;
         return HostErrorException.Create(
-            ErrorCodes.SymbolNotFound,
+            ErrorCode.SymbolNotFound,
             $"No symbol at {p.File}:{p.Line}:{p.Column}" + (tokenText.Length > 0 ? $" (token '{tokenText}')" : ""),
             new JsonObject { ["file"] = p.File, ["line"] = p.Line, ["column"] = p.Column, ["tokenText"] = tokenText },
             "Place the column on an identifier (the first character of a name works best)",

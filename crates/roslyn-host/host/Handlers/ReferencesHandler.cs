@@ -36,7 +36,7 @@ public static class ReferencesHandler
             if (!references.ContainsKey(span) && solution.GetDocument(location.SourceTree) is { } document)
             {
                 var text = await location.SourceTree!.GetTextAsync(cancellationToken);
-                references[span] = new Reference(span, SymbolFormat.LineText(text, location.SourceSpan.Start), "Declaration", document.Project.Name);
+                references[span] = new Reference(span, SymbolFormat.LineText(text, location.SourceSpan.Start), ReferenceKind.Declaration, document.Project.Name);
             }
         }
         // Texts and trees already in memory come back without looking at the token: check it per use, or a
@@ -59,33 +59,33 @@ public static class ReferencesHandler
         return new ReferenceList(SymbolFormat.Summarize(symbol), references.Values.InSourceOrder(r => r.Span).ToValueList());
     }
 
-    private static async Task<string> KindOfAsync(ReferenceLocation use, ISymbol definition, CancellationToken cancellationToken)
+    private static async Task<ReferenceKind> KindOfAsync(ReferenceLocation use, ISymbol definition, CancellationToken cancellationToken)
     {
         var root = await use.Location.SourceTree!.GetRootAsync(cancellationToken);
         var node = root.FindNode(use.Location.SourceSpan, findInsideTrivia: true, getInnermostNodeForTie: true);
         if (node.AncestorsAndSelf().Any(n => n is CrefSyntax))
         {
-            return "Other";
+            return ReferenceKind.Other;
         }
         if (IsInsideNameOf(node))
         {
-            return "NameOf";
+            return ReferenceKind.NameOf;
         }
         var name = WholeName(node);
         if (name is ImplicitObjectCreationExpressionSyntax
             || name.Parent is ObjectCreationExpressionSyntax creation && creation.Type == name)
         {
-            return "ObjectCreation";
+            return ReferenceKind.ObjectCreation;
         }
         if (name is ConstructorInitializerSyntax || IsInvoked(name))
         {
-            return "Invocation";
+            return ReferenceKind.Invocation;
         }
         if (IsWrittenTo(name))
         {
-            return "Write";
+            return ReferenceKind.Write;
         }
-        return definition is ITypeSymbol ? "TypeReference" : "Read";
+        return definition is ITypeSymbol ? ReferenceKind.TypeReference : ReferenceKind.Read;
     }
 
     /// <summary>The name including its qualifiers: <c>A.B</c> for <c>B</c>, <c>List&lt;T&gt;</c> for <c>List</c>.</summary>

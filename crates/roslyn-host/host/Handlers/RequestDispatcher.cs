@@ -50,7 +50,7 @@ public sealed class RequestDispatcher(
         catch (Exception e)
         {
             Log.Error($"{body.GetType().Name} failed: {e}");
-            return (new Outcome.Err(new HostError(ErrorCodes.RoslynError, e.Message, "", [])), version);
+            return (new Outcome.Err(new HostError(ErrorCode.RoslynError, e.Message, "", [])), version);
         }
     }
 

@@ -43,7 +43,7 @@ public static class SyntaxDepth
         if (depth > SnippetLimit)
         {
             throw HostErrorException.Create(
-                ErrorCodes.InvalidParameter,
+                ErrorCode.InvalidParameter,
                 $"The code nests {depth} syntax levels deep; at most {SnippetLimit} levels are analyzed",
                 new JsonObject { ["parameter"] = "code", ["depth"] = depth, ["limit"] = SnippetLimit },
                 "Split the code into smaller statements or methods");

@@ -20,7 +20,7 @@ public static class TypeAtPositionHandler
                 throw await PositionResolver.SymbolNotFoundAsync(at, cancellationToken);
             }
             throw HostErrorException.Create(
-                ErrorCodes.SymbolNotFound,
+                ErrorCode.SymbolNotFound,
                 $"'{symbol.Name}' ({SymbolFormat.KindOf(symbol)}) at {position.File}:{position.Line}:{position.Column} has no type",
                 suggestions: "Place the column on a variable, member, expression or type name");
         }

@@ -65,14 +65,6 @@ public sealed class BincodeReader(ReadOnlyMemory<byte> payload)
         }
     }
 
-    public ValueList<T> ReadSeq<T>()
-        where T : IBincode<T> => ReadSeq(T.Decode);
-
-    public ValueList<string> ReadStrings() => ReadSeq(static r => r.ReadString());
-
-    public T? ReadOption<T>()
-        where T : class, IBincode<T> => ReadOption(T.Decode);
-
     public ValueList<T> ReadSeq<T>(Func<BincodeReader, T> readItem)
     {
         // Every element type in the protocol takes at least one byte, so the remaining bytes bound an honest
@@ -94,12 +86,13 @@ public sealed class BincodeReader(ReadOnlyMemory<byte> payload)
             var other => throw FrameException.Malformed($"invalid Option tag {other}"),
         };
 
-    public uint? ReadOptionU32() => ReadU8() switch
-    {
-        0 => null,
-        1 => ReadU32(),
-        var other => throw FrameException.Malformed($"invalid Option tag {other}"),
-    };
+    public T? ReadOptionValue<T>(Func<BincodeReader, T> readValue)
+        where T : struct => ReadU8() switch
+        {
+            0 => null,
+            1 => readValue(this),
+            var other => throw FrameException.Malformed($"invalid Option tag {other}"),
+        };
 
     /// <summary>Throws unless the whole payload has been consumed.</summary>
     public void EnsureEnd()

@@ -74,14 +74,6 @@ public sealed class BincodeWriter
         buffer.Advance(written);
     }
 
-    public void WriteSeq<T>(IReadOnlyList<T> items)
-        where T : IBincode<T> => WriteSeq(items, static (w, item) => item.Encode(w));
-
-    public void WriteStrings(IReadOnlyList<string> items) => WriteSeq(items, static (w, item) => w.WriteString(item));
-
-    public void WriteOption<T>(T? value)
-        where T : class, IBincode<T> => WriteOption(value, static (w, v) => v.Encode(w));
-
     public void WriteSeq<T>(IReadOnlyList<T> items, Action<BincodeWriter, T> writeItem)
     {
         WriteVarUInt((ulong)items.Count);
@@ -103,7 +95,8 @@ public sealed class BincodeWriter
         writeValue(this, value);
     }
 
-    public void WriteOptionU32(uint? value)
+    public void WriteOptionValue<T>(T? value, Action<BincodeWriter, T> writeValue)
+        where T : struct
     {
         if (value is not { } present)
         {
@@ -111,6 +104,6 @@ public sealed class BincodeWriter
             return;
         }
         WriteU8(1);
-        WriteU32(present);
+        writeValue(this, present);
     }
 }

@@ -21,7 +21,7 @@ public sealed class SolutionHost : IDisposable
     public ulong CurrentVersion => Current?.Version ?? 0;
 
     public static HostErrorException NotLoaded() => HostErrorException.Create(
-        ErrorCodes.WorkspaceNotLoaded,
+        ErrorCode.WorkspaceNotLoaded,
         "No solution is loaded in this host",
         suggestions: "Load a solution first");
 

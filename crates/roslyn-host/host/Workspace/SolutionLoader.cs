@@ -4,6 +4,7 @@ using Microsoft.CodeAnalysis.MSBuild;
 using RoslynMcp.Host.Handlers;
 using RoslynMcp.Host.Protocol;
 using WorkspaceDiagnostic = RoslynMcp.Host.Protocol.WorkspaceDiagnostic;
+using WorkspaceDiagnosticKind = RoslynMcp.Host.Protocol.WorkspaceDiagnosticKind;
 
 namespace RoslynMcp.Host.Workspace;
 
@@ -33,7 +34,7 @@ public static class SolutionLoader
             var failure = await Restore.RunAsync(solutionPath, cancellationToken);
             if (failure is not null)
             {
-                diagnostics.Add(new WorkspaceDiagnostic("Failure", failure));
+                diagnostics.Add(new WorkspaceDiagnostic(WorkspaceDiagnosticKind.Failure, failure));
             }
         }
 
@@ -44,7 +45,7 @@ public static class SolutionLoader
         {
             lock (diagnostics)
             {
-                diagnostics.Add(new WorkspaceDiagnostic(e.Diagnostic.Kind.ToString(), e.Diagnostic.Message));
+                diagnostics.Add(new WorkspaceDiagnostic(KindOf(e.Diagnostic.Kind), e.Diagnostic.Message));
             }
         });
         try
@@ -75,6 +76,9 @@ public static class SolutionLoader
         }
     }
 
+    private static WorkspaceDiagnosticKind KindOf(Microsoft.CodeAnalysis.WorkspaceDiagnosticKind kind) =>
+        kind == Microsoft.CodeAnalysis.WorkspaceDiagnosticKind.Failure ? WorkspaceDiagnosticKind.Failure : WorkspaceDiagnosticKind.Warning;
+
     private static List<WorkspaceDiagnostic> Snapshot(List<WorkspaceDiagnostic> diagnostics)
     {
         lock (diagnostics)
@@ -88,10 +92,10 @@ public static class SolutionLoader
         var list = new JsonArray();
         foreach (var diagnostic in diagnostics)
         {
-            list.Add(new JsonObject { ["kind"] = diagnostic.Kind, ["message"] = diagnostic.Message });
+            list.Add(new JsonObject { ["kind"] = diagnostic.Kind.ToString(), ["message"] = diagnostic.Message });
         }
         return HostErrorException.Create(
-            ErrorCodes.SolutionLoadFailed,
+            ErrorCode.SolutionLoadFailed,
             message,
             new JsonObject { ["solutionPath"] = solutionPath, ["diagnostics"] = list },
             "Check that the path exists and `dotnet build` succeeds on it",

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text.Json.Nodes;
 using Microsoft.CodeAnalysis;
+using ErrorCode = RoslynMcp.Host.Protocol.ErrorCode;
 
 namespace RoslynMcp.Host.Handlers.Moves;
 
@@ -10,19 +11,19 @@ internal static class MoveErrors
     public static readonly string[] SupportedKinds = ["Class", "Struct", "Interface", "Enum", "Record", "RecordStruct", "Delegate"];
 
     public static HostErrorException SourceNotInWorkspace(string file) => HostErrorException.Create(
-        ErrorCodes.SourceNotInWorkspace,
+        ErrorCode.SourceNotInWorkspace,
         $"{file} is not a source file of the loaded solution",
         new JsonObject { ["sourceFile"] = file },
         "Pass the absolute path of a .cs file that belongs to a project of the solution");
 
     public static HostErrorException InvalidLine(uint line, int lineCount, string file) => HostErrorException.Create(
-        ErrorCodes.InvalidLineNumber,
+        ErrorCode.InvalidLineNumber,
         $"Line {line} is outside {file}, which has {lineCount} lines",
         new JsonObject { ["line"] = line, ["lineCount"] = lineCount },
         "Lines are 1-based");
 
     public static HostErrorException NotMoveable(string symbolName, ISymbol member) => HostErrorException.Create(
-        ErrorCodes.SymbolNotMoveable,
+        ErrorCode.SymbolNotMoveable,
         $"'{symbolName}' is a {SymbolFormat.KindOf(member).ToLowerInvariant()} of {member.ContainingType.Name}; only types can be moved",
         new JsonObject
         {
@@ -34,7 +35,7 @@ internal static class MoveErrors
         $"Move the containing type {member.ContainingType.Name} instead");
 
     public static HostErrorException PartialAcrossFiles(MovedType type, IEnumerable<string> parts) => HostErrorException.Create(
-        ErrorCodes.SymbolNotMoveable,
+        ErrorCode.SymbolNotMoveable,
         $"{type.Name} is partial with parts in several files; a namespace move would have to edit them all",
         new JsonObject
         {
@@ -45,19 +46,19 @@ internal static class MoveErrors
         $"First gather the parts of {type.Name} in one file with move_type_to_file");
 
     public static HostErrorException PartialSharingNamespace(MovedType type) => HostErrorException.Create(
-        ErrorCodes.SymbolNotMoveable,
+        ErrorCode.SymbolNotMoveable,
         $"{type.Name} is declared in several parts in {type.Path} next to other types",
         new JsonObject { ["symbolName"] = type.Name, ["symbolKind"] = type.Kind },
         $"Merge the parts of {type.Name} into one declaration first");
 
     public static HostErrorException Nested(string symbolName, INamedTypeSymbol type) => HostErrorException.Create(
-        ErrorCodes.SymbolIsNested,
+        ErrorCode.SymbolIsNested,
         $"{type.Name} is nested in {type.ContainingType.Name}; nested types move with their containing type",
         new JsonObject { ["symbolName"] = symbolName, ["containingType"] = type.ContainingType.ToDisplayString(Names.Qualified) },
         $"Move the containing type {type.ContainingType.Name} instead");
 
     public static HostErrorException Ambiguous(string symbolName, IEnumerable<(string FullName, int Line)> candidates) => HostErrorException.Create(
-        ErrorCodes.SymbolAmbiguous,
+        ErrorCode.SymbolAmbiguous,
         $"Several types named '{symbolName}' are declared in the file",
         new JsonObject
         {
@@ -67,20 +68,20 @@ internal static class MoveErrors
         "Pass `line` to choose one declaration, or the fully qualified name");
 
     public static HostErrorException SameLocation(string path) => HostErrorException.Create(
-        ErrorCodes.SameLocation,
+        ErrorCode.SameLocation,
         $"The type is already declared in {path}",
         new JsonObject { ["targetFile"] = path },
         "Choose another target file");
 
     public static HostErrorException SameNamespace(MovedType type) => HostErrorException.Create(
-        ErrorCodes.SameNamespace,
+        ErrorCode.SameNamespace,
         $"{type.Name} is already in namespace {type.Namespace}",
         new JsonObject { ["symbolName"] = type.Name, ["targetNamespace"] = type.Namespace },
         "Choose another target namespace");
 
     public static HostErrorException Collision(string symbolName, string targetNamespace, string message, string? existingFile, params string[] suggestions) =>
         HostErrorException.Create(
-            ErrorCodes.NameCollision,
+            ErrorCode.NameCollision,
             message,
             new JsonObject
             {
@@ -91,13 +92,13 @@ internal static class MoveErrors
             [.. suggestions, "Rename one of the types, or choose another target"]);
 
     public static HostErrorException InvalidTarget(string path, string message, params string[] suggestions) => HostErrorException.Create(
-        ErrorCodes.InvalidTargetPath,
+        ErrorCode.InvalidTargetPath,
         message,
         new JsonObject { ["targetFile"] = path },
         suggestions);
 
     public static HostErrorException FileLocalUsed(MovedType type, IEnumerable<(string File, int Line)> uses) => HostErrorException.Create(
-        ErrorCodes.BreaksAccessibility,
+        ErrorCode.BreaksAccessibility,
         $"{type.Name} is file-local and used elsewhere in {type.Path}; in another file those uses could not see it",
         new JsonObject
         {
@@ -113,14 +114,14 @@ internal static class MoveErrors
         $"Move {type.Name} together with the types that use it, or remove its `file` modifier first");
 
     public static HostErrorException Circular(MovedType type, Project source, Project target) => HostErrorException.Create(
-        ErrorCodes.CircularReference,
+        ErrorCode.CircularReference,
         $"{source.Name} still uses {type.Name}, and {target.Name} already depends on {source.Name}: " +
         $"{source.Name} would need a reference to {target.Name}, a cycle",
         new JsonObject { ["symbolName"] = type.Name, ["sourceProject"] = source.Name, ["targetProject"] = target.Name },
         $"Keep {type.Name} in {source.Name}, or move its users too");
 
     public static HostErrorException BreaksAccessibility(string symbolName, IReadOnlyList<Diagnostic> errors) => HostErrorException.Create(
-        ErrorCodes.BreaksAccessibility,
+        ErrorCode.BreaksAccessibility,
         $"Moving {symbolName} would make it inaccessible where it is used: {Describe(errors[0])}",
         new JsonObject
         {
@@ -130,7 +131,7 @@ internal static class MoveErrors
         "Make the type (or its users) accessible from the target first, or keep it in its project");
 
     public static HostErrorException CompilationError(IReadOnlyList<Diagnostic> errors) => HostErrorException.Create(
-        ErrorCodes.CompilationError,
+        ErrorCode.CompilationError,
         $"The move would add {errors.Count} compiler error{(errors.Count == 1 ? "" : "s")}; the first: {Describe(errors[0])}",
         new JsonObject { ["errors"] = new JsonArray([.. errors.Take(20).Select(e => Json(e, withColumn: true))]) },
         "Check that the target project references what the type uses, and that its users can still see it");

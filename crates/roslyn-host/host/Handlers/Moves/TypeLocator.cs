@@ -2,6 +2,7 @@ using System.Text.Json.Nodes;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Text;
+using ErrorCode = RoslynMcp.Host.Protocol.ErrorCode;
 
 namespace RoslynMcp.Host.Handlers.Moves;
 
@@ -109,6 +110,6 @@ internal static class TypeLocator
             suggestions.Add($"Did you mean {nearby[0].Name}?");
         }
         var where = line is null ? file : $"{file} at line {line}";
-        return HostErrorException.Create(ErrorCodes.SymbolNotFound, $"No type named '{symbolName}' is declared in {where}", details, [.. suggestions]);
+        return HostErrorException.Create(ErrorCode.SymbolNotFound, $"No type named '{symbolName}' is declared in {where}", details, [.. suggestions]);
     }
 }

@@ -29,7 +29,7 @@ public static class CallHierarchyHandler
         var p = at.Position;
         var kind = SymbolFormat.KindOf(symbol);
         throw HostErrorException.Create(
-            ErrorCodes.SymbolNotFound,
+            ErrorCode.SymbolNotFound,
             $"{p.File}:{p.Line}:{p.Column} is the {kind} {symbol.ToDisplayString(SymbolFormat.Display)}: a call hierarchy needs a method or property " +
             "(or a constructor, local function or event)",
             new JsonObject { ["file"] = p.File, ["line"] = p.Line, ["column"] = p.Column, ["kind"] = kind },

@@ -16,7 +16,7 @@ public static class CodeAnalysisHandler
         if (string.IsNullOrWhiteSpace(request.Code))
         {
             throw HostErrorException.Create(
-                ErrorCodes.InvalidParameter,
+                ErrorCode.InvalidParameter,
                 "The code to analyze is empty",
                 new JsonObject { ["parameter"] = "code" },
                 "Pass one or more statements, or member or type declarations");

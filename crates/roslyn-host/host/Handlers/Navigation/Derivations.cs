@@ -64,7 +64,7 @@ public static class Derivations
 
     /// <summary>As answer entries: one per symbol (direct if found so once), ordered by display.</summary>
     public static async Task<List<Related>> RelatedAsync(
-        IEnumerable<Derivation> derivations, string relation, CancellationToken cancellationToken)
+        IEnumerable<Derivation> derivations, Relation relation, CancellationToken cancellationToken)
     {
         var related = new List<Related>();
         var unique = derivations

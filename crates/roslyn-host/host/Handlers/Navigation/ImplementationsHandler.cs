@@ -10,7 +10,7 @@ public static class ImplementationsHandler
     {
         var symbol = await SymbolTargets.ResolveAsync(solution, request.Target, cancellationToken);
         var implementations = new List<Related>();
-        async Task AddAsync(Task<IEnumerable<Derivation>> found, string relation) =>
+        async Task AddAsync(Task<IEnumerable<Derivation>> found, Relation relation) =>
             implementations.AddRange(await Derivations.RelatedAsync(await found, relation, cancellationToken));
 
         switch (symbol)
@@ -18,24 +18,24 @@ public static class ImplementationsHandler
             case INamedTypeSymbol { TypeKind: TypeKind.Interface } type:
                 if (request.InterfaceImplementations)
                 {
-                    await AddAsync(Derivations.ImplementingTypesAsync(type, solution, cancellationToken), "Implements");
+                    await AddAsync(Derivations.ImplementingTypesAsync(type, solution, cancellationToken), Relation.Implements);
                 }
                 if (request.DerivedTypes)
                 {
-                    await AddAsync(Derivations.DerivedInterfacesAsync(type, solution, cancellationToken), "Derives");
+                    await AddAsync(Derivations.DerivedInterfacesAsync(type, solution, cancellationToken), Relation.Derives);
                 }
                 break;
             case INamedTypeSymbol { TypeKind: TypeKind.Class } type when request.DerivedTypes:
-                await AddAsync(Derivations.DerivedClassesAsync(type, solution, cancellationToken), "Derives");
+                await AddAsync(Derivations.DerivedClassesAsync(type, solution, cancellationToken), Relation.Derives);
                 break;
             case IMethodSymbol or IPropertySymbol or IEventSymbol when symbol.ContainingType?.TypeKind == TypeKind.Interface:
                 if (request.InterfaceImplementations)
                 {
-                    await AddAsync(Derivations.ImplementingMembersAsync(symbol, solution, cancellationToken), "Implements");
+                    await AddAsync(Derivations.ImplementingMembersAsync(symbol, solution, cancellationToken), Relation.Implements);
                 }
                 break;
             case IMethodSymbol or IPropertySymbol or IEventSymbol when request.DerivedTypes && IsOverridable(symbol):
-                await AddAsync(Derivations.OverridesAsync(symbol, solution, cancellationToken), "Overrides");
+                await AddAsync(Derivations.OverridesAsync(symbol, solution, cancellationToken), Relation.Overrides);
                 break;
         }
         // Structs, enums, delegates and other symbols have nothing built on them: an empty list, not an error.

@@ -1,6 +1,8 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using RoslynMcp.Host.Protocol;
+using Accessibility = Microsoft.CodeAnalysis.Accessibility;
+using WireAccessibility = RoslynMcp.Host.Protocol.Accessibility;
 
 namespace RoslynMcp.Host.Handlers;
 
@@ -40,7 +42,7 @@ public static class MemberFormat
             await SymbolFormat.RefAsync(reduced ? declared : symbol, cancellationToken),
             symbol.ToDisplayString(Signature),
             symbol.ContainingType?.ToDisplayString(SymbolFormat.Display) ?? "",
-            SyntaxFacts.GetText(symbol.DeclaredAccessibility),
+            AccessibilityOf(symbol.DeclaredAccessibility),
             DocComments.Summary(declared),
             parameters.ToValueList(),
             ReturnTypeOf(symbol)?.ToDisplayString(TypeName),
@@ -49,6 +51,17 @@ public static class MemberFormat
             symbol.IsStatic,
             symbol is IMethodSymbol method && (method.IsAsync || IsTaskLike(method.ReturnType)));
     }
+
+    // Every member has a declared accessibility; NotApplicable (never seen on one) reads as the most restrictive.
+    private static WireAccessibility AccessibilityOf(Accessibility accessibility) => accessibility switch
+    {
+        Accessibility.Public => WireAccessibility.Public,
+        Accessibility.Protected => WireAccessibility.Protected,
+        Accessibility.Internal => WireAccessibility.Internal,
+        Accessibility.ProtectedOrInternal => WireAccessibility.ProtectedInternal,
+        Accessibility.ProtectedAndInternal => WireAccessibility.PrivateProtected,
+        _ => WireAccessibility.Private,
+    };
 
     private static IEnumerable<IParameterSymbol> ParametersOf(ISymbol symbol) => symbol switch
     {

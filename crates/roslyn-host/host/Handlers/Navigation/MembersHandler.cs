@@ -74,7 +74,7 @@ public static class MembersHandler
     }
 
     private static HostErrorException NoReceiver(ISymbol symbol, Position position) => HostErrorException.Create(
-        ErrorCodes.SymbolNotFound,
+        ErrorCode.SymbolNotFound,
         $"'{symbol.Name}' ({SymbolFormat.KindOf(symbol)}) at {position.File}:{position.Line}:{position.Column} has no type whose members could be listed",
         new JsonObject
         {

@@ -90,7 +90,7 @@ public static class OverloadsHandler
     {
         var kind = SymbolFormat.KindOf(symbol);
         return HostErrorException.Create(
-            ErrorCodes.SymbolNotFound,
+            ErrorCode.SymbolNotFound,
             $"'{symbol.Name}' at {position.File}:{position.Line}:{position.Column} is a {kind}; overloads need a method or constructor",
             new JsonObject { ["file"] = position.File, ["line"] = position.Line, ["column"] = position.Column, ["kind"] = kind },
             "Place the column on the name of a method, in its declaration or in a call");

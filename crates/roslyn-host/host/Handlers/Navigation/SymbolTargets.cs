@@ -31,7 +31,7 @@ public static class SymbolTargets
         if (name.Length == 0)
         {
             throw HostErrorException.Create(
-                ErrorCodes.InvalidParameter,
+                ErrorCode.InvalidParameter,
                 "The type name is empty",
                 new JsonObject { ["name"] = name },
                 "Pass a fully qualified type name such as Namespace.Type");
@@ -56,7 +56,7 @@ public static class SymbolTargets
             1 => types[0],
             0 => throw await NotFoundAsync(solution, name, cancellationToken),
             _ => throw HostErrorException.Create(
-                ErrorCodes.SymbolAmbiguous,
+                ErrorCode.SymbolAmbiguous,
                 $"'{name}' names {types.Count} types in different assemblies",
                 new JsonObject
                 {
@@ -136,7 +136,7 @@ public static class SymbolTargets
             }
         }
         return HostErrorException.Create(
-            ErrorCodes.SymbolNotFound,
+            ErrorCode.SymbolNotFound,
             $"No type named '{name}' in the solution or its references",
             new JsonObject { ["name"] = name },
             similar.Count > 0

@@ -14,7 +14,7 @@ public static class TypeHierarchyHandler
         var baseTypes = new List<Related>();
         for (var baseType = type.BaseType; baseType is not null; baseType = baseType.BaseType)
         {
-            baseTypes.Add(new Related(await SymbolFormat.RefAsync(baseType, cancellationToken), "BaseType", baseTypes.Count == 0));
+            baseTypes.Add(new Related(await SymbolFormat.RefAsync(baseType, cancellationToken), Relation.BaseType, baseTypes.Count == 0));
         }
 
         var derived = new List<Derivation>();
@@ -38,8 +38,8 @@ public static class TypeHierarchyHandler
         return new TypeHierarchy(
             await SymbolFormat.RefAsync(type, cancellationToken),
             baseTypes.ToValueList(),
-            (await Derivations.RelatedAsync(derived, "DerivedType", cancellationToken)).ToValueList(),
-            (await Derivations.RelatedAsync(interfaces, "Interface", cancellationToken)).ToValueList());
+            (await Derivations.RelatedAsync(derived, Relation.DerivedType, cancellationToken)).ToValueList(),
+            (await Derivations.RelatedAsync(interfaces, Relation.Interface, cancellationToken)).ToValueList());
     }
 
     /// <summary>The type itself, or the type of a variable, field or property.</summary>
@@ -54,7 +54,7 @@ public static class TypeHierarchyHandler
     {
         var kind = SymbolFormat.KindOf(symbol);
         return HostErrorException.Create(
-            ErrorCodes.SymbolNotFound,
+            ErrorCode.SymbolNotFound,
             $"'{symbol.ToDisplayString(SymbolFormat.Display)}' is a {kind}, which has no type hierarchy",
             new JsonObject { ["symbol"] = symbol.ToDisplayString(SymbolFormat.Display), ["kind"] = kind },
             "Name a type, or place the column on a type name, variable, parameter, field or property");

@@ -1,5 +1,5 @@
 //! The host's life: restart after a crash, eviction of the least recently used solution, no orphan when
-//! the service dies, and diagnose answering while a solution loads.
+//! the service dies, diagnose answering while a solution loads, and a slow start holding up no other solution.
 
 use crate::support::{Fixture, Server, alive, children, eventually, group_members, kill9};
 use serde_json::json;
@@ -103,6 +103,58 @@ async fn diagnose_answers_while_a_solution_loads() {
     std::fs::write(&release, "").expect("release the load");
     loading.await.expect("initialize_workspace");
     assert_eq!(state(&server.ok("diagnose", json!({})).await).as_deref(), Some("Ready"));
+}
+
+/// A project of `folders` x `files` source files: a tree whose recursive watch takes a while to set up.
+fn large_project(root: &std::path::Path, folders: usize, files: usize) {
+    std::fs::create_dir_all(root).expect("project folder");
+    std::fs::write(root.join("Big.csproj"), "<Project Sdk=\"Microsoft.NET.Sdk\">\n  <PropertyGroup><TargetFramework>net10.0</TargetFramework></PropertyGroup>\n</Project>\n")
+        .expect("project file");
+    for folder in 0..folders {
+        let dir = root.join(format!("Part{folder}"));
+        std::fs::create_dir_all(&dir).expect("folder");
+        for file in 0..files {
+            let text = format!("namespace Big.Part{folder};\n\npublic class Type{file} {{ }}\n");
+            std::fs::write(dir.join(format!("Type{file}.cs")), text).expect("source file");
+        }
+    }
+}
+
+/// Every call passes through the broker's mailbox; a workspace starts (watches its folder, here a large one
+/// held open by a fault knob) in its own actor, so another solution's reads all answer meanwhile.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_workspace_starting_slowly_holds_up_no_call_of_another_solution() {
+    let tiny = Fixture::copy("tiny");
+    let big = tiny.path("Big");
+    large_project(&big, 40, 50);
+    let hold = tiny.path("hold-workspace-starts");
+    let env = [("ROSLYN_MCP_FAULT_HOLD_WORKSPACE_START", hold.to_str().expect("utf-8 path"))];
+    let server = std::sync::Arc::new(Server::start_with_env(&tiny.root, &env).await);
+    let read = json!({"filePath": tiny.file("Alpha/Alpha.cs"), "line": 3, "column": 14});
+    server.ok("find_symbol_definition", read.clone()).await;
+
+    std::fs::write(&hold, "").expect("hold workspace starts");
+    let opening = {
+        let (server, big) = (server.clone(), big.display().to_string());
+        tokio::spawn(async move { server.ok("initialize_workspace", json!({"workingDirectory": big})).await })
+    };
+    let big_solution = big.join("Big.csproj");
+    let listed =
+        eventually(Duration::from_secs(60), || async { server.workspace_status(&big_solution).await.map(drop) }).await;
+    assert!(listed.is_some(), "the broker never registered Big while its start was held");
+    let mut answered = 0;
+    for _ in 0..20 {
+        // A guard against a hang, not a measure: each read of a loaded solution takes milliseconds.
+        let reply = tokio::time::timeout(Duration::from_secs(60), server.ok("find_symbol_definition", read.clone()));
+        answered += usize::from(reply.await.is_ok());
+    }
+    assert_eq!(answered, 20, "reads of Alpha waited on Big's start");
+    assert!(!opening.is_finished(), "Big's start finished while held");
+
+    std::fs::remove_file(&hold).expect("release workspace starts");
+    let opened = opening.await.expect("initialize_workspace");
+    let documents = opened["primarySolution"]["documentCount"].as_u64().unwrap_or_default();
+    assert!(documents >= 2_000, "Big loads once released: {opened}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -119,6 +119,10 @@ pub struct ServiceArgs {
     /// before updating the host, so that tests act in that window without racing the clock.
     #[arg(long, env = "ROSLYN_MCP_FAULT_HOLD_APPLY", hide = true)]
     pub fault_hold_apply: Option<PathBuf>,
+    /// Fault injection for tests: a workspace's start-up (watching its folder) waits as long as this file
+    /// exists, so that tests call other solutions while one is starting.
+    #[arg(long, env = "ROSLYN_MCP_FAULT_HOLD_WORKSPACE_START", hide = true)]
+    pub fault_hold_workspace_start: Option<PathBuf>,
     /// Log as JSON lines (to stderr).
     #[arg(long, env = "ROSLYN_MCP_LOG_JSON", value_parser = clap::builder::BoolishValueParser::new())]
     pub log_json: bool,
@@ -137,6 +141,7 @@ impl ServiceArgs {
             write_timeout: Duration::from_secs(self.write_timeout_secs),
             journal_dir: self.journal_dir(),
             apply_hold: self.fault_hold_apply.clone(),
+            start_hold: self.fault_hold_workspace_start.clone(),
             ..WorkspaceSettings::default()
         }
     }

@@ -3,8 +3,10 @@
 //! Requests do not pass through the mailbox: callers `Acquire` the live host and talk to it directly,
 //! so reads run concurrently.
 
+use crate::own_writes::OwnWrites;
 use crate::settings::WorkspaceSettings;
 use crate::status::StatusCell;
+use crate::watcher::{self, FolderWatcher};
 use arc_swap::ArcSwapOption;
 use kameo::prelude::*;
 use protocol::host::{LoadRequest, RequestBody, ResponseBody};
@@ -29,6 +31,8 @@ pub struct WorkspaceActor {
     failures_in_row: u32,
     last_attempt: Option<Instant>,
     started_once: bool,
+    /// Forwards file changes to the ready host until the actor stops.
+    _watcher: Option<FolderWatcher>,
 }
 
 pub struct WorkspaceArgs {
@@ -37,13 +41,17 @@ pub struct WorkspaceArgs {
     pub settings: WorkspaceSettings,
     pub status: Arc<StatusCell>,
     pub ready: Arc<ArcSwapOption<HostProcess>>,
+    pub own_writes: OwnWrites,
 }
 
 impl Actor for WorkspaceActor {
     type Args = WorkspaceArgs;
     type Error = std::convert::Infallible;
 
+    /// Watches the folder first (a recursive watch of a large tree takes a while): requests for this solution
+    /// wait in the mailbox meanwhile, and no other solution's do.
     async fn on_start(args: Self::Args, _: ActorRef<Self>) -> Result<Self, Self::Error> {
+        let watcher = watcher::start(&args.solution, &args.settings, &args.ready, &args.status, &args.own_writes).await;
         Ok(Self {
             solution: args.solution,
             install: args.install,
@@ -53,6 +61,7 @@ impl Actor for WorkspaceActor {
             failures_in_row: 0,
             last_attempt: None,
             started_once: false,
+            _watcher: watcher,
         })
     }
 
@@ -189,11 +198,13 @@ impl WorkspaceActor {
 
 #[cfg(test)]
 mod tests {
-    use crate::{Workspace, WorkspaceEvents, WorkspaceSettings};
+    use crate::{RequestError, Workspace, WorkspaceEvents, WorkspaceSettings};
+    use protocol::host::{PingRequest, RequestBody};
     use roslyn_host::HostInstall;
     use std::path::{Path, PathBuf};
     use std::sync::{Arc, Mutex};
     use std::time::Duration;
+    use tokio_util::sync::CancellationToken;
 
     #[derive(Default)]
     struct Loads(Mutex<Vec<(PathBuf, bool)>>);
@@ -217,5 +228,18 @@ mod tests {
         assert!(workspace.load().await.is_err());
         assert_eq!(*loads.0.lock().expect("loads"), vec![(solution, false)]);
         workspace.stop().await;
+    }
+
+    #[tokio::test]
+    async fn a_request_to_a_stopped_workspace_comes_back_unsent_with_its_body() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let install = HostInstall { dotnet: PathBuf::from("/bin/false"), host_dll: dir.path().join("Host.dll") };
+        let workspace = Workspace::spawn(dir.path().join("App.sln"), Ok(install), WorkspaceSettings::default());
+        workspace.stop().await;
+        let body = RequestBody::Ping(PingRequest { delay_ms: 7 });
+        let sent = workspace.request_within(body.clone(), None, &CancellationToken::new()).await;
+        let Err(RequestError::Unsent(returned, error)) = sent else { panic!("a stopped workspace sends nothing") };
+        assert_eq!(*returned, body);
+        assert_eq!(error.code, protocol::ErrorCode::WORKSPACE_NOT_LOADED);
     }
 }

@@ -2,10 +2,10 @@
 //! before the write counts as done. A failure, a timeout or a cancellation at any step restores every file.
 //! Every path is admitted by the call's [`Walls`] at the moment it is touched.
 
-use crate::Workspace;
 use crate::checksum::sha256_hex;
 use crate::host_update;
 use crate::write::{Change, FileWrite, Outcome, Transaction, Walls};
+use crate::{Workspace, WriteGuard};
 use protocol::{ErrorCode, ToolError};
 use roslyn_host::HostProcess;
 use std::path::PathBuf;
@@ -16,15 +16,20 @@ use tokio_util::sync::CancellationToken;
 
 impl Workspace {
     /// Writes `writes` as one operation and brings the host's view up to date, all before `deadline`,
-    /// touching nothing outside `walls`. The caller holds the workspace's [`crate::WriteGuard`].
+    /// touching nothing outside `walls`, under this workspace's write lock (held until the write ends).
     pub async fn write(
         &self,
+        guard: WriteGuard,
         operation: &str,
         walls: Walls,
         writes: Vec<FileWrite>,
         deadline: Instant,
         cancel: &CancellationToken,
     ) -> Result<Vec<Outcome>, ToolError> {
+        if !guard.is_of(&self.write_lock) {
+            return Err(ToolError::new(ErrorCode::ROSLYN_ERROR, "a write was given the lock of another workspace"));
+        }
+        let _guard = guard;
         let _in_use = self.begin_call().await;
         let host = self.acquire().await?;
         // Known before anything is written, so that the watcher can never see these files as foreign.

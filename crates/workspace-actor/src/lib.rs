@@ -19,7 +19,8 @@ pub use events::WorkspaceEvents;
 pub use liveness::PING_LIMIT;
 pub use settings::WorkspaceSettings;
 pub use write::{Change, FileWrite, Original, Outcome, Walls, check, real_path, real_roots, recover};
-pub use write_lock::{WriteGuard, WriteLock};
+pub use write_lock::WriteGuard;
+use write_lock::WriteLock;
 
 use actor::WorkspaceArgs;
 use arc_swap::ArcSwapOption;
@@ -48,28 +49,38 @@ pub struct Workspace {
     settings: WorkspaceSettings,
     ready: Arc<ArcSwapOption<roslyn_host::HostProcess>>,
     own_writes: own_writes::OwnWrites,
-    _watcher: Option<watcher::FolderWatcher>,
+}
+
+/// Why a request got no answer.
+pub enum RequestError {
+    /// It never reached a host: the workspace was stopped (evicted), or its host was found dead before
+    /// sending. Sending it again is safe; the body comes back for that.
+    Unsent(Box<RequestBody>, ToolError),
+    Failed(ToolError),
+}
+
+impl From<RequestError> for ToolError {
+    fn from(error: RequestError) -> Self {
+        match error {
+            RequestError::Unsent(_, error) | RequestError::Failed(error) => error,
+        }
+    }
 }
 
 impl Workspace {
-    /// Spawns the actor and the watcher; the host starts with the first request.
+    /// Spawns the actor and returns at once: the actor watches the folder as it starts, and starts the host
+    /// with the first request. Whoever opens a workspace (the broker's mailbox) never waits on either.
     pub fn spawn(solution: PathBuf, install: Result<HostInstall, ToolError>, settings: WorkspaceSettings) -> Self {
         let status = Arc::new(StatusCell::new(solution.display().to_string()));
         let ready = Arc::new(ArcSwapOption::empty());
         let own_writes = own_writes::OwnWrites::default();
-        let watcher = watcher::watch(&solution, &settings, ready.clone(), status.clone(), own_writes.clone())
-            .inspect_err(|error| {
-                // Usually the inotify watch limit: the service still answers, but edits are not seen.
-                tracing::error!(%error, solution = %solution.display(), "cannot watch the solution folder");
-                status.update(|s| s.warnings.push(format!("file watching unavailable: {error}")));
-            })
-            .ok();
         let actor = WorkspaceActor::spawn(WorkspaceArgs {
             solution: solution.clone(),
             install,
             settings: settings.clone(),
             status: status.clone(),
             ready: ready.clone(),
+            own_writes: own_writes.clone(),
         });
         Self {
             solution,
@@ -82,7 +93,6 @@ impl Workspace {
             settings,
             ready,
             own_writes,
-            _watcher: watcher,
         }
     }
 
@@ -117,34 +127,40 @@ impl Workspace {
         self.settings.write_timeout
     }
 
-    pub fn write_lock(&self) -> &WriteLock {
-        &self.write_lock
+    /// The write lock, refused at once with WORKSPACE_BUSY while another write holds it; [`Workspace::write`]
+    /// takes it.
+    pub fn begin_write(&self) -> Result<WriteGuard, ToolError> {
+        self.write_lock.try_acquire(&self.solution.display().to_string())
     }
 
-    /// Runs a read on the current host, loading the solution first if needed. A request is sent again only when
-    /// it never reached a host (one found dead before sending is restarted first); a host that dies while
-    /// answering fails the call, since the request may be what killed it.
-    pub async fn request(&self, body: RequestBody, cancel: &CancellationToken) -> Result<HostReply, ToolError> {
-        self.request_within(body, None, cancel).await
-    }
-
-    /// [`Workspace::request`] with its own time limit instead of the read timeout (a refactoring's
-    /// computation has the write's).
+    /// Sends one request to the host, loading the solution first if needed, within `limit` (the read timeout
+    /// by default; a refactoring's computation has the write's). It is sent once: what may be sent again is
+    /// the caller's one retry policy, told by [`RequestError::Unsent`]. A host that dies while answering
+    /// fails the request, which may be what killed it.
     pub async fn request_within(
         &self,
         body: RequestBody,
         limit: Option<std::time::Duration>,
         cancel: &CancellationToken,
-    ) -> Result<HostReply, ToolError> {
+    ) -> Result<HostReply, RequestError> {
         let limit = limit.unwrap_or(self.settings.request_timeout);
         let _in_use = self.begin_call().await;
-        let mut host = self.acquire().await?;
+        let host = match self.acquire().await {
+            Ok(host) => host,
+            Err(error) if self.is_stopped() => return Err(RequestError::Unsent(Box::new(body), error)),
+            Err(error) => return Err(RequestError::Failed(error)),
+        };
         if host.connection().is_closed() {
             // Died between being handed out and being asked: the next acquire restarts it.
-            host = self.acquire().await?;
+            let error = ToolError::new(ErrorCode::ROSLYN_ERROR, format!("the Roslyn host (pid {}) died", host.pid()));
+            return Err(RequestError::Unsent(Box::new(body), error));
         }
         host.connection().request(body, limit, cancel).await.map_err(|failure| {
-            if failure.is_crash() { died_answering(host.pid(), failure) } else { ToolError::from(failure) }
+            RequestError::Failed(if failure.is_crash() {
+                died_answering(host.pid(), failure)
+            } else {
+                ToolError::from(failure)
+            })
         })
     }
 
@@ -182,17 +198,11 @@ impl Workspace {
         !self.actor.is_alive()
     }
 
-    /// Whether `error` failed a request before it reached a host because this workspace was stopped (evicted),
-    /// so that the caller may open the solution again and send it: the one retry besides a host found dead
-    /// before sending (see [`Workspace::request`]).
-    pub fn never_reached_host(&self, error: &ToolError) -> bool {
-        error.code == ErrorCode::WORKSPACE_NOT_LOADED && self.is_stopped()
-    }
-
-    /// Waits for calls and a write in progress, then stops the actor, which stops the host.
+    /// Waits for a write in progress, then for calls, then stops the actor, which stops the host. The write
+    /// first: its own requests take part in calls, and a write begun later is refused meanwhile.
     pub async fn stop(&self) {
-        let _calls = self.in_use.write().await;
         let _write = self.write_lock.drain().await;
+        let _calls = self.in_use.write().await;
         if self.actor.stop_gracefully().await.is_ok() {
             self.actor.wait_for_shutdown().await;
         }

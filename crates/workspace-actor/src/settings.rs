@@ -26,6 +26,9 @@ pub struct WorkspaceSettings {
     /// Fault injection: a write that has replaced its files waits until this file exists before updating the
     /// host; none in service.
     pub apply_hold: Option<PathBuf>,
+    /// Fault injection: a workspace's start-up (watching its folder) waits as long as this file exists; none
+    /// in service.
+    pub start_hold: Option<PathBuf>,
     /// Told of loads, restarts and forwarded file changes.
     pub events: Arc<dyn WorkspaceEvents>,
 }
@@ -42,6 +45,7 @@ impl Default for WorkspaceSettings {
             write_timeout: Duration::from_secs(30),
             journal_dir: std::env::temp_dir().join("roslyn-mcp-journal"),
             apply_hold: None,
+            start_hold: None,
             events: events::ignored(),
         }
     }

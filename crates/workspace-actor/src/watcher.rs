@@ -28,8 +28,35 @@ const IGNORED_DIRS: &[&str] = &["bin", "obj", ".git", ".vs", "node_modules"];
 /// How often a waiting batch looks for a ready host.
 const RETRY: Duration = Duration::from_millis(100);
 
+/// Watches the solution's folder off the async threads; `None` (with a warning in the status) when it cannot.
+pub async fn start(
+    solution: &Path,
+    settings: &WorkspaceSettings,
+    ready: &Arc<ArcSwapOption<HostProcess>>,
+    status: &Arc<StatusCell>,
+    own_writes: &OwnWrites,
+) -> Option<FolderWatcher> {
+    if let Some(hold) = &settings.start_hold {
+        while hold.exists() {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+    let (path, settings) = (solution.to_path_buf(), settings.clone());
+    let (ready, watched_status, own_writes) = (ready.clone(), status.clone(), own_writes.clone());
+    let watching = tokio::task::spawn_blocking(move || watch(&path, &settings, ready, watched_status, own_writes));
+    let error = match watching.await {
+        Ok(Ok(watcher)) => return Some(watcher),
+        Ok(Err(error)) => error.to_string(),
+        Err(panicked) => panicked.to_string(),
+    };
+    // Usually the inotify watch limit: the service still answers, but edits are not seen.
+    tracing::error!(%error, solution = %solution.display(), "cannot watch the solution folder");
+    status.update(|s| s.warnings.push(format!("file watching unavailable: {error}")));
+    None
+}
+
 /// Starts watching the solution's folder; the forwarder stops when the returned watcher is dropped.
-pub fn watch(
+fn watch(
     solution: &Path,
     settings: &WorkspaceSettings,
     ready: Arc<ArcSwapOption<HostProcess>>,

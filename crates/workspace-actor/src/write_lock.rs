@@ -1,17 +1,26 @@
 //! The per-workspace write lock: one writer at a time, and a second one is refused at once, never queued.
+//! A write cannot be made without its guard: [`crate::Workspace::write`] takes the [`WriteGuard`] that
+//! [`crate::Workspace::begin_write`] hands out, and refuses one of another workspace.
 
 use protocol::{ErrorCode, ToolError};
 use std::sync::Arc;
 use tokio::sync::{Mutex, OwnedMutexGuard};
 
 #[derive(Clone, Default)]
-pub struct WriteLock(Arc<Mutex<()>>);
+pub(crate) struct WriteLock(Arc<Mutex<()>>);
 
-/// Held for the whole of a write; dropping it releases the workspace.
-pub struct WriteGuard(#[allow(dead_code)] OwnedMutexGuard<()>);
+/// Held for the whole of a write, from computing it to the host's updated view; dropping it releases the
+/// workspace. Eviction waits for it.
+pub struct WriteGuard(OwnedMutexGuard<()>);
+
+impl WriteGuard {
+    pub(crate) fn is_of(&self, lock: &WriteLock) -> bool {
+        Arc::ptr_eq(OwnedMutexGuard::mutex(&self.0), &lock.0)
+    }
+}
 
 impl WriteLock {
-    pub fn try_acquire(&self, solution: &str) -> Result<WriteGuard, ToolError> {
+    pub(crate) fn try_acquire(&self, solution: &str) -> Result<WriteGuard, ToolError> {
         self.0.clone().try_lock_owned().map(WriteGuard).map_err(|_| {
             ToolError::new(ErrorCode::WORKSPACE_BUSY, format!("Another write is in progress on {solution}"))
                 .detail("solutionPath", solution)
@@ -20,11 +29,11 @@ impl WriteLock {
     }
 
     /// Waits for a write in progress to finish: eviction never cuts one off.
-    pub async fn drain(&self) -> WriteGuard {
+    pub(crate) async fn drain(&self) -> WriteGuard {
         WriteGuard(self.0.clone().lock_owned().await)
     }
 
-    pub fn is_held(&self) -> bool {
+    pub(crate) fn is_held(&self) -> bool {
         self.0.try_lock().is_err()
     }
 }
@@ -42,5 +51,13 @@ mod tests {
         assert_eq!(refused.code, ErrorCode::WORKSPACE_BUSY);
         drop(first);
         assert!(lock.try_acquire("/s.sln").is_ok());
+    }
+
+    #[tokio::test]
+    async fn a_guard_belongs_to_its_own_lock_only() {
+        let (mine, other) = (WriteLock::default(), WriteLock::default());
+        let guard = mine.try_acquire("/a.sln").expect("writer");
+        assert!(guard.is_of(&mine));
+        assert!(!guard.is_of(&other));
     }
 }

@@ -32,12 +32,8 @@ pub async fn initialize_workspace(
     }
     let found = discover(&root);
     let primary = choose(&found, input.preferred_solution.as_deref(), &root)?;
-    let mut workspace = call.services.workspace(primary.clone()).await?;
-    if call.load(&workspace).await.is_err() && workspace.is_stopped() {
-        // Evicted while loading: open it again.
-        workspace = call.services.workspace(primary.clone()).await?;
-    }
-    call.load(&workspace).await?;
+    let workspace = call.services.workspace(primary.clone()).await?;
+    let workspace = call.load(&workspace).await?;
     call.services.note_host_versions(&workspace);
     call.services.registry.touch(&primary);
     call.session.set_workspace(SessionWorkspace { root: root.clone(), solution: primary.clone() });

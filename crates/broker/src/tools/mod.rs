@@ -27,7 +27,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
-use workspace_actor::Workspace;
+use workspace_actor::{RequestError, Workspace};
 
 /// What a tool call has to work with.
 pub struct Call {
@@ -83,8 +83,7 @@ impl Call {
         resolve::existing_file(raw, field, &self.scope)
     }
 
-    /// Sends one request to the workspace's host. A workspace evicted before the request reached its host is
-    /// opened again and asked; a host that died answering is not (see `Workspace::request`).
+    /// Sends one request to the workspace's host (see [`Call::ask_within`]).
     pub async fn ask(&self, workspace: &Arc<Workspace>, body: RequestBody) -> Result<HostReply, ToolError> {
         self.ask_within(workspace, body, None).await
     }
@@ -105,20 +104,24 @@ impl Call {
         self.services.pager.page(&resolved.target.roots, ask, request, body, list).await
     }
 
-    /// [`Call::ask`] with a time limit other than the read timeout.
+    /// [`Call::ask`] with a time limit other than the read timeout. A request that never reached a host is
+    /// sent once more ([`Call::again`]); one whose host died answering is not: it may be what killed it.
     pub async fn ask_within(
         &self,
         workspace: &Arc<Workspace>,
         body: RequestBody,
         limit: Option<Duration>,
     ) -> Result<HostReply, ToolError> {
-        let mut workspace = workspace.clone();
-        let loading = self.loading(&workspace).await;
-        let mut reply = workspace.request_within(body.clone(), limit, &self.cancel).await;
-        if reply.as_ref().is_err_and(|error| workspace.never_reached_host(error)) {
-            workspace = self.services.workspace(workspace.solution().to_path_buf()).await?;
-            reply = workspace.request_within(body, limit, &self.cancel).await;
-        }
+        let loading = self.loading(workspace).await;
+        let (workspace, reply) = match workspace.request_within(body, limit, &self.cancel).await {
+            Err(RequestError::Unsent(body, _)) => {
+                let workspace = self.again(workspace).await?;
+                let reply = workspace.request_within(*body, limit, &self.cancel).await;
+                (workspace, reply)
+            }
+            reply => (workspace.clone(), reply),
+        };
+        let reply = reply.map_err(ToolError::from);
         if loading {
             self.progress.step(format!("Loaded {}", workspace.solution().display())).await;
         }
@@ -132,16 +135,33 @@ impl Call {
 }
 
 impl Call {
-    /// Ensures the workspace's solution is loaded, reporting progress while it loads.
-    pub async fn load(&self, workspace: &Workspace) -> Result<(), ToolError> {
-        if !self.loading(workspace).await {
-            return workspace.load().await;
-        }
-        let loaded = workspace.load().await;
-        if loaded.is_ok() {
+    /// Ensures the workspace's solution is loaded, reporting progress while it loads, and returns the
+    /// workspace that holds it: a workspace stopped (evicted) meanwhile is opened again, once.
+    pub async fn load(&self, workspace: &Arc<Workspace>) -> Result<Arc<Workspace>, ToolError> {
+        let loading = self.loading(workspace).await;
+        let workspace = match workspace.load().await {
+            Err(_) if workspace.is_stopped() => {
+                let again = self.again(workspace).await?;
+                again.load().await?;
+                again
+            }
+            loaded => loaded.map(|()| workspace.clone())?,
+        };
+        if loading {
             self.progress.step(format!("Loaded {}", workspace.solution().display())).await;
         }
-        loaded
+        Ok(workspace)
+    }
+
+    /// The one retry policy of the service. What never reached a host (see
+    /// [`RequestError::Unsent`]) is tried once more: on the solution opened again when its
+    /// workspace was stopped (evicted), else on the same workspace, whose next acquire restarts a dead host.
+    async fn again(&self, workspace: &Arc<Workspace>) -> Result<Arc<Workspace>, ToolError> {
+        if workspace.is_stopped() {
+            self.services.workspace(workspace.solution().to_path_buf()).await
+        } else {
+            Ok(workspace.clone())
+        }
     }
 
     /// Whether the workspace has yet to load its solution; if so, says so as progress.

@@ -79,9 +79,9 @@ async fn run(
     let workspace = resolved.workspace;
     let solution = resolved.target.solution.display().to_string();
     // Loading has its own limit; the write's starts with a loaded solution.
-    call.load(&workspace).await?;
+    let workspace = call.load(&workspace).await?;
     // A write holds the lock from before computing until the host has the new files; a preview holds none.
-    let guard = if preview { None } else { Some(workspace.write_lock().try_acquire(&solution)?) };
+    let guard = if preview { None } else { Some(workspace.begin_write()?) };
     let limit = workspace.write_timeout();
     let deadline = tokio::time::Instant::now() + limit;
     let operation_id = uuid::Uuid::new_v4().to_string();
@@ -93,12 +93,12 @@ async fn run(
     };
     let walls = Walls::new(resolved.target.roots.clone(), resolved.target.client_roots.clone());
     gate(&walls, &plan)?;
-    if preview {
+    let Some(guard) = guard else {
         let current = current_texts(&plan)?;
         let root = resolved.target.solution.parent().unwrap_or(Path::new("/"));
         let summary = Summary { operation_id, execution_time_ms: elapsed_ms(job.began), solution };
         return Ok(MoveOutput::Preview(output::preview(&plan, &current, root, summary)));
-    }
+    };
     // The write checks every file again, under the lock, just before replacing it.
     tracing::info!(
         operation_id,
@@ -111,10 +111,7 @@ async fn run(
     // The write runs to its end, finished or rolled back, with the lock held, even if the session that
     // asked for it goes away meanwhile; cancelling the request rolls it back.
     let (writes, cancel, operation) = (output::writes(&plan), call.cancel.clone(), operation_id.clone());
-    let write = tokio::spawn(async move {
-        let _guard = guard;
-        workspace.write(&operation, walls, writes, deadline, &cancel).await
-    });
+    let write = tokio::spawn(async move { workspace.write(guard, &operation, walls, writes, deadline, &cancel).await });
     let outcomes =
         write.await.map_err(|e| ToolError::new(ErrorCode::ROSLYN_ERROR, format!("the write failed: {e}")))??;
     call.progress.step("Files written and the Roslyn host updated").await;

@@ -152,3 +152,23 @@ async fn find_references_returns_every_use_across_projects_and_nothing_else() {
     );
     server.stop().await;
 }
+
+/// A file of a multi-targeted project is in one project per framework: each place is found once, always in
+/// the project first in ordinal order, so that the same question gets the same bytes.
+#[tokio::test(flavor = "multi_thread")]
+async fn references_in_a_multi_targeted_project_name_the_same_project_every_time() {
+    let multi = Fixture::copy("MultiTarget");
+    let server = Server::start(&multi.root, &[]).await;
+    let (line, column) = multi.position_of("Shapes.cs", "Circle", 0);
+    let question = json!({"filePath": multi.file("Shapes.cs"), "line": line, "column": column});
+    let first = server.ok("find_references", question.clone()).await;
+    let references = first["references"].as_array().expect("references");
+    assert_eq!(references.len(), 4, "four uses, each once: {first}");
+    assert!(references.iter().all(|r| r["project"] == json!("Multi(net10.0)")), "{first}");
+    for _ in 0..10 {
+        let again = server.ok("find_references", question.clone()).await;
+        assert_eq!(again["references"], first["references"]);
+    }
+    let definition = server.ok("find_symbol_definition", question).await;
+    assert_eq!(definition["locations"].as_array().map(Vec::len), Some(1), "{definition}");
+}

@@ -88,6 +88,8 @@ pub struct ReferenceItem {
     pub line_text: String,
     /// Declaration, Invocation, ObjectCreation, Write, Read, TypeReference, NameOf, Other.
     pub kind: String,
+    /// The project of the file; for a file in several (the frameworks of a multi-targeted project,
+    /// `Lib(net10.0)` and `Lib(net9.0)`), the first in ordinal order, every time.
     pub project: String,
 }
 

@@ -13,6 +13,17 @@ public sealed record ResolvedPosition(Position Position, Document Document, Sour
 /// <summary>The validation and symbol lookup shared by every position request.</summary>
 public static class PositionResolver
 {
+    /// <summary>
+    /// The document of a file; for a file in several projects (each framework of a multi-targeted project), the
+    /// one of the project first in ordinal order, so that every question about it is asked of the same one.
+    /// </summary>
+    public static Document? DocumentAt(Solution solution, string path) =>
+        solution.GetDocumentIdsWithFilePath(path)
+            .Select(solution.GetDocument)
+            .OfType<Document>()
+            .OrderBy(d => d.Project.Name, StringComparer.Ordinal)
+            .FirstOrDefault();
+
     public static async Task<ResolvedPosition> ResolveAsync(Solution solution, Position position, CancellationToken cancellationToken)
     {
         var document = FindDocument(solution, position.File);
@@ -53,9 +64,7 @@ public static class PositionResolver
         {
             path = null;
         }
-        var document = path is null
-            ? null
-            : solution.GetDocumentIdsWithFilePath(path).Select(solution.GetDocument).FirstOrDefault(d => d is not null);
+        var document = path is null ? null : DocumentAt(solution, path);
         return document ?? throw HostErrorException.Create(
             ErrorCode.SourceNotInWorkspace,
             $"{file} is not a source file of the loaded solution",

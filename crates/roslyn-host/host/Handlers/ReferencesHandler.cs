@@ -26,14 +26,14 @@ public static class ReferencesHandler
                 .SelectMany(d => d.Locations.Where(l => l.IsInSource)));
         }
 
-        // A span found several times (a type and its constructor at `new T()`) is reported once; a declaration
-        // wins over a use.
+        // A span found several times (a type and its constructor at `new T()`, a file of a multi-targeted project)
+        // is reported once (see Replaces).
         var references = new Dictionary<ProtocolSpan, Reference>();
         foreach (var location in declarations)
         {
             cancellationToken.ThrowIfCancellationRequested();
             var span = SymbolFormat.ToSpan(location);
-            if (!references.ContainsKey(span) && solution.GetDocument(location.SourceTree) is { } document)
+            if (solution.GetDocument(location.SourceTree) is { } document && Replaces(references, span, document.Project.Name, true))
             {
                 var text = await location.SourceTree!.GetTextAsync(cancellationToken);
                 references[span] = new Reference(span, SymbolFormat.LineText(text, location.SourceSpan.Start), ReferenceKind.Declaration, document.Project.Name);
@@ -47,7 +47,7 @@ public static class ReferencesHandler
             {
                 cancellationToken.ThrowIfCancellationRequested();
                 var span = SymbolFormat.ToSpan(use.Location);
-                if (references.ContainsKey(span))
+                if (!Replaces(references, span, use.Document.Project.Name, false))
                 {
                     continue;
                 }
@@ -57,6 +57,21 @@ public static class ReferencesHandler
             }
         }
         return new ReferenceList(SymbolFormat.Summarize(symbol), references.Values.InSourceOrder(r => r.Span).ToValueList());
+    }
+
+    /// <summary>
+    /// Whether a span found (again) in <paramref name="project"/> replaces what is kept for it: a declaration
+    /// wins over a use, then the project first in ordinal order (<c>Lib(net10.0)</c> before <c>Lib(net9.0)</c> for
+    /// a multi-targeted project), so that the answer does not depend on the order the search finds them in.
+    /// </summary>
+    private static bool Replaces(Dictionary<ProtocolSpan, Reference> references, ProtocolSpan span, string project, bool declaration)
+    {
+        if (!references.TryGetValue(span, out var kept))
+        {
+            return true;
+        }
+        var keptDeclaration = kept.Kind == ReferenceKind.Declaration;
+        return keptDeclaration == declaration ? string.CompareOrdinal(project, kept.Project) < 0 : declaration;
     }
 
     private static async Task<ReferenceKind> KindOfAsync(ReferenceLocation use, ISymbol definition, CancellationToken cancellationToken)

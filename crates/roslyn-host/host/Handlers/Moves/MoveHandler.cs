@@ -47,7 +47,7 @@ public static class MoveHandler
         try
         {
             if (Path.IsPathFullyQualified(file)
-                && solution.GetDocumentIdsWithFilePath(Path.GetFullPath(file)).Select(solution.GetDocument).FirstOrDefault(d => d is not null) is { } document)
+                && PositionResolver.DocumentAt(solution, Path.GetFullPath(file)) is { } document)
             {
                 return document;
             }

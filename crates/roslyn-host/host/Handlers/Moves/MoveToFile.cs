@@ -16,7 +16,7 @@ internal static class MoveToFile
         {
             throw MoveErrors.SameLocation(target);
         }
-        var targetDocument = solution.GetDocumentIdsWithFilePath(target).Select(solution.GetDocument).OfType<Document>().FirstOrDefault();
+        var targetDocument = PositionResolver.DocumentAt(solution, target);
         var targetProject = targetDocument?.Project ?? ProjectForNewFile(solution, target, destination.CreateTargetFile);
         var references = await TypeReferences.FindAsync(type, withExtensionCalls: false, cancellationToken);
         if (type.Symbol.IsFileLocal)

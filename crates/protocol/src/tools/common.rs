@@ -1,5 +1,6 @@
 //! Shapes shared by several tools.
 
+use super::input::tool_input;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -61,21 +62,9 @@ pub struct SymbolInfo {
     pub is_from_metadata: bool,
 }
 
-/// The position arguments every position-based tool takes.
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct PositionInput {
-    /// Source file, absolute or relative to the workspace root.
-    pub file_path: String,
-    /// 1-based line.
-    #[schemars(range(min = 1))]
-    pub line: u32,
-    /// 1-based column (UTF-16 code units, as editors count for most text).
-    #[schemars(range(min = 1))]
-    pub column: u32,
-    /// Solution or project to use; found from the file when omitted.
-    #[serde(default)]
-    pub solution_path: Option<String>,
+tool_input! {
+    /// The position arguments every position-based tool takes.
+    pub struct PositionInput(position;) {}
 }
 
 /// A symbol with its first declaration in the solution (none for symbols from referenced assemblies).

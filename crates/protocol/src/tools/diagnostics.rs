@@ -1,5 +1,6 @@
 //! get_compilation_diagnostics.
 
+use super::input::tool_input;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -24,29 +25,22 @@ impl SeverityName {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct CompilationDiagnosticsInput {
-    /// One file (absolute or relative to the workspace root). Give at most one of `filePath` and `project`;
-    /// with neither, the whole solution.
-    #[serde(default)]
-    pub file_path: Option<String>,
-    /// One project, by name (`Shop.Core`) or project file path.
-    #[serde(default)]
-    pub project: Option<String>,
-    /// Solution or project to use; found from the file when omitted.
-    #[serde(default)]
-    pub solution_path: Option<String>,
-    /// Lowest severity to report (default `warning`).
-    #[serde(default)]
-    pub min_severity: Option<SeverityName>,
-    /// Files per page (default 100; capped at the service's maximum page size, 200 unless set lower).
-    #[serde(default)]
-    #[schemars(range(min = 1))]
-    pub page_size: Option<u32>,
-    /// `nextCursor` of the previous page; omit for the first page.
-    #[serde(default)]
-    pub cursor: Option<String>,
+tool_input! {
+    pub struct CompilationDiagnosticsInput(; page "Files") {
+        /// One file (absolute or relative to the workspace root). Give at most one of `filePath` and `project`;
+        /// with neither, the whole solution.
+        #[serde(default)]
+        pub file_path: Option<String>,
+        /// One project, by name (`Shop.Core`) or project file path.
+        #[serde(default)]
+        pub project: Option<String>,
+        /// Solution or project to use; found from the file when omitted.
+        #[serde(default)]
+        pub solution_path: Option<String>,
+        /// Lowest severity to report (default `warning`).
+        #[serde(default)]
+        pub min_severity: Option<SeverityName>,
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -1,40 +1,19 @@
 //! find_implementations, get_type_hierarchy and get_call_hierarchy.
 
 use super::common::{SourceSite, SymbolInfo, SymbolItem};
+use super::input::tool_input;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ImplementationsInput {
-    /// Fully qualified type name (`Shop.Core.Services.IRepository<T>` or the metadata name
-    /// `Shop.Core.Services.IRepository`1`); or give `filePath`, `line` and `column` of a type or member.
-    #[serde(default)]
-    pub type_name: Option<String>,
-    #[serde(default)]
-    pub file_path: Option<String>,
-    #[serde(default)]
-    #[schemars(range(min = 1))]
-    pub line: Option<u32>,
-    #[serde(default)]
-    #[schemars(range(min = 1))]
-    pub column: Option<u32>,
-    /// Solution or project to use; found from the file (or the session's workspace) when omitted.
-    #[serde(default)]
-    pub solution_path: Option<String>,
-    /// Classes deriving from a class, interfaces extending an interface, overrides of a member (default true).
-    #[serde(default)]
-    pub find_derived_types: Option<bool>,
-    /// Types implementing an interface, members implementing an interface member (default true).
-    #[serde(default)]
-    pub find_interface_implementations: Option<bool>,
-    /// Items per page (default 100; capped at the service's maximum page size, 200 unless set lower).
-    #[serde(default)]
-    #[schemars(range(min = 1))]
-    pub page_size: Option<u32>,
-    /// `nextCursor` of the previous page; omit for the first page.
-    #[serde(default)]
-    pub cursor: Option<String>,
+tool_input! {
+    pub struct ImplementationsInput(target; page "Items") {
+        /// Classes deriving from a class, interfaces extending an interface, overrides of a member (default true).
+        #[serde(default)]
+        pub find_derived_types: Option<bool>,
+        /// Types implementing an interface, members implementing an interface member (default true).
+        #[serde(default)]
+        pub find_interface_implementations: Option<bool>,
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -77,25 +56,12 @@ pub enum HierarchyDirection {
     Both,
 }
 
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct TypeHierarchyInput {
-    /// Fully qualified type name; or give `filePath`, `line` and `column` of a type, variable or member.
-    #[serde(default)]
-    pub type_name: Option<String>,
-    #[serde(default)]
-    pub file_path: Option<String>,
-    #[serde(default)]
-    #[schemars(range(min = 1))]
-    pub line: Option<u32>,
-    #[serde(default)]
-    #[schemars(range(min = 1))]
-    pub column: Option<u32>,
-    #[serde(default)]
-    pub solution_path: Option<String>,
-    /// Default `Both`.
-    #[serde(default)]
-    pub direction: Option<HierarchyDirection>,
+tool_input! {
+    pub struct TypeHierarchyInput(target;) {
+        /// Default `Both`.
+        #[serde(default)]
+        pub direction: Option<HierarchyDirection>,
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -137,28 +103,12 @@ pub enum CallDirection {
     Both,
 }
 
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct CallHierarchyInput {
-    /// Source file, absolute or relative to the workspace root.
-    pub file_path: String,
-    /// 1-based line of a method, constructor, property or local function (declaration or use).
-    #[schemars(range(min = 1))]
-    pub line: u32,
-    #[schemars(range(min = 1))]
-    pub column: u32,
-    #[serde(default)]
-    pub solution_path: Option<String>,
-    /// Default `Both`.
-    #[serde(default)]
-    pub direction: Option<CallDirection>,
-    /// Callers and callees per page (default 100; capped at the service's maximum page size).
-    #[serde(default)]
-    #[schemars(range(min = 1))]
-    pub page_size: Option<u32>,
-    /// `nextCursor` of the previous page; omit for the first page.
-    #[serde(default)]
-    pub cursor: Option<String>,
+tool_input! {
+    pub struct CallHierarchyInput(position; page "Callers and callees") {
+        /// Default `Both`.
+        #[serde(default)]
+        pub direction: Option<CallDirection>,
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

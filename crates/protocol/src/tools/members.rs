@@ -1,41 +1,24 @@
 //! get_available_members and get_method_overloads.
 
 use super::common::{SourceSite, SymbolInfo};
+use super::input::tool_input;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub type MethodOverloadsInput = super::PositionInput;
 
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct AvailableMembersInput {
-    /// Source file, absolute or relative to the workspace root.
-    pub file_path: String,
-    /// 1-based line of an expression, variable or type name.
-    #[schemars(range(min = 1))]
-    pub line: u32,
-    /// 1-based column.
-    #[schemars(range(min = 1))]
-    pub column: u32,
-    /// Solution or project to use; found from the file when omitted.
-    #[serde(default)]
-    pub solution_path: Option<String>,
-    /// List extension methods that apply to the type (default true).
-    #[serde(default)]
-    pub include_extension_methods: Option<bool>,
-    /// List static members (default true).
-    #[serde(default)]
-    pub include_static: Option<bool>,
-    /// Keep only members whose name starts with this text (case-insensitive).
-    #[serde(default)]
-    pub filter: Option<String>,
-    /// Members per page (default 100; capped at the service's maximum page size, 200 unless set lower).
-    #[serde(default)]
-    #[schemars(range(min = 1))]
-    pub page_size: Option<u32>,
-    /// `nextCursor` of the previous page; omit for the first page.
-    #[serde(default)]
-    pub cursor: Option<String>,
+tool_input! {
+    pub struct AvailableMembersInput(position; page "Members") {
+        /// List extension methods that apply to the type (default true).
+        #[serde(default)]
+        pub include_extension_methods: Option<bool>,
+        /// List static members (default true).
+        #[serde(default)]
+        pub include_static: Option<bool>,
+        /// Keep only members whose name starts with this text (case-insensitive).
+        #[serde(default)]
+        pub filter: Option<String>,
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]

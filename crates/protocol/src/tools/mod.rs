@@ -6,6 +6,7 @@ mod common;
 pub mod diagnose;
 pub mod diagnostics;
 pub mod hierarchy;
+mod input;
 pub mod members;
 pub mod moves;
 pub mod navigation;

@@ -1,6 +1,7 @@
 //! move_type_to_file and move_type_to_namespace (seed 000 §1.1, §1.2): inputs, the applied result and the
 //! preview.
 
+use super::input::tool_input;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -10,58 +11,26 @@ pub const NAME_PATTERN: &str = r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]
 /// An absolute Unix or Windows path of a `.cs` file.
 pub const CS_PATH_PATTERN: &str = r"^[A-Za-z]:\\.*\.cs$|^/.*\.cs$";
 
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct MoveTypeToFileInput {
-    /// Absolute path of the file declaring the type (relative paths are taken from the workspace root).
-    #[schemars(regex(pattern = CS_PATH_PATTERN))]
-    pub source_file: String,
-    /// Name of the type to move, simple or fully qualified.
-    #[schemars(length(min = 1), regex(pattern = NAME_PATTERN))]
-    pub symbol_name: String,
-    /// 1-based line of the declaration, to choose among types of the same name.
-    #[serde(default)]
-    #[schemars(range(min = 1))]
-    pub line: Option<u32>,
-    /// Absolute path of the file to move the type into.
-    #[schemars(regex(pattern = CS_PATH_PATTERN))]
-    pub target_file: String,
-    /// Create the target file if it does not exist (default true).
-    #[serde(default)]
-    pub create_target_file: Option<bool>,
-    /// Compute and return the changes without applying them (default false).
-    #[serde(default)]
-    pub preview: Option<bool>,
-    /// Solution or project to use; found from the source file when omitted.
-    #[serde(default)]
-    pub solution_path: Option<String>,
+tool_input! {
+    pub struct MoveTypeToFileInput(moved; write) {
+        /// Absolute path of the file to move the type into.
+        #[schemars(regex(pattern = CS_PATH_PATTERN))]
+        pub target_file: String,
+        /// Create the target file if it does not exist (default true).
+        #[serde(default)]
+        pub create_target_file: Option<bool>,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct MoveTypeToNamespaceInput {
-    /// Absolute path of the file declaring the type (relative paths are taken from the workspace root).
-    #[schemars(regex(pattern = CS_PATH_PATTERN))]
-    pub source_file: String,
-    /// Name of the type to move, simple or fully qualified.
-    #[schemars(length(min = 1), regex(pattern = NAME_PATTERN))]
-    pub symbol_name: String,
-    /// 1-based line of the declaration, to choose among types of the same name.
-    #[serde(default)]
-    #[schemars(range(min = 1))]
-    pub line: Option<u32>,
-    /// The namespace to move the type into, e.g. `MyApp.Services`.
-    #[schemars(regex(pattern = NAME_PATTERN))]
-    pub target_namespace: String,
-    /// Also move the file to the folder matching the namespace under its project (default false).
-    #[serde(default)]
-    pub update_file_location: Option<bool>,
-    /// Compute and return the changes without applying them (default false).
-    #[serde(default)]
-    pub preview: Option<bool>,
-    /// Solution or project to use; found from the source file when omitted.
-    #[serde(default)]
-    pub solution_path: Option<String>,
+tool_input! {
+    pub struct MoveTypeToNamespaceInput(moved; write) {
+        /// The namespace to move the type into, e.g. `MyApp.Services`.
+        #[schemars(regex(pattern = NAME_PATTERN))]
+        pub target_namespace: String,
+        /// Also move the file to the folder matching the namespace under its project (default false).
+        #[serde(default)]
+        pub update_file_location: Option<bool>,
+    }
 }
 
 /// What a move did, or (in a preview) would do.

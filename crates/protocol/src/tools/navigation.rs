@@ -1,6 +1,7 @@
 //! get_type_at_position, find_symbol_definition, find_type_definition, find_references.
 
 use super::common::{Location, PositionInput, SourceSite, SymbolInfo};
+use super::input::tool_input;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -54,30 +55,12 @@ pub struct SymbolDefinitionOutput {
     pub resolved_from_solution: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct FindReferencesInput {
-    /// Source file, absolute or relative to the workspace root.
-    pub file_path: String,
-    /// 1-based line.
-    #[schemars(range(min = 1))]
-    pub line: u32,
-    /// 1-based column.
-    #[schemars(range(min = 1))]
-    pub column: u32,
-    /// Solution or project to use; found from the file when omitted.
-    #[serde(default)]
-    pub solution_path: Option<String>,
-    /// Also list the symbol's own declarations (default false).
-    #[serde(default)]
-    pub include_declaration: Option<bool>,
-    /// References per page (default 100; the service caps it at its maximum page size, 200 unless set lower).
-    #[serde(default)]
-    #[schemars(range(min = 1))]
-    pub page_size: Option<u32>,
-    /// `nextCursor` of the previous page; omit for the first page.
-    #[serde(default)]
-    pub cursor: Option<String>,
+tool_input! {
+    pub struct FindReferencesInput(position; page "References") {
+        /// Also list the symbol's own declarations (default false).
+        #[serde(default)]
+        pub include_declaration: Option<bool>,
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -1,23 +1,17 @@
 //! get_document_symbols and search_symbols.
 
 use super::common::{Location, Range};
+use super::input::tool_input;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct DocumentSymbolsInput {
-    /// Source file, absolute or relative to the workspace root.
-    pub file_path: String,
-    #[serde(default)]
-    pub solution_path: Option<String>,
-    /// Symbols per page (default 100; capped at the service's maximum page size, 200 unless set lower).
-    #[serde(default)]
-    #[schemars(range(min = 1))]
-    pub page_size: Option<u32>,
-    /// `nextCursor` of the previous page; omit for the first page.
-    #[serde(default)]
-    pub cursor: Option<String>,
+tool_input! {
+    pub struct DocumentSymbolsInput(; page "Symbols") {
+        /// Source file, absolute or relative to the workspace root.
+        pub file_path: String,
+        #[serde(default)]
+        pub solution_path: Option<String>,
+    }
 }
 
 /// A declaration of the file: namespace, type, member, enum member or local function.
@@ -53,22 +47,15 @@ pub struct DocumentSymbolsOutput {
     pub resolved_from_solution: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct SearchSymbolsInput {
-    /// Name to look for: prefix, substring or camel-case humps (`CuRe` finds `CustomerRepository`),
-    /// case-insensitive. Trimmed; must not be empty.
-    pub query: String,
-    /// Solution or project to search; the session's workspace when omitted.
-    #[serde(default)]
-    pub solution_path: Option<String>,
-    /// Symbols per page (default 100; capped at the service's maximum page size, 200 unless set lower).
-    #[serde(default)]
-    #[schemars(range(min = 1))]
-    pub page_size: Option<u32>,
-    /// `nextCursor` of the previous page; omit for the first page.
-    #[serde(default)]
-    pub cursor: Option<String>,
+tool_input! {
+    pub struct SearchSymbolsInput(; page "Symbols") {
+        /// Name to look for: prefix, substring or camel-case humps (`CuRe` finds `CustomerRepository`),
+        /// case-insensitive. Trimmed; must not be empty.
+        pub query: String,
+        /// Solution or project to search; the session's workspace when omitted.
+        #[serde(default)]
+        pub solution_path: Option<String>,
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -1,0 +1,100 @@
+//! `tool_input!`: a tool's input struct with the argument groups several tools share written once. serde's
+//! `flatten` cannot do it: it drops `deny_unknown_fields` and the field path of a refusal.
+//!
+//! `pub struct Name(head; tail) { ... }` puts a group before the struct's own fields and one after them;
+//! either may be empty. Heads: `position` (`filePath`, `line`, `column`, `solutionPath`), `target` (a type
+//! name or an optional position), `moved` (the type a move takes: `sourceFile`, `symbolName`, `line`).
+//! Tails: `page "Items"` (`pageSize`, `cursor`), `write` (`preview`, `solutionPath`).
+
+macro_rules! tool_input {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident($($head:ident)?; $($tail:tt)*) { $($body:tt)* }
+    ) => {
+        $crate::tools::input::tool_input!(@tail [$(#[$meta])* pub struct $name] [$($head)?] [$($tail)*] [$($body)*]);
+    };
+    (@tail $decl:tt $head:tt [page $unit:literal] [$($fields:tt)*]) => {
+        $crate::tools::input::tool_input!(@head $decl $head [
+            $($fields)*
+            #[doc = concat!($unit, " per page (default 100; capped at the service's maximum page size, 200 unless set lower).")]
+            #[serde(default)]
+            #[schemars(range(min = 1))]
+            pub page_size: Option<u32>,
+            /// `nextCursor` of the previous page; omit for the first page.
+            #[serde(default)]
+            pub cursor: Option<String>,
+        ]);
+    };
+    (@tail $decl:tt $head:tt [write] [$($fields:tt)*]) => {
+        $crate::tools::input::tool_input!(@head $decl $head [
+            $($fields)*
+            /// Compute and return the changes without applying them (default false).
+            #[serde(default)]
+            pub preview: Option<bool>,
+            /// Solution or project to use; found from the source file when omitted.
+            #[serde(default)]
+            pub solution_path: Option<String>,
+        ]);
+    };
+    (@tail $decl:tt $head:tt [] $fields:tt) => {
+        $crate::tools::input::tool_input!(@head $decl $head $fields);
+    };
+    (@head $decl:tt [position] [$($fields:tt)*]) => {
+        $crate::tools::input::tool_input!(@head $decl [] [
+            /// Source file, absolute or relative to the workspace root.
+            pub file_path: String,
+            /// 1-based line.
+            #[schemars(range(min = 1))]
+            pub line: u32,
+            /// 1-based column (UTF-16 code units, as editors count for most text).
+            #[schemars(range(min = 1))]
+            pub column: u32,
+            /// Solution or project to use; found from the file when omitted.
+            #[serde(default)]
+            pub solution_path: Option<String>,
+            $($fields)*
+        ]);
+    };
+    (@head $decl:tt [target] [$($fields:tt)*]) => {
+        $crate::tools::input::tool_input!(@head $decl [] [
+            /// Fully qualified type name (`Shop.Core.Services.IRepository<T>`, or the metadata name
+            /// `Shop.Core.Services.IRepository`1`); or give `filePath`, `line` and `column` instead.
+            #[serde(default)]
+            pub type_name: Option<String>,
+            #[serde(default)]
+            pub file_path: Option<String>,
+            #[serde(default)]
+            #[schemars(range(min = 1))]
+            pub line: Option<u32>,
+            #[serde(default)]
+            #[schemars(range(min = 1))]
+            pub column: Option<u32>,
+            /// Solution or project to use; found from the file (or the session's workspace) when omitted.
+            #[serde(default)]
+            pub solution_path: Option<String>,
+            $($fields)*
+        ]);
+    };
+    (@head $decl:tt [moved] [$($fields:tt)*]) => {
+        $crate::tools::input::tool_input!(@head $decl [] [
+            /// Absolute path of the file declaring the type (relative paths are taken from the workspace root).
+            #[schemars(regex(pattern = $crate::tools::moves::CS_PATH_PATTERN))]
+            pub source_file: String,
+            /// Name of the type to move, simple or fully qualified.
+            #[schemars(length(min = 1), regex(pattern = $crate::tools::moves::NAME_PATTERN))]
+            pub symbol_name: String,
+            /// 1-based line of the declaration, to choose among types of the same name.
+            #[serde(default)]
+            #[schemars(range(min = 1))]
+            pub line: Option<u32>,
+            $($fields)*
+        ]);
+    };
+    (@head [$($decl:tt)*] [] [$($fields:tt)*]) => {
+        #[derive(Debug, Clone, PartialEq, ::serde::Deserialize, ::schemars::JsonSchema)]
+        #[serde(rename_all = "camelCase", deny_unknown_fields)]
+        $($decl)* { $($fields)* }
+    };
+}
+
+pub(crate) use tool_input;

@@ -2,6 +2,7 @@
 
 use super::common::{Range, SymbolInfo, SymbolItem};
 use super::diagnostics::SeverityName;
+use super::groups::tool_output;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -36,22 +37,17 @@ pub struct SnippetDiagnostic {
     pub range: Range,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct AnalyzeCodeBlockOutput {
-    /// No error-severity diagnostics in the snippet.
-    pub compiles: bool,
-    /// Sorted by position, severity (errors first), code and message.
-    pub diagnostics: Vec<SnippetDiagnostic>,
-    pub error_count: u32,
-    pub warning_count: u32,
-    /// Symbols the snippet declares, sorted by fully qualified name and kind.
-    pub declared_symbols: Vec<SymbolInfo>,
-    /// Symbols of the solution or its references the snippet uses, sorted by fully qualified name and kind.
-    pub used_symbols: Vec<SymbolItem>,
-    /// Places the host found in files whose real path (symlinks followed) lies outside the workspace
-    /// roots: left out of this answer, with their text, and counted here (over the whole result when paged).
-    #[serde(default)]
-    pub omitted_outside_roots: u32,
-    pub resolved_from_solution: String,
+tool_output! {
+    pub struct AnalyzeCodeBlockOutput {
+        /// No error-severity diagnostics in the snippet.
+        pub compiles: bool,
+        /// Sorted by position, severity (errors first), code and message.
+        pub diagnostics: Vec<SnippetDiagnostic>,
+        pub error_count: u32,
+        pub warning_count: u32,
+        /// Symbols the snippet declares, sorted by fully qualified name and kind.
+        pub declared_symbols: Vec<SymbolInfo>,
+        /// Symbols of the solution or its references the snippet uses, sorted by fully qualified name and kind.
+        pub used_symbols: Vec<SymbolItem>,
+    }
 }

@@ -1,6 +1,6 @@
 //! Shapes shared by several tools.
 
-use super::input::tool_input;
+use super::groups::tool_input;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

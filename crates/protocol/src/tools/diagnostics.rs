@@ -1,6 +1,6 @@
 //! get_compilation_diagnostics.
 
-use super::input::tool_input;
+use super::groups::{tool_input, tool_output};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -73,24 +73,19 @@ pub struct DiagnosticFile {
     pub truncated: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct CompilationDiagnosticsOutput {
-    /// `file`, `project` or `solution`.
-    pub scope: String,
-    /// One entry per file with diagnostics, sorted by path; the page's files.
-    pub files: Vec<DiagnosticFile>,
-    /// Files with diagnostics, all pages.
-    pub file_count: u32,
-    /// Diagnostics in all files, all pages.
-    pub total_count: u32,
-    pub error_count: u32,
-    pub warning_count: u32,
-    /// Pass it as `cursor` for the next page; null on the last page.
-    pub next_cursor: Option<String>,
-    /// Places the host found in files whose real path (symlinks followed) lies outside the workspace
-    /// roots: left out of this answer, with their text, and counted here (over the whole result when paged).
-    #[serde(default)]
-    pub omitted_outside_roots: u32,
-    pub resolved_from_solution: String,
+tool_output! {
+    pub struct CompilationDiagnosticsOutput {
+        /// `file`, `project` or `solution`.
+        pub scope: String,
+        /// One entry per file with diagnostics, sorted by path; the page's files.
+        pub files: Vec<DiagnosticFile>,
+        /// Files with diagnostics, all pages.
+        pub file_count: u32,
+        /// Diagnostics in all files, all pages.
+        pub total_count: u32,
+        pub error_count: u32,
+        pub warning_count: u32,
+        /// Pass it as `cursor` for the next page; null on the last page.
+        pub next_cursor: Option<String>,
+    }
 }

@@ -1,7 +1,7 @@
 //! find_implementations, get_type_hierarchy and get_call_hierarchy.
 
 use super::common::{SourceSite, SymbolInfo, SymbolItem};
-use super::input::tool_input;
+use super::groups::{tool_input, tool_output};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -30,21 +30,16 @@ pub struct ImplementationItem {
     pub implements_directly: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ImplementationsOutput {
-    /// The type or member asked about.
-    pub symbol: SymbolInfo,
-    /// Sorted by fully qualified name, then location and relation.
-    pub implementations: Vec<ImplementationItem>,
-    pub total_count: u32,
-    /// Pass it as `cursor` for the next page; null on the last page.
-    pub next_cursor: Option<String>,
-    /// Places the host found in files whose real path (symlinks followed) lies outside the workspace
-    /// roots: left out of this answer, with their text, and counted here (over the whole result when paged).
-    #[serde(default)]
-    pub omitted_outside_roots: u32,
-    pub resolved_from_solution: String,
+tool_output! {
+    pub struct ImplementationsOutput {
+        /// The type or member asked about.
+        pub symbol: SymbolInfo,
+        /// Sorted by fully qualified name, then location and relation.
+        pub implementations: Vec<ImplementationItem>,
+        pub total_count: u32,
+        /// Pass it as `cursor` for the next page; null on the last page.
+        pub next_cursor: Option<String>,
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -75,23 +70,18 @@ pub struct HierarchyItem {
     pub is_direct: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct TypeHierarchyOutput {
-    #[serde(rename = "type")]
-    pub type_symbol: SymbolItem,
-    /// From the direct base type up to `System.Object`, in that order (empty for `Derived`).
-    pub base_types: Vec<HierarchyItem>,
-    /// Every type of the solution deriving from it, or implementing it, directly or not; sorted by fully
-    /// qualified name (empty for `Base`).
-    pub derived_types: Vec<HierarchyItem>,
-    /// Every interface it implements or extends, sorted by fully qualified name (empty for `Derived`).
-    pub interfaces: Vec<HierarchyItem>,
-    /// Places the host found in files whose real path (symlinks followed) lies outside the workspace
-    /// roots: left out of this answer, with their text, and counted here (over the whole result when paged).
-    #[serde(default)]
-    pub omitted_outside_roots: u32,
-    pub resolved_from_solution: String,
+tool_output! {
+    pub struct TypeHierarchyOutput {
+        #[serde(rename = "type")]
+        pub type_symbol: SymbolItem,
+        /// From the direct base type up to `System.Object`, in that order (empty for `Derived`).
+        pub base_types: Vec<HierarchyItem>,
+        /// Every type of the solution deriving from it, or implementing it, directly or not; sorted by fully
+        /// qualified name (empty for `Base`).
+        pub derived_types: Vec<HierarchyItem>,
+        /// Every interface it implements or extends, sorted by fully qualified name (empty for `Derived`).
+        pub interfaces: Vec<HierarchyItem>,
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
@@ -125,18 +115,13 @@ pub struct CallItem {
     pub call_sites: Vec<SourceSite>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct CallHierarchyOutput {
-    pub symbol: SymbolItem,
-    /// Incoming first, then outgoing; each sorted by fully qualified name, then location.
-    pub calls: Vec<CallItem>,
-    pub total_count: u32,
-    /// Pass it as `cursor` for the next page; null on the last page.
-    pub next_cursor: Option<String>,
-    /// Places the host found in files whose real path (symlinks followed) lies outside the workspace
-    /// roots: left out of this answer, with their text, and counted here (over the whole result when paged).
-    #[serde(default)]
-    pub omitted_outside_roots: u32,
-    pub resolved_from_solution: String,
+tool_output! {
+    pub struct CallHierarchyOutput {
+        pub symbol: SymbolItem,
+        /// Incoming first, then outgoing; each sorted by fully qualified name, then location.
+        pub calls: Vec<CallItem>,
+        pub total_count: u32,
+        /// Pass it as `cursor` for the next page; null on the last page.
+        pub next_cursor: Option<String>,
+    }
 }

@@ -1,7 +1,7 @@
 //! get_available_members and get_method_overloads.
 
 use super::common::{SourceSite, SymbolInfo};
-use super::input::tool_input;
+use super::groups::{tool_input, tool_output};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -55,39 +55,29 @@ pub struct MemberItem {
     pub location: Option<SourceSite>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct AvailableMembersOutput {
-    /// The type whose members are listed: of the expression or variable at the position, or the type named
-    /// there.
-    pub receiver_type: SymbolInfo,
-    /// Sorted by name, kind, signature and id.
-    pub members: Vec<MemberItem>,
-    /// Accessible members before `filter`.
-    pub total_count: u32,
-    /// Members after `filter`, all pages.
-    pub filtered_count: u32,
-    /// Pass it as `cursor` for the next page; null on the last page.
-    pub next_cursor: Option<String>,
-    /// Places the host found in files whose real path (symlinks followed) lies outside the workspace
-    /// roots: left out of this answer, with their text, and counted here (over the whole result when paged).
-    #[serde(default)]
-    pub omitted_outside_roots: u32,
-    pub resolved_from_solution: String,
+tool_output! {
+    pub struct AvailableMembersOutput {
+        /// The type whose members are listed: of the expression or variable at the position, or the type named
+        /// there.
+        pub receiver_type: SymbolInfo,
+        /// Sorted by name, kind, signature and id.
+        pub members: Vec<MemberItem>,
+        /// Accessible members before `filter`.
+        pub total_count: u32,
+        /// Members after `filter`, all pages.
+        pub filtered_count: u32,
+        /// Pass it as `cursor` for the next page; null on the last page.
+        pub next_cursor: Option<String>,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct MethodOverloadsOutput {
-    /// The method at the position.
-    pub method: SymbolInfo,
-    /// Every method of that name on its type and base types (constructors of the type for a constructor),
-    /// sorted by parameter count, then signature.
-    pub overloads: Vec<MemberItem>,
-    pub count: u32,
-    /// Places the host found in files whose real path (symlinks followed) lies outside the workspace
-    /// roots: left out of this answer, with their text, and counted here (over the whole result when paged).
-    #[serde(default)]
-    pub omitted_outside_roots: u32,
-    pub resolved_from_solution: String,
+tool_output! {
+    pub struct MethodOverloadsOutput {
+        /// The method at the position.
+        pub method: SymbolInfo,
+        /// Every method of that name on its type and base types (constructors of the type for a constructor),
+        /// sorted by parameter count, then signature.
+        pub overloads: Vec<MemberItem>,
+        pub count: u32,
+    }
 }

@@ -1,7 +1,7 @@
 //! move_type_to_file and move_type_to_namespace (seed 000 §1.1, §1.2): inputs, the applied result and the
 //! preview.
 
-use super::input::tool_input;
+use super::groups::tool_input;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

@@ -1,7 +1,7 @@
 //! get_type_at_position, find_symbol_definition, find_type_definition, find_references.
 
 use super::common::{Location, PositionInput, SourceSite, SymbolInfo};
-use super::input::tool_input;
+use super::groups::{tool_input, tool_output};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -9,50 +9,40 @@ pub type TypeAtPositionInput = PositionInput;
 pub type SymbolDefinitionInput = PositionInput;
 pub type TypeDefinitionInput = PositionInput;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct TypeAtPositionOutput {
-    /// Minimal display of the type: `List<string>`.
-    pub symbol_name: String,
-    /// `System.Collections.Generic.List<System.String>`.
-    pub full_type_name: String,
-    pub kind: String,
-    pub assembly: String,
-    pub namespace: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub documentation: Option<String>,
-    pub is_generic: bool,
-    pub type_arguments: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub base_type: Option<String>,
-    pub interfaces: Vec<String>,
-    /// Where the type is declared in the solution (several for partial types; none for metadata types).
-    pub declarations: Vec<Location>,
-    /// The symbol under the cursor whose type this is.
-    pub symbol: SymbolInfo,
-    /// Places the host found in files whose real path (symlinks followed) lies outside the workspace
-    /// roots: left out of this answer, with their text, and counted here (over the whole result when paged).
-    #[serde(default)]
-    pub omitted_outside_roots: u32,
-    pub resolved_from_solution: String,
+tool_output! {
+    pub struct TypeAtPositionOutput {
+        /// Minimal display of the type: `List<string>`.
+        pub symbol_name: String,
+        /// `System.Collections.Generic.List<System.String>`.
+        pub full_type_name: String,
+        pub kind: String,
+        pub assembly: String,
+        pub namespace: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub documentation: Option<String>,
+        pub is_generic: bool,
+        pub type_arguments: Vec<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub base_type: Option<String>,
+        pub interfaces: Vec<String>,
+        /// Where the type is declared in the solution (several for partial types; none for metadata types).
+        pub declarations: Vec<Location>,
+        /// The symbol under the cursor whose type this is.
+        pub symbol: SymbolInfo,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct SymbolDefinitionOutput {
-    /// The first declaration; absent for symbols from referenced assemblies.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub definition_location: Option<Location>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub source_text: Option<String>,
-    /// Every declaration (partial types and methods have several), sorted by path and position.
-    pub locations: Vec<SourceSite>,
-    pub symbol_info: SymbolInfo,
-    /// Places the host found in files whose real path (symlinks followed) lies outside the workspace
-    /// roots: left out of this answer, with their text, and counted here (over the whole result when paged).
-    #[serde(default)]
-    pub omitted_outside_roots: u32,
-    pub resolved_from_solution: String,
+tool_output! {
+    pub struct SymbolDefinitionOutput {
+        /// The first declaration; absent for symbols from referenced assemblies.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub definition_location: Option<Location>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub source_text: Option<String>,
+        /// Every declaration (partial types and methods have several), sorted by path and position.
+        pub locations: Vec<SourceSite>,
+        pub symbol_info: SymbolInfo,
+    }
 }
 
 tool_input! {
@@ -76,45 +66,35 @@ pub struct ReferenceItem {
     pub project: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct FindReferencesOutput {
-    /// Sorted by path, line, column, end line, end column; deduplicated.
-    pub references: Vec<ReferenceItem>,
-    /// References in the whole result, all pages.
-    pub total_count: u32,
-    /// Pass it as `cursor` for the next page; null on the last page.
-    pub next_cursor: Option<String>,
-    pub symbol: SymbolInfo,
-    /// Places the host found in files whose real path (symlinks followed) lies outside the workspace
-    /// roots: left out of this answer, with their text, and counted here (over the whole result when paged).
-    #[serde(default)]
-    pub omitted_outside_roots: u32,
-    pub resolved_from_solution: String,
+tool_output! {
+    pub struct FindReferencesOutput {
+        /// Sorted by path, line, column, end line, end column; deduplicated.
+        pub references: Vec<ReferenceItem>,
+        /// References in the whole result, all pages.
+        pub total_count: u32,
+        /// Pass it as `cursor` for the next page; null on the last page.
+        pub next_cursor: Option<String>,
+        pub symbol: SymbolInfo,
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct TypeDefinitionOutput {
-    /// Minimal display: `List<string>`.
-    pub type_name: String,
-    /// `System.Collections.Generic.List<System.String>`.
-    pub full_type_name: String,
-    pub kind: String,
-    pub assembly: String,
-    pub namespace: String,
-    /// The type is declared in a referenced assembly: no locations.
-    pub is_from_metadata: bool,
-    /// The first declaration of the type.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub definition_location: Option<Location>,
-    /// Every declaration of the type (partial types have several), sorted by path and position.
-    pub locations: Vec<SourceSite>,
-    /// The symbol under the cursor whose type this is.
-    pub symbol: SymbolInfo,
-    /// Places the host found in files whose real path (symlinks followed) lies outside the workspace
-    /// roots: left out of this answer, with their text, and counted here (over the whole result when paged).
-    #[serde(default)]
-    pub omitted_outside_roots: u32,
-    pub resolved_from_solution: String,
+tool_output! {
+    pub struct TypeDefinitionOutput {
+        /// Minimal display: `List<string>`.
+        pub type_name: String,
+        /// `System.Collections.Generic.List<System.String>`.
+        pub full_type_name: String,
+        pub kind: String,
+        pub assembly: String,
+        pub namespace: String,
+        /// The type is declared in a referenced assembly: no locations.
+        pub is_from_metadata: bool,
+        /// The first declaration of the type.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub definition_location: Option<Location>,
+        /// Every declaration of the type (partial types have several), sorted by path and position.
+        pub locations: Vec<SourceSite>,
+        /// The symbol under the cursor whose type this is.
+        pub symbol: SymbolInfo,
+    }
 }

@@ -1,7 +1,7 @@
 //! get_document_symbols and search_symbols.
 
 use super::common::{Location, Range};
-use super::input::tool_input;
+use super::groups::{tool_input, tool_output};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -78,20 +78,15 @@ pub struct SymbolMatchItem {
     pub project_assembly: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct SearchSymbolsOutput {
-    /// The query as searched (trimmed).
-    pub query: String,
-    /// Source declarations only (a partial type once per part); sorted by path, range, name, kind and
-    /// container (absent last).
-    pub symbols: Vec<SymbolMatchItem>,
-    pub total_count: u32,
-    /// Pass it as `cursor` for the next page; null on the last page.
-    pub next_cursor: Option<String>,
-    /// Places the host found in files whose real path (symlinks followed) lies outside the workspace
-    /// roots: left out of this answer, with their text, and counted here (over the whole result when paged).
-    #[serde(default)]
-    pub omitted_outside_roots: u32,
-    pub resolved_from_solution: String,
+tool_output! {
+    pub struct SearchSymbolsOutput {
+        /// The query as searched (trimmed).
+        pub query: String,
+        /// Source declarations only (a partial type once per part); sorted by path, range, name, kind and
+        /// container (absent last).
+        pub symbols: Vec<SymbolMatchItem>,
+        pub total_count: u32,
+        /// Pass it as `cursor` for the next page; null on the last page.
+        pub next_cursor: Option<String>,
+    }
 }

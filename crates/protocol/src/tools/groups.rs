@@ -1,5 +1,7 @@
-//! `tool_input!`: a tool's input struct with the argument groups several tools share written once. serde's
-//! `flatten` cannot do it: it drops `deny_unknown_fields` and the field path of a refusal.
+//! Fields several tools share, written once. `tool_input!`: a tool's input struct with its argument groups
+//! (serde's `flatten` cannot do it: it drops `deny_unknown_fields` and the field path of a refusal).
+//! `tool_output!`: an answer ending with what every answer from the host says of itself
+//! (`omittedOutsideRoots`, `resolvedFromSolution`).
 //!
 //! `pub struct Name(head; tail) { ... }` puts a group before the struct's own fields and one after them;
 //! either may be empty. Heads: `position` (`filePath`, `line`, `column`, `solutionPath`), `target` (a type
@@ -11,10 +13,10 @@ macro_rules! tool_input {
         $(#[$meta:meta])*
         pub struct $name:ident($($head:ident)?; $($tail:tt)*) { $($body:tt)* }
     ) => {
-        $crate::tools::input::tool_input!(@tail [$(#[$meta])* pub struct $name] [$($head)?] [$($tail)*] [$($body)*]);
+        $crate::tools::groups::tool_input!(@tail [$(#[$meta])* pub struct $name] [$($head)?] [$($tail)*] [$($body)*]);
     };
     (@tail $decl:tt $head:tt [page $unit:literal] [$($fields:tt)*]) => {
-        $crate::tools::input::tool_input!(@head $decl $head [
+        $crate::tools::groups::tool_input!(@head $decl $head [
             $($fields)*
             #[doc = concat!($unit, " per page (default 100; capped at the service's maximum page size, 200 unless set lower).")]
             #[serde(default)]
@@ -26,7 +28,7 @@ macro_rules! tool_input {
         ]);
     };
     (@tail $decl:tt $head:tt [write] [$($fields:tt)*]) => {
-        $crate::tools::input::tool_input!(@head $decl $head [
+        $crate::tools::groups::tool_input!(@head $decl $head [
             $($fields)*
             /// Compute and return the changes without applying them (default false).
             #[serde(default)]
@@ -37,10 +39,10 @@ macro_rules! tool_input {
         ]);
     };
     (@tail $decl:tt $head:tt [] $fields:tt) => {
-        $crate::tools::input::tool_input!(@head $decl $head $fields);
+        $crate::tools::groups::tool_input!(@head $decl $head $fields);
     };
     (@head $decl:tt [position] [$($fields:tt)*]) => {
-        $crate::tools::input::tool_input!(@head $decl [] [
+        $crate::tools::groups::tool_input!(@head $decl [] [
             /// Source file, absolute or relative to the workspace root.
             pub file_path: String,
             /// 1-based line.
@@ -56,7 +58,7 @@ macro_rules! tool_input {
         ]);
     };
     (@head $decl:tt [target] [$($fields:tt)*]) => {
-        $crate::tools::input::tool_input!(@head $decl [] [
+        $crate::tools::groups::tool_input!(@head $decl [] [
             /// Fully qualified type name (`Shop.Core.Services.IRepository<T>`, or the metadata name
             /// `Shop.Core.Services.IRepository`1`); or give `filePath`, `line` and `column` instead.
             #[serde(default)]
@@ -76,7 +78,7 @@ macro_rules! tool_input {
         ]);
     };
     (@head $decl:tt [moved] [$($fields:tt)*]) => {
-        $crate::tools::input::tool_input!(@head $decl [] [
+        $crate::tools::groups::tool_input!(@head $decl [] [
             /// Absolute path of the file declaring the type (relative paths are taken from the workspace root).
             #[schemars(regex(pattern = $crate::tools::moves::CS_PATH_PATTERN))]
             pub source_file: String,
@@ -98,3 +100,21 @@ macro_rules! tool_input {
 }
 
 pub(crate) use tool_input;
+
+macro_rules! tool_output {
+    ($(#[$meta:meta])* pub struct $name:ident { $($fields:tt)* }) => {
+        #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema)]
+        #[serde(rename_all = "camelCase")]
+        $(#[$meta])*
+        pub struct $name {
+            $($fields)*
+            /// Places the host found in files whose real path (symlinks followed) lies outside the workspace
+            /// roots: left out of this answer, with their text, and counted here (over the whole result when paged).
+            #[serde(default)]
+            pub omitted_outside_roots: u32,
+            pub resolved_from_solution: String,
+        }
+    };
+}
+
+pub(crate) use tool_output;

@@ -1,5 +1,6 @@
 //! What can be checked of the broker's shape: every module says what it is (a `//!` line first), every module
-//! is named in ARCHITECTURE.md, and the imports between its top-level modules form no cycle.
+//! is named in ARCHITECTURE.md, the imports between its top-level modules form no cycle, and none imports a
+//! layer above its own (the layers as ARCHITECTURE.md lists them).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -53,6 +54,54 @@ fn imports(text: &str, top_level: &BTreeSet<String>) -> BTreeSet<String> {
     named
 }
 
+fn architecture() -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ARCHITECTURE.md")).expect("read")
+}
+
+/// The top-level modules a module imports, by module (`tools::moves` counts as `tools`).
+fn edges() -> BTreeMap<String, BTreeSet<String>> {
+    let all = modules(&src());
+    let top_level: BTreeSet<String> =
+        all.keys().map(|m| m.split("::").next().unwrap_or(m).to_owned()).filter(|m| m != "main").collect();
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (name, path) in &all {
+        let from = name.split("::").next().unwrap_or(name).to_owned();
+        let text = std::fs::read_to_string(path).expect("module");
+        let to: Vec<String> = imports(&text, &top_level).into_iter().filter(|t| *t != from).collect();
+        edges.entry(from).or_default().extend(to);
+    }
+    edges
+}
+
+/// The layers of "Layers of the broker", top down: each bullet's name and the modules in its parentheses.
+fn layers(architecture: &str) -> Vec<(String, BTreeSet<String>)> {
+    let section = architecture.split("### Layers of the broker").nth(1).expect("the layers section");
+    let section = section.split("\n## ").next().unwrap_or(section);
+    let mut bullets: Vec<String> = Vec::new();
+    for line in section.lines() {
+        if line.starts_with("- **") {
+            bullets.push(line.to_owned());
+        } else if let (Some(last), true) = (bullets.last_mut(), line.starts_with("  ")) {
+            last.push_str(line);
+        }
+    }
+    bullets
+        .iter()
+        .map(|bullet| {
+            let name = bullet.split("**").nth(1).unwrap_or_default().to_owned();
+            let listed =
+                bullet.split_once('(').and_then(|(_, rest)| rest.split_once(')')).map(|(l, _)| l).unwrap_or("");
+            let modules = listed
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .map(|m| m.trim_end_matches('/').trim_end_matches(".rs").to_owned())
+                .collect();
+            (name, modules)
+        })
+        .collect()
+}
+
 #[test]
 fn every_module_starts_by_saying_what_it_is() {
     let missing: Vec<String> = modules(&src())
@@ -65,8 +114,7 @@ fn every_module_starts_by_saying_what_it_is() {
 
 #[test]
 fn every_module_is_named_in_the_architecture() {
-    let architecture =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ARCHITECTURE.md")).expect("read");
+    let architecture = architecture();
     let missing: Vec<String> = modules(&src())
         .into_keys()
         .filter(|name| {
@@ -80,17 +128,35 @@ fn every_module_is_named_in_the_architecture() {
 }
 
 #[test]
-fn the_top_level_modules_import_each_other_without_a_cycle() {
-    let all = modules(&src());
-    let top_level: BTreeSet<String> =
-        all.keys().map(|m| m.split("::").next().unwrap_or(m).to_owned()).filter(|m| m != "main").collect();
-    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for (name, path) in &all {
-        let from = name.split("::").next().unwrap_or(name).to_owned();
-        let text = std::fs::read_to_string(path).expect("module");
-        let to: Vec<String> = imports(&text, &top_level).into_iter().filter(|t| *t != from).collect();
-        edges.entry(from).or_default().extend(to);
+fn every_module_imports_only_its_own_layer_and_those_below() {
+    let layers = layers(&architecture());
+    let names: Vec<&str> = layers.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(names, ["Entry", "Roles", "Server", "Tools", "Services", "Telemetry", "Leaves"]);
+    let layer_of = |module: &str| layers.iter().position(|(_, modules)| modules.contains(module));
+    let mut wrong = Vec::new();
+    for (from, imported) in edges() {
+        let Some(own) = layer_of(&from) else {
+            wrong.push(format!("{from} is in no layer"));
+            continue;
+        };
+        for to in imported {
+            let theirs = layer_of(&to);
+            // A role never uses another: the bridge and the daemon meet only in a leaf.
+            if theirs.is_none_or(|theirs| theirs < own || (theirs == own && names[own] == "Roles")) {
+                wrong.push(format!(
+                    "{from} ({}) imports {to} ({})",
+                    names[own],
+                    theirs.map_or("no layer", |t| names[t])
+                ));
+            }
+        }
     }
+    assert!(wrong.is_empty(), "imports against the layers of ARCHITECTURE.md: {wrong:#?}");
+}
+
+#[test]
+fn the_top_level_modules_import_each_other_without_a_cycle() {
+    let edges = edges();
     // Depth-first search; a node met again on the current path closes a cycle.
     fn visit(
         node: &str,

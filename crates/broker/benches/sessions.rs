@@ -136,6 +136,8 @@ async fn through_daemon(setup: Setup, n: usize, shop: &Fixture, calls: usize, qu
     let began = Instant::now();
     let state = StateDir::default();
     let mut daemon = state.serve(&[], &[]);
+    // Bridges that find no daemon yet would start their own, and this one would then exit as the second.
+    assert_eq!(state.daemon_pid().await, daemon.id(), "the daemon this level started serves it");
     let clients = match setup {
         Setup::Bridges => join_all((0..n).map(|_| state.bridge(&shop.root))).await,
         Setup::Http => join_all((0..n).map(|_| state.http_client(None))).await,

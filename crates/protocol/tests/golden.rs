@@ -206,6 +206,32 @@ fn broker_vectors() -> Vec<(&'static str, BrokerMessage)> {
                 }),
             ),
         ),
+        (
+            "broker_plan_rename",
+            request(
+                18,
+                RequestBody::PlanRename(RenameRequest {
+                    position: position.clone(),
+                    new_name: "Purchase".into(),
+                    rename_overloads: true,
+                    rename_in_comments: false,
+                    rename_in_strings: true,
+                    rename_file: true,
+                }),
+            ),
+        ),
+        (
+            "broker_plan_organize_usings",
+            request(
+                19,
+                RequestBody::PlanOrganizeUsings(OrganizeUsingsRequest {
+                    file: None,
+                    project: Some("Shop.Core".into()),
+                    remove_unused: true,
+                    sort: false,
+                }),
+            ),
+        ),
         ("broker_cancel", BrokerMessage::Cancel(RequestId(7))),
         ("broker_shutdown", BrokerMessage::Shutdown),
     ]
@@ -491,6 +517,59 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
                     usings_added: 1,
                     usings_removed: 0,
                 }))),
+            ),
+        ),
+        (
+            "host_rename_plan",
+            response(
+                18,
+                Outcome::Ok(ResponseBody::RenamePlan(Box::new(RenamePlan {
+                    symbol: RenamedSymbol {
+                        name: "Order".into(),
+                        new_name: "Purchase".into(),
+                        kind: "Class".into(),
+                        display: "Shop.Core.Models.Order".into(),
+                        new_display: "Shop.Core.Models.Purchase".into(),
+                        location: Position { file: "/w/Order.cs".into(), line: 3, column: 14 },
+                    },
+                    edits: vec![
+                        FileEdit {
+                            path: "/w/Order.cs".into(),
+                            kind: EditKind::Delete,
+                            base_sha256: "cd".repeat(32),
+                            new_text: String::new(),
+                            description: "Renamed to Purchase.cs".into(),
+                        },
+                        FileEdit {
+                            path: "/w/Purchase.cs".into(),
+                            kind: EditKind::Create,
+                            base_sha256: String::new(),
+                            new_text: "public class Purchase { }\n".into(),
+                            description: "Renamed from Order.cs; 1 edit".into(),
+                        },
+                    ],
+                    total_edits: 300,
+                    references: 299,
+                    warnings: vec!["Renamed Order.cs to Purchase.cs".into()],
+                }))),
+            ),
+        ),
+        (
+            "host_organize_usings_plan",
+            response(
+                19,
+                Outcome::Ok(ResponseBody::OrganizeUsingsPlan(OrganizeUsingsPlan {
+                    edits: vec![FileEdit {
+                        path: "/w/a.cs".into(),
+                        kind: EditKind::Modify,
+                        base_sha256: "0f".repeat(32),
+                        new_text: "using System;\n".into(),
+                        description: "Remove 2 usings; sort".into(),
+                    }],
+                    documents: 12,
+                    usings_removed: 2,
+                    warnings: vec![],
+                })),
             ),
         ),
     ]

@@ -13,7 +13,7 @@ use crate::ErrorCode;
 use bincode::{Decode, Encode};
 
 /// Bumped on any change to the types in this module.
-pub const PROTOCOL_VERSION: u32 = 4;
+pub const PROTOCOL_VERSION: u32 = 5;
 
 /// Correlates a response with its request; unique per connection, chosen by the broker.
 #[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -96,6 +96,12 @@ pub enum RequestBody {
     SearchSymbols(SymbolSearchRequest),
     /// Compile a snippet inserted at a position, without changing the solution.
     AnalyzeCode(CodeBlock),
+    /// Compute (never apply) the edits that rename the symbol at a position; refused with a catalog code when
+    /// the name is not a valid identifier, clashes or would change what other code binds to.
+    PlanRename(RenameRequest),
+    /// Compute (never apply) the edits that remove unnecessary using directives and sort the rest, for one
+    /// document, one project or the whole solution.
+    PlanOrganizeUsings(OrganizeUsingsRequest),
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -192,6 +198,8 @@ pub enum ResponseBody {
     DocumentSymbols(DocumentSymbolList),
     SearchSymbols(SymbolMatches),
     CodeAnalysis(CodeAnalysis),
+    RenamePlan(Box<RenamePlan>),
+    OrganizeUsingsPlan(OrganizeUsingsPlan),
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -446,6 +454,76 @@ pub struct FileEdit {
     pub new_text: String,
     /// One line for previews, e.g. `Remove declaration of Order`.
     pub description: String,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct RenameRequest {
+    /// Anywhere on the symbol's name, at a declaration or a use.
+    pub position: Position,
+    pub new_name: String,
+    /// Rename every overload of a method along with it.
+    pub rename_overloads: bool,
+    pub rename_in_comments: bool,
+    pub rename_in_strings: bool,
+    /// Rename a type's file when it is named after the type (`Order.cs` for `Order`), in the same plan (a
+    /// Delete of the old path and a Create of the new one).
+    pub rename_file: bool,
+}
+
+/// The whole effect of a rename as file edits, checked to compile without new errors and to bind every
+/// renamed place to the renamed symbol.
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct RenamePlan {
+    pub symbol: RenamedSymbol,
+    /// Sorted by path; at most one edit per path. A document seen by several target frameworks is edited once,
+    /// each place once.
+    pub edits: Vec<FileEdit>,
+    /// Text spans replaced over all files, each source place counted once.
+    pub total_edits: u32,
+    /// Source places of the symbol (declarations included) that were renamed, each counted once.
+    pub references: u32,
+    /// What the user may want to know, e.g. `Also renamed 2 overloads` or `Renamed Order.cs to Purchase.cs`.
+    pub warnings: Vec<String>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct RenamedSymbol {
+    /// The name before the rename.
+    pub name: String,
+    pub new_name: String,
+    /// As [`SymbolSummary::kind`].
+    pub kind: String,
+    /// Fully qualified display before and after.
+    pub display: String,
+    pub new_display: String,
+    /// The first declaration's identifier, before the rename.
+    pub location: Position,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct OrganizeUsingsRequest {
+    /// One document; `None` means the project, or else the whole solution.
+    pub file: Option<String>,
+    /// One project, by name or by absolute project file path (refused with PROJECT_NOT_FOUND); ignored with
+    /// `file`. Every target framework of a multi-targeted project is covered.
+    pub project: Option<String>,
+    /// Remove the using directives the compiler reports as unnecessary (CS8019) in every target framework that
+    /// compiles the document. Global usings are never removed.
+    pub remove_unused: bool,
+    /// Sort as the document's `.editorconfig` says (`dotnet_sort_system_directives_first`,
+    /// `dotnet_separate_import_directive_groups`).
+    pub sort: bool,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct OrganizeUsingsPlan {
+    /// Modify edits only, sorted by path; documents that need no change are left out.
+    pub edits: Vec<FileEdit>,
+    /// Documents examined, each counted once.
+    pub documents: u32,
+    pub usings_removed: u32,
+    /// e.g. `Kept using System.Text in a.cs: needed by net9.0`.
+    pub warnings: Vec<String>,
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]

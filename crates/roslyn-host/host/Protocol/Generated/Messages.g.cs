@@ -11,7 +11,7 @@ namespace RoslynMcp.Host.Protocol;
 public static class ProtocolVersion
 {
     /// <summary>The Rust side's <c>PROTOCOL_VERSION</c>; both sides refuse any other.</summary>
-    public const uint Current = 4;
+    public const uint Current = 5;
 }
 
 /// <summary>Correlates a response with its request; unique per connection, chosen by the broker.</summary>
@@ -227,6 +227,18 @@ public abstract partial record RequestBody : IBincode<RequestBody>
     /// <summary>Compile a snippet inserted at a position, without changing the solution.</summary>
     public sealed record AnalyzeCode(CodeBlock Value) : RequestBody;
 
+    /// <summary>
+    /// Compute (never apply) the edits that rename the symbol at a position; refused with a catalog code when
+    /// the name is not a valid identifier, clashes or would change what other code binds to.
+    /// </summary>
+    public sealed record PlanRename(RenameRequest Value) : RequestBody;
+
+    /// <summary>
+    /// Compute (never apply) the edits that remove unnecessary using directives and sort the rest, for one
+    /// document, one project or the whole solution.
+    /// </summary>
+    public sealed record PlanOrganizeUsings(OrganizeUsingsRequest Value) : RequestBody;
+
     public void Encode(BincodeWriter writer)
     {
         switch (this)
@@ -295,6 +307,14 @@ public abstract partial record RequestBody : IBincode<RequestBody>
                 writer.WriteVariant(15);
                 m.Value.Encode(writer);
                 break;
+            case PlanRename m:
+                writer.WriteVariant(16);
+                m.Value.Encode(writer);
+                break;
+            case PlanOrganizeUsings m:
+                writer.WriteVariant(17);
+                m.Value.Encode(writer);
+                break;
             default:
                 throw new UnreachableException();
         }
@@ -318,6 +338,8 @@ public abstract partial record RequestBody : IBincode<RequestBody>
         13 => new DocumentSymbols(DocumentRequest.Decode(reader)),
         14 => new SearchSymbols(SymbolSearchRequest.Decode(reader)),
         15 => new AnalyzeCode(CodeBlock.Decode(reader)),
+        16 => new PlanRename(RenameRequest.Decode(reader)),
+        17 => new PlanOrganizeUsings(OrganizeUsingsRequest.Decode(reader)),
         var index => throw BincodeReader.UnknownVariant(nameof(RequestBody), index),
     };
 }
@@ -548,6 +570,10 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
 
     public sealed record CodeAnalysis(global::RoslynMcp.Host.Protocol.CodeAnalysis Value) : ResponseBody;
 
+    public sealed record RenamePlan(global::RoslynMcp.Host.Protocol.RenamePlan Value) : ResponseBody;
+
+    public sealed record OrganizeUsingsPlan(global::RoslynMcp.Host.Protocol.OrganizeUsingsPlan Value) : ResponseBody;
+
     public void Encode(BincodeWriter writer)
     {
         switch (this)
@@ -615,6 +641,14 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
                 writer.WriteVariant(15);
                 m.Value.Encode(writer);
                 break;
+            case RenamePlan m:
+                writer.WriteVariant(16);
+                m.Value.Encode(writer);
+                break;
+            case OrganizeUsingsPlan m:
+                writer.WriteVariant(17);
+                m.Value.Encode(writer);
+                break;
             default:
                 throw new UnreachableException();
         }
@@ -638,6 +672,8 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
         13 => new DocumentSymbols(DocumentSymbolList.Decode(reader)),
         14 => new SearchSymbols(SymbolMatches.Decode(reader)),
         15 => new CodeAnalysis(global::RoslynMcp.Host.Protocol.CodeAnalysis.Decode(reader)),
+        16 => new RenamePlan(global::RoslynMcp.Host.Protocol.RenamePlan.Decode(reader)),
+        17 => new OrganizeUsingsPlan(global::RoslynMcp.Host.Protocol.OrganizeUsingsPlan.Decode(reader)),
         var index => throw BincodeReader.UnknownVariant(nameof(ResponseBody), index),
     };
 }
@@ -1153,6 +1189,148 @@ public sealed partial record FileEdit(
         reader.ReadString());
 }
 
+/// <param name="Position">Anywhere on the symbol's name, at a declaration or a use.</param>
+/// <param name="RenameOverloads">Rename every overload of a method along with it.</param>
+/// <param name="RenameFile">Rename a type's file when it is named after the type (<c>Order.cs</c> for <c>Order</c>), in the same plan (a Delete of the old path and a Create of the new one).</param>
+public sealed partial record RenameRequest(
+    Position Position,
+    string NewName,
+    bool RenameOverloads,
+    bool RenameInComments,
+    bool RenameInStrings,
+    bool RenameFile) : IBincode<RenameRequest>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        Position.Encode(writer);
+        writer.WriteString(NewName);
+        writer.WriteBool(RenameOverloads);
+        writer.WriteBool(RenameInComments);
+        writer.WriteBool(RenameInStrings);
+        writer.WriteBool(RenameFile);
+    }
+
+    public static RenameRequest Decode(BincodeReader reader) => new(
+        Position.Decode(reader),
+        reader.ReadString(),
+        reader.ReadBool(),
+        reader.ReadBool(),
+        reader.ReadBool(),
+        reader.ReadBool());
+}
+
+/// <summary>
+/// The whole effect of a rename as file edits, checked to compile without new errors and to bind every
+/// renamed place to the renamed symbol.
+/// </summary>
+/// <param name="Edits">Sorted by path; at most one edit per path. A document seen by several target frameworks is edited once, each place once.</param>
+/// <param name="TotalEdits">Text spans replaced over all files, each source place counted once.</param>
+/// <param name="References">Source places of the symbol (declarations included) that were renamed, each counted once.</param>
+/// <param name="Warnings">What the user may want to know, e.g. <c>Also renamed 2 overloads</c> or <c>Renamed Order.cs to Purchase.cs</c>.</param>
+public sealed partial record RenamePlan(
+    RenamedSymbol Symbol,
+    ValueList<FileEdit> Edits,
+    uint TotalEdits,
+    uint References,
+    ValueList<string> Warnings) : IBincode<RenamePlan>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        Symbol.Encode(writer);
+        writer.WriteSeq(Edits, static (w0, v0) => v0.Encode(w0));
+        writer.WriteU32(TotalEdits);
+        writer.WriteU32(References);
+        writer.WriteSeq(Warnings, static (w0, v0) => w0.WriteString(v0));
+    }
+
+    public static RenamePlan Decode(BincodeReader reader) => new(
+        RenamedSymbol.Decode(reader),
+        reader.ReadSeq(static r0 => FileEdit.Decode(r0)),
+        reader.ReadU32(),
+        reader.ReadU32(),
+        reader.ReadSeq(static r0 => r0.ReadString()));
+}
+
+/// <param name="Name">The name before the rename.</param>
+/// <param name="Kind">As <c>SymbolSummary.kind</c>.</param>
+/// <param name="Display">Fully qualified display before and after.</param>
+/// <param name="Location">The first declaration's identifier, before the rename.</param>
+public sealed partial record RenamedSymbol(
+    string Name,
+    string NewName,
+    string Kind,
+    string Display,
+    string NewDisplay,
+    Position Location) : IBincode<RenamedSymbol>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(Name);
+        writer.WriteString(NewName);
+        writer.WriteString(Kind);
+        writer.WriteString(Display);
+        writer.WriteString(NewDisplay);
+        Location.Encode(writer);
+    }
+
+    public static RenamedSymbol Decode(BincodeReader reader) => new(
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadString(),
+        Position.Decode(reader));
+}
+
+/// <param name="File">One document; <c>None</c> means the project, or else the whole solution.</param>
+/// <param name="Project">One project, by name or by absolute project file path (refused with PROJECT_NOT_FOUND); ignored with <c>file</c>. Every target framework of a multi-targeted project is covered.</param>
+/// <param name="RemoveUnused">Remove the using directives the compiler reports as unnecessary (CS8019) in every target framework that compiles the document. Global usings are never removed.</param>
+/// <param name="Sort">Sort as the document's <c>.editorconfig</c> says (<c>dotnet_sort_system_directives_first</c>, <c>dotnet_separate_import_directive_groups</c>).</param>
+public sealed partial record OrganizeUsingsRequest(
+    string? File,
+    string? Project,
+    bool RemoveUnused,
+    bool Sort) : IBincode<OrganizeUsingsRequest>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteOption(File, static (w0, v0) => w0.WriteString(v0));
+        writer.WriteOption(Project, static (w0, v0) => w0.WriteString(v0));
+        writer.WriteBool(RemoveUnused);
+        writer.WriteBool(Sort);
+    }
+
+    public static OrganizeUsingsRequest Decode(BincodeReader reader) => new(
+        reader.ReadOption(static r0 => r0.ReadString()),
+        reader.ReadOption(static r0 => r0.ReadString()),
+        reader.ReadBool(),
+        reader.ReadBool());
+}
+
+/// <param name="Edits">Modify edits only, sorted by path; documents that need no change are left out.</param>
+/// <param name="Documents">Documents examined, each counted once.</param>
+/// <param name="Warnings">e.g. <c>Kept using System.Text in a.cs: needed by net9.0</c>.</param>
+public sealed partial record OrganizeUsingsPlan(
+    ValueList<FileEdit> Edits,
+    uint Documents,
+    uint UsingsRemoved,
+    ValueList<string> Warnings) : IBincode<OrganizeUsingsPlan>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteSeq(Edits, static (w0, v0) => v0.Encode(w0));
+        writer.WriteU32(Documents);
+        writer.WriteU32(UsingsRemoved);
+        writer.WriteSeq(Warnings, static (w0, v0) => w0.WriteString(v0));
+    }
+
+    public static OrganizeUsingsPlan Decode(BincodeReader reader) => new(
+        reader.ReadSeq(static r0 => FileEdit.Decode(r0)),
+        reader.ReadU32(),
+        reader.ReadU32(),
+        reader.ReadSeq(static r0 => r0.ReadString()));
+}
+
 public sealed partial record MembersRequest(
     Position Position,
     bool IncludeExtensionMethods,
@@ -1622,46 +1800,54 @@ public enum ErrorCode : uint
     CursorExpired = 16,
     /// <summary>The client offered MCP roots but has not listed them, so no path can be checked (2009).</summary>
     ClientRootsUnknown = 17,
+    /// <summary>No plan with that id: unknown, expired or already applied (2010).</summary>
+    PlanNotFound = 18,
+    /// <summary>No operation with that id in the solution's history (2011).</summary>
+    OperationNotFound = 19,
     /// <summary>Symbol type cannot be moved (method, field, etc.) (3001).</summary>
-    SymbolNotMoveable = 18,
+    SymbolNotMoveable = 20,
     /// <summary>Nested types cannot be moved independently (3002).</summary>
-    SymbolIsNested = 19,
+    SymbolIsNested = 21,
     /// <summary>Target location already has type with same name (3003).</summary>
-    NameCollision = 20,
+    NameCollision = 22,
     /// <summary>Source and target are the same (3004).</summary>
-    SameLocation = 21,
+    SameLocation = 23,
     /// <summary>Move would create circular dependency (3005).</summary>
-    CircularReference = 22,
+    CircularReference = 24,
     /// <summary>Move would break accessibility constraints (3006).</summary>
-    BreaksAccessibility = 23,
+    BreaksAccessibility = 25,
     /// <summary>The type is already in the target namespace (3007).</summary>
-    SameNamespace = 24,
+    SameNamespace = 26,
+    /// <summary>The symbol is declared in a referenced assembly, not in the solution's source (3008).</summary>
+    SymbolNotInSource = 27,
+    /// <summary>The operation is already undone (undo) or not undone (redo) (3009).</summary>
+    OperationNotApplicable = 28,
     /// <summary>Another operation in progress (4001).</summary>
-    WorkspaceBusy = 25,
+    WorkspaceBusy = 29,
     /// <summary>Cannot read/write files (4002).</summary>
-    FilesystemError = 26,
+    FilesystemError = 30,
     /// <summary>Roslyn operation failed unexpectedly (4003).</summary>
-    RoslynError = 27,
+    RoslynError = 31,
     /// <summary>Changes would break compilation (4004).</summary>
-    CompilationError = 28,
+    CompilationError = 32,
     /// <summary>Operation exceeded time limit (4005).</summary>
-    Timeout = 29,
+    Timeout = 33,
     /// <summary>Files changed since the edits were computed (4006).</summary>
-    StalePlan = 30,
+    StalePlan = 34,
     /// <summary>The solution changed since the cursor was issued (4007).</summary>
-    CursorStale = 31,
+    CursorStale = 35,
     /// <summary>The result exceeds a hard limit of the service (4008).</summary>
-    CapExceeded = 32,
+    CapExceeded = 36,
     /// <summary>Too many requests in flight for the session or the service (4009).</summary>
-    TooManyRequests = 33,
+    TooManyRequests = 37,
     /// <summary>MSBuild not available (5001).</summary>
-    MsbuildNotFound = 34,
+    MsbuildNotFound = 38,
     /// <summary>Roslyn assemblies not loadable (5002).</summary>
-    RoslynNotAvailable = 35,
+    RoslynNotAvailable = 39,
     /// <summary>.NET SDK not found (5003).</summary>
-    SdkNotFound = 36,
+    SdkNotFound = 40,
     /// <summary>Could not load solution (5004).</summary>
-    SolutionLoadFailed = 37,
+    SolutionLoadFailed = 41,
 }
 
 /// <summary>The codec of the protocol's enums: the variant index as a varint.</summary>
@@ -1720,6 +1906,6 @@ public static class EnumCodec
     public static ErrorCode ReadErrorCode(this BincodeReader reader)
     {
         var index = reader.ReadVariant();
-        return index < 38 ? (ErrorCode)index : throw BincodeReader.UnknownVariant(nameof(ErrorCode), index);
+        return index < 42 ? (ErrorCode)index : throw BincodeReader.UnknownVariant(nameof(ErrorCode), index);
     }
 }

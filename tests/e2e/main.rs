@@ -16,6 +16,7 @@ mod moves;
 mod navigation;
 mod observability;
 mod paging;
+mod plans;
 mod sessions;
 mod tools_list;
 mod walls_host;

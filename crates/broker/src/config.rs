@@ -5,6 +5,7 @@ use clap::{Args, Parser, Subcommand};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
+use protocol::tools::plans::HistoryBound;
 use workspace_actor::WorkspaceSettings;
 
 #[derive(Debug, Parser)]
@@ -91,6 +92,13 @@ pub struct ServiceArgs {
     /// start (default: `$XDG_STATE_HOME/roslyn-mcp`, else `~/.local/state/roslyn-mcp`).
     #[arg(long, env = "ROSLYN_MCP_STATE_DIR")]
     pub state_dir: Option<PathBuf>,
+    /// Applied operations kept per solution for undo (under `<state-dir>/history`); older ones are forgotten.
+    #[arg(long, env = "ROSLYN_MCP_HISTORY_MAX_OPERATIONS", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
+    pub history_max_operations: u32,
+    /// MiB of saved file contents the history keeps per solution; the oldest operations are forgotten
+    /// beyond it (the newest is always kept).
+    #[arg(long, env = "ROSLYN_MCP_HISTORY_MAX_MB", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..))]
+    pub history_max_mb: u64,
     /// Items per page of a paged list; a larger `pageSize` is lowered to it. At most 200.
     #[arg(long, env = "ROSLYN_MCP_MAX_PAGE_SIZE", default_value_t = limits::MAX_PAGE_SIZE, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_page_size: u32,
@@ -140,6 +148,11 @@ impl ServiceArgs {
             debounce: Duration::from_millis(self.debounce_ms),
             write_timeout: Duration::from_secs(self.write_timeout_secs),
             journal_dir: self.journal_dir(),
+            history_dir: self.state_dir().join("history"),
+            history_bound: HistoryBound {
+                max_operations: self.history_max_operations,
+                max_bytes: self.history_max_mb * 1024 * 1024,
+            },
             apply_hold: self.fault_hold_apply.clone(),
             start_hold: self.fault_hold_workspace_start.clone(),
             ..WorkspaceSettings::default()

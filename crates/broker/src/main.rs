@@ -13,6 +13,7 @@ mod in_flight;
 mod lifecycle;
 mod limits;
 mod paging;
+mod plans;
 mod progress;
 mod registry;
 mod rendezvous;

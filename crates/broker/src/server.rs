@@ -14,7 +14,7 @@ use crate::tools::{self, Call};
 use protocol::ToolError;
 use protocol::tools::{
     PositionInput, analyze, diagnose, diagnostics, hierarchy, input_schema, members, moves, navigation, output_schema,
-    symbols, workspace,
+    plans, refactor, symbols, workspace,
 };
 use rmcp::model::{
     CallToolResult, Implementation, InitializeRequestParams, InitializeResult, JsonObject, ServerCapabilities,
@@ -379,6 +379,84 @@ impl RoslynMcp {
         })
         .await
     }
+
+    #[tool(
+        description = "Rename the symbol at a 1-based line and column (type, member, parameter, local, type parameter, namespace...) and every reference to it across the solution, as Roslyn's renamer does: implementations of an interface member and overrides along with it, overloads when asked, comments and strings when asked, and a type's file when it is named after the type. Refused before anything is written when the name is not an identifier, clashes, or would change what other code binds to (NAME_COLLISION with the places). preview: true returns the plan (planId, diffs) and writes nothing; the answer's operationId undoes it.",
+        input_schema = Arc::new(input_schema::<refactor::RenameSymbolInput>()),
+        output_schema = Arc::new(output_schema::<refactor::RenameOutput>()),
+        annotations(title = "Rename symbol", read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
+    )]
+    async fn rename_symbol(&self, raw: JsonObject, context: RequestContext<RoleServer>) -> CallToolResult {
+        self.run_uncapped("rename_symbol", raw, context, |call, input| async move {
+            tools::refactor::rename_symbol(&call, input).await
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Remove the using directives the compiler finds unnecessary (in every target framework) and sort the rest as .editorconfig says (System first, groups), in one file, one project or the whole solution. Global usings are kept. preview: true returns the plan (planId, diffs) and writes nothing; the answer's operationId undoes it.",
+        input_schema = Arc::new(input_schema::<refactor::OrganizeUsingsInput>()),
+        output_schema = Arc::new(output_schema::<refactor::OrganizeUsingsOutput>()),
+        annotations(title = "Organize usings", read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
+    )]
+    async fn organize_usings(&self, raw: JsonObject, context: RequestContext<RoleServer>) -> CallToolResult {
+        self.run_uncapped("organize_usings", raw, context, |call, input| async move {
+            tools::refactor::organize_usings(&call, input).await
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Write exactly the plan a preview returned (by planId), not a recomputation: every file must still hold the text the plan was computed from, else STALE_PLAN naming the files and nothing is written. Plans expire 15 minutes after their preview (PLAN_NOT_FOUND). Answers what the tool would have answered applying directly, with the operationId that undoes it.",
+        input_schema = Arc::new(input_schema::<plans::ApplyPlanInput>()),
+        output_schema = Arc::new(output_schema::<refactor::AppliedPlan>()),
+        annotations(title = "Apply plan", read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
+    )]
+    async fn apply_plan(&self, raw: JsonObject, context: RequestContext<RoleServer>) -> CallToolResult {
+        self.run_uncapped("apply_plan", raw, context, |call, input| async move {
+            tools::writes::apply_plan::apply_plan(&call, input).await
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Undo an applied write (by operationId): every file it touched gets back its bytes and mode from before, atomically, if and only if each still holds what the write left there; else STALE_PLAN naming the files that moved on, and nothing changes.",
+        input_schema = Arc::new(input_schema::<plans::OperationInput>()),
+        output_schema = Arc::new(output_schema::<plans::OperationOutput>()),
+        annotations(title = "Undo", read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
+    )]
+    async fn undo(&self, raw: JsonObject, context: RequestContext<RoleServer>) -> CallToolResult {
+        self.run_uncapped("undo", raw, context, |call, input| async move {
+            tools::writes::history::undo(&call, input).await
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Apply an undone write again (by operationId), on the same condition as undo: every file must still hold what the undo left there.",
+        input_schema = Arc::new(input_schema::<plans::OperationInput>()),
+        output_schema = Arc::new(output_schema::<plans::OperationOutput>()),
+        annotations(title = "Redo", read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
+    )]
+    async fn redo(&self, raw: JsonObject, context: RequestContext<RoleServer>) -> CallToolResult {
+        self.run_uncapped("redo", raw, context, |call, input| async move {
+            tools::writes::history::redo(&call, input).await
+        })
+        .await
+    }
+
+    #[tool(
+        description = "The writes applied to a solution that the service keeps for undo (across restarts, bounded), newest first: tool, summary, time, files, state, and whether each can be undone or redone now.",
+        input_schema = Arc::new(input_schema::<plans::ListOperationsInput>()),
+        output_schema = Arc::new(output_schema::<plans::ListOperationsOutput>()),
+        annotations(title = "List operations", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn list_operations(&self, raw: JsonObject, context: RequestContext<RoleServer>) -> CallToolResult {
+        self.run("list_operations", raw, context, |call, input| async move {
+            tools::writes::history::list_operations(&call, input).await
+        })
+        .await
+    }
 }
 
 #[tool_handler]
@@ -387,7 +465,7 @@ impl ServerHandler for RoslynMcp {
         InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("roslyn-mcp", env!("CARGO_PKG_VERSION")))
             .with_instructions(
-                "Compiler-accurate C# navigation and type moves over Roslyn. Start with initialize_workspace on the folder of \
+                "Compiler-accurate C# navigation and refactoring (moves, rename, organize usings; preview, apply, undo) over Roslyn. Start with initialize_workspace on the folder of \
                  the solution; positions are 1-based line and column; paths out are absolute. Failures carry a \
                  catalog code in structuredContent.error.code.",
             )

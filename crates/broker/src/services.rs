@@ -5,6 +5,7 @@ use crate::config::ServiceArgs;
 use crate::in_flight::Budget;
 use crate::limits::Limits;
 use crate::paging::Pager;
+use crate::plans::PlanStore;
 use crate::registry::{Broker, OpenWorkspace, Registry};
 use crate::telemetry::Telemetry;
 use kameo::prelude::*;
@@ -24,6 +25,8 @@ pub struct Services {
     pub limits: Limits,
     /// Results retained for their cursors.
     pub pager: Pager,
+    /// Plans previews computed, until applied or expired.
+    pub plans: PlanStore,
     pub telemetry: Arc<Telemetry>,
     /// The daemon's HTTP endpoint, once it tried to bind it (never set in-process).
     pub http: OnceLock<HttpEndpoint>,
@@ -50,6 +53,7 @@ impl Services {
             located,
             limits: args.limits(),
             pager: Pager::new(args.cursor_ttl()),
+            plans: PlanStore::default(),
             telemetry,
             http: OnceLock::new(),
             requests,

@@ -2,7 +2,8 @@
 //! before the write counts as done. A failure, a timeout or a cancellation at any step restores every file.
 //! Every path is admitted by the call's [`Walls`] at the moment it is touched.
 
-use crate::checksum::sha256_hex;
+use crate::checksum::{sha256_hex, without_bom};
+use crate::history::{Direction, History, Operation, OperationMeta};
 use crate::host_update;
 use crate::write::{Change, FileWrite, Outcome, Transaction, Walls};
 use crate::{Workspace, WriteGuard};
@@ -14,9 +15,46 @@ use std::time::Duration;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+/// How a write enters the solution's history: as a new operation, or as the undo or redo of one. Either is
+/// part of the write: if the history cannot keep it, every file is restored.
+pub enum Recording<'a> {
+    New(&'a OperationMeta),
+    Step(&'a Operation, Direction),
+}
+
 impl Workspace {
+    /// The operations applied to this solution.
+    pub fn history(&self) -> History {
+        History::new(&self.settings.history_dir, &self.solution, self.settings.history_bound.clone())
+    }
+
+    /// Undoes or redoes the operation `id` of this solution's history, under the write lock: every file must
+    /// still hold what the operation (or its undo) left there, else STALE_PLAN and nothing changes. The same
+    /// journaled write as any refactoring's.
+    pub async fn step(
+        &self,
+        guard: WriteGuard,
+        id: &str,
+        direction: Direction,
+        walls: Walls,
+        deadline: Instant,
+        cancel: &CancellationToken,
+    ) -> Result<(Operation, Vec<Outcome>), ToolError> {
+        let history = self.history();
+        let (key, way) = (id.to_owned(), direction);
+        let operation = blocking(move || history.load(&key, way)).await?;
+        let writes = operation.writes(direction)?;
+        let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_nanos();
+        let journal = format!("{}-{stamp}-{id}", if direction == Direction::Undo { "undo" } else { "redo" });
+        let outcomes =
+            self.write(guard, &journal, walls, writes, deadline, cancel, Recording::Step(&operation, direction)).await?;
+        Ok((operation, outcomes))
+    }
+
     /// Writes `writes` as one operation and brings the host's view up to date, all before `deadline`,
-    /// touching nothing outside `walls`, under this workspace's write lock (held until the write ends).
+    /// touching nothing outside `walls`, under this workspace's write lock (held until the write ends), and
+    /// records it in the history as `recording` says.
+    #[allow(clippy::too_many_arguments)]
     pub async fn write(
         &self,
         guard: WriteGuard,
@@ -25,6 +63,7 @@ impl Workspace {
         writes: Vec<FileWrite>,
         deadline: Instant,
         cancel: &CancellationToken,
+        recording: Recording<'_>,
     ) -> Result<Vec<Outcome>, ToolError> {
         if !guard.is_of(&self.write_lock) {
             return Err(ToolError::new(ErrorCode::ROSLYN_ERROR, "a write was given the lock of another workspace"));
@@ -47,7 +86,10 @@ impl Workspace {
         })
         .await?;
         let result = match committed {
-            Ok(()) => self.confirm(&host, &planned, deadline, cancel).await,
+            Ok(()) => match self.confirm(&host, &planned, deadline, cancel).await {
+                Ok(()) => self.record(operation, &transaction, recording),
+                Err(error) => Err(error),
+            },
             Err(error) => Err(error),
         };
         match result {
@@ -60,6 +102,15 @@ impl Workspace {
                 Ok(planned)
             }
             Err(error) => Err(self.roll_back(transaction, &host, error).await),
+        }
+    }
+
+    /// Keeps the write in the history (a few small files; the write lock is held).
+    fn record(&self, operation: &str, transaction: &Transaction, recording: Recording<'_>) -> Result<(), ToolError> {
+        let history = self.history();
+        match recording {
+            Recording::New(meta) => history.record(operation, meta, transaction.records()),
+            Recording::Step(done, direction) => history.mark(done, direction),
         }
     }
 
@@ -130,6 +181,7 @@ impl Workspace {
 fn planned_outcome(write: &FileWrite) -> Outcome {
     let sha256 = match &write.change {
         Change::Write { text, .. } => Some(sha256_hex(text.as_bytes())),
+        Change::Restore { bytes, .. } => Some(sha256_hex(without_bom(bytes))),
         Change::Delete { .. } => None,
     };
     (write.path.clone(), sha256)

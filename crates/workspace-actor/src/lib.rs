@@ -5,6 +5,7 @@ mod actor;
 mod apply;
 pub mod checksum;
 mod events;
+pub mod history;
 mod host_update;
 mod liveness;
 mod own_writes;
@@ -15,10 +16,11 @@ mod write;
 mod write_lock;
 
 pub use actor::{Acquire, WorkspaceActor};
+pub use apply::Recording;
 pub use events::WorkspaceEvents;
 pub use liveness::PING_LIMIT;
 pub use settings::WorkspaceSettings;
-pub use write::{Change, FileWrite, Original, Outcome, Walls, check, real_path, real_roots, recover};
+pub use write::{Change, FileWrite, Original, Outcome, Walls, check, read_current, real_path, real_roots, recover};
 pub use write_lock::WriteGuard;
 use write_lock::WriteLock;
 

@@ -1,6 +1,7 @@
 //! Time limits and retry bounds of a workspace, and who is told what it does.
 
 use crate::events::{self, WorkspaceEvents};
+use protocol::tools::plans::HistoryBound;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -23,6 +24,9 @@ pub struct WorkspaceSettings {
     pub write_timeout: Duration,
     /// Where writes in progress keep their journal.
     pub journal_dir: PathBuf,
+    /// Where applied operations are kept for undo, one folder per solution.
+    pub history_dir: PathBuf,
+    pub history_bound: HistoryBound,
     /// Fault injection: a write that has replaced its files waits until this file exists before updating the
     /// host; none in service.
     pub apply_hold: Option<PathBuf>,
@@ -44,6 +48,8 @@ impl Default for WorkspaceSettings {
             debounce: Duration::from_millis(150),
             write_timeout: Duration::from_secs(30),
             journal_dir: std::env::temp_dir().join("roslyn-mcp-journal"),
+            history_dir: std::env::temp_dir().join("roslyn-mcp-history"),
+            history_bound: crate::history::DEFAULT_BOUND,
             apply_hold: None,
             start_hold: None,
             events: events::ignored(),

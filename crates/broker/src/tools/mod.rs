@@ -10,7 +10,9 @@ pub mod initialize;
 pub mod members;
 pub mod moves;
 pub mod navigation;
+pub mod refactor;
 pub mod symbols;
+pub mod writes;
 
 use crate::args;
 use crate::paging::{Listing, Page, PageRequest};

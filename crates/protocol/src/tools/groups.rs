@@ -6,7 +6,8 @@
 //! `pub struct Name(head; tail) { ... }` puts a group before the struct's own fields and one after them;
 //! either may be empty. Heads: `position` (`filePath`, `line`, `column`, `solutionPath`), `target` (a type
 //! name or an optional position), `moved` (the type a move takes: `sourceFile`, `symbolName`, `line`).
-//! Tails: `page "Items"` (`pageSize`, `cursor`), `write` (`preview`, `solutionPath`).
+//! Tails: `page "Items"` (`pageSize`, `cursor`), `write` (`solutionPath`, `preview`), `preview` alone (for inputs whose
+//! head has `solutionPath`).
 
 macro_rules! tool_input {
     (
@@ -28,14 +29,20 @@ macro_rules! tool_input {
         ]);
     };
     (@tail $decl:tt $head:tt [write] [$($fields:tt)*]) => {
-        $crate::tools::groups::tool_input!(@head $decl $head [
+        $crate::tools::groups::tool_input!(@tail $decl $head [preview] [
             $($fields)*
-            /// Compute and return the changes without applying them (default false).
-            #[serde(default)]
-            pub preview: Option<bool>,
             /// Solution or project to use; found from the source file when omitted.
             #[serde(default)]
             pub solution_path: Option<String>,
+        ]);
+    };
+    (@tail $decl:tt $head:tt [preview] [$($fields:tt)*]) => {
+        $crate::tools::groups::tool_input!(@head $decl $head [
+            $($fields)*
+            /// Compute the plan and return it with its `planId`, writing nothing (default false): `apply_plan`
+            /// then writes exactly that plan.
+            #[serde(default)]
+            pub preview: Option<bool>,
         ]);
     };
     (@tail $decl:tt $head:tt [] $fields:tt) => {

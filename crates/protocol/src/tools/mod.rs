@@ -10,6 +10,8 @@ pub mod hierarchy;
 pub mod members;
 pub mod moves;
 pub mod navigation;
+pub mod plans;
+pub mod refactor;
 pub mod symbols;
 pub mod workspace;
 

@@ -2,9 +2,9 @@
 //! preview.
 
 use super::groups::tool_input;
+use super::plans::WriteOutput;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// A C# identifier path: `Name` or `Outer.Name`.
 pub const NAME_PATTERN: &str = r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$";
@@ -34,28 +34,9 @@ tool_input! {
 }
 
 /// What a move did, or (in a preview) would do.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(untagged)]
-pub enum MoveOutput {
-    Applied(MoveApplied),
-    Preview(MovePreview),
-}
+pub type MoveOutput = WriteOutput<MoveOutline>;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct MoveApplied {
-    /// Always true.
-    pub success: bool,
-    /// Names this write in the service's log and journal.
-    pub operation_id: String,
-    pub changes: FileChangeSummary,
-    /// sha256 (lowercase hex) of the text of every modified and created file as written, by path.
-    pub checksums: BTreeMap<String, String>,
-    #[serde(flatten)]
-    pub outline: MoveOutline,
-}
-
-/// What both a preview and an applied move report about the move itself.
+/// What a move's preview and its applied write report about the move itself.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MoveOutline {
@@ -64,17 +45,6 @@ pub struct MoveOutline {
     pub references_updated: u32,
     pub using_directives_added: u32,
     pub using_directives_removed: u32,
-    pub execution_time_ms: u64,
-    pub resolved_from_solution: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct FileChangeSummary {
-    /// Sorted absolute paths.
-    pub files_modified: Vec<String>,
-    pub files_created: Vec<String>,
-    pub files_deleted: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -99,45 +69,4 @@ pub struct FilePosition {
     pub file: String,
     pub line: u32,
     pub column: u32,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct MovePreview {
-    /// Always true.
-    pub success: bool,
-    /// Always true: nothing was written.
-    pub preview: bool,
-    pub operation_id: String,
-    /// One entry per file, sorted by path.
-    pub pending_changes: Vec<PendingChange>,
-    #[serde(flatten)]
-    pub outline: MoveOutline,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub enum ChangeType {
-    Modify,
-    Create,
-    Delete,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct PendingChange {
-    pub file: String,
-    pub change_type: ChangeType,
-    pub description: String,
-    /// Unified diff against the file on disk (Modify and Delete).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub diff: Option<String>,
-    /// The whole new file (Create).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub content: Option<String>,
-    /// sha256 of the file as it would be written (Modify and Create).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sha256: Option<String>,
-    /// sha256 of the file on disk now (Modify and Delete).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub base_sha256: Option<String>,
 }

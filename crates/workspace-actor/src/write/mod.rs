@@ -5,5 +5,5 @@ mod journal;
 mod transaction;
 mod walls;
 
-pub use transaction::{Change, FileWrite, Original, Outcome, Transaction, check, recover};
+pub use transaction::{Change, FileWrite, Original, Outcome, Transaction, check, read_current, recover};
 pub use walls::{Walls, real_path, real_roots};

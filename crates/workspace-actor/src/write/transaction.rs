@@ -7,12 +7,13 @@ use super::journal::{
     Access, Entry, Found, Journal, Manifest, PRIVATE_FILE, Stage, scan, sync_dir, wait_for, write_new,
 };
 use super::walls::Walls;
+use crate::history::{Content, FileRecord};
 use crate::checksum::{sha256_hex, with_bom_of, without_bom};
 use protocol::{ErrorCode, ToolError};
 use std::collections::BTreeSet;
 use std::fs::{self, File};
 use std::io::{ErrorKind, Read};
-use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 /// The mode a new file is created with, less the umask, as editors create them.
@@ -36,6 +37,13 @@ pub enum Change {
     Delete {
         base: String,
     },
+    /// Exact bytes, as an undo or redo puts back: `base` as for `Write`; a file that does not exist now is
+    /// created with `mode`.
+    Restore {
+        bytes: Vec<u8>,
+        mode: u32,
+        base: Option<String>,
+    },
 }
 
 /// A path as a write or an undo left it: its text hash, or `None` when it no longer exists.
@@ -51,6 +59,8 @@ pub struct Transaction {
     journal: Journal,
     manifest: Manifest,
     walls: Walls,
+    /// Every file before and after, for the history.
+    records: Vec<FileRecord>,
 }
 
 impl Transaction {
@@ -77,6 +87,7 @@ impl Transaction {
                 walls: Some(walls.clone()),
             },
             walls,
+            records: Vec::with_capacity(writes.len()),
         };
         match transaction.stage(writes) {
             Ok(()) => Ok(transaction),
@@ -104,16 +115,24 @@ impl Transaction {
                 }
                 None => None,
             };
-            let temp = match &write.change {
+            let (content, new_mode) = match &write.change {
                 Change::Write { text, .. } => {
-                    contents.push(Some(with_bom_of(original.as_ref().map(|o| o.bytes.as_slice()), text)));
-                    Some(temp_beside(&write.path, &self.manifest.operation))
+                    (Some(with_bom_of(original.as_ref().map(|o| o.bytes.as_slice()), text)), None)
                 }
-                Change::Delete { .. } => {
-                    contents.push(None);
-                    None
-                }
+                Change::Restore { bytes, mode, .. } => (Some(bytes.clone()), Some(*mode)),
+                Change::Delete { .. } => (None, None),
             };
+            let temp = content.as_ref().map(|_| temp_beside(&write.path, &self.manifest.operation));
+            self.records.push(FileRecord {
+                path: write.path.clone(),
+                before: original.as_ref().map(|o| Content { bytes: o.bytes.clone(), mode: o.access.mode }),
+                // The mode of a file created anew is known once its temporary exists.
+                after: content.clone().map(|bytes| Content {
+                    bytes,
+                    mode: original.as_ref().map(|o| o.access.mode).or(new_mode).unwrap_or(0),
+                }),
+            });
+            contents.push(content.map(|bytes| (bytes, new_mode)));
             let access = original.map(|o| o.access);
             self.manifest.entries.push(Entry { path: write.path.clone(), temp, backup, access });
             for dir in missing_dirs(&write.path) {
@@ -127,14 +146,22 @@ impl Transaction {
             self.walls.admit(dir)?;
             create_folder(dir).map_err(|e| fs_error(dir, "cannot create the folder", &e))?;
         }
-        for (entry, content) in self.manifest.entries.iter().zip(contents) {
-            if let (Some(temp), Some(bytes)) = (&entry.temp, content) {
+        for ((entry, content), record) in self.manifest.entries.iter().zip(contents).zip(&mut self.records) {
+            if let (Some(temp), Some((bytes, mode))) = (&entry.temp, content) {
                 self.walls.admit(temp)?;
-                write_temp(temp, &bytes, entry.access.as_ref())
+                write_temp(temp, &bytes, entry.access.as_ref(), mode)
                     .map_err(|e| fs_error(&entry.path, "cannot write beside the file", &e))?;
+                if let (Some(after), None) = (&mut record.after, &entry.access) {
+                    after.mode = fs::symlink_metadata(temp).map(|m| m.permissions().mode() & 0o7777).unwrap_or(0o644);
+                }
             }
         }
         Ok(())
+    }
+
+    /// Every file of the write, before and after: what the history keeps to undo it.
+    pub fn records(&self) -> &[FileRecord] {
+        &self.records
     }
 
     /// Renames every temporary into place and removes deleted files. On error some targets may be new:
@@ -246,7 +273,7 @@ fn undo(journal: Journal, manifest: &Manifest) -> Result<Vec<Outcome>, ToolError
                     journal.backup(name).map_err(|e| fs_error(journal.dir(), "cannot read a saved original", &e))?;
                 if read_unlinked(&entry.path).ok().map(|o| o.bytes).as_deref() != Some(original.as_slice()) {
                     let temp = temp_beside(&entry.path, &manifest.operation);
-                    write_temp(&temp, &original, entry.access.as_ref())
+                    write_temp(&temp, &original, entry.access.as_ref(), None)
                         .and_then(|()| fs::rename(&temp, &entry.path))
                         .map_err(|e| fs_error(&entry.path, "cannot restore the file", &e))?;
                 }
@@ -275,7 +302,7 @@ pub fn check(write: &FileWrite) -> Result<Option<Original>, ToolError> {
         Err(e) => return Err(fs_error(path, "cannot read the file", &e)),
     };
     let expected = match &write.change {
-        Change::Write { base, .. } => base.as_deref(),
+        Change::Write { base, .. } | Change::Restore { base, .. } => base.as_deref(),
         Change::Delete { base } => Some(base.as_str()),
     };
     let actual = current.as_ref().map(|o| sha256_hex(without_bom(&o.bytes)));
@@ -287,7 +314,7 @@ pub fn check(write: &FileWrite) -> Result<Option<Original>, ToolError> {
         };
         return Err(ToolError::new(
             ErrorCode::STALE_PLAN,
-            format!("{} {what} since the move was computed", path.display()),
+            format!("{} {what} since the plan was computed", path.display()),
         )
         .detail("file", path.display().to_string())
         .suggest("Retry: the solution is updated from disk first"));
@@ -303,6 +330,15 @@ pub fn check(write: &FileWrite) -> Result<Option<Original>, ToolError> {
     Ok(current)
 }
 
+/// The bytes of a file now, or none when it does not exist; a final link is not followed.
+pub fn read_current(path: &Path) -> std::io::Result<Option<Vec<u8>>> {
+    match read_unlinked(path) {
+        Ok(original) => Ok(Some(original.bytes)),
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
 /// Reads a file without following a link in its last component: the walls refuse links, and one that
 /// appears after their check is not read through either.
 fn read_unlinked(path: &Path) -> std::io::Result<Original> {
@@ -314,9 +350,17 @@ fn read_unlinked(path: &Path) -> std::io::Result<Original> {
 }
 
 /// Writes a temporary that replaces a file: it gets the original's mode and owner before it is renamed
-/// in (and is private until then); a new file gets the usual mode.
-fn write_temp(temp: &Path, bytes: &[u8], access: Option<&Access>) -> std::io::Result<()> {
-    write_new(temp, bytes, if access.is_some() { PRIVATE_FILE } else { NEW_FILE }, access)
+/// in (and is private until then); a new file gets `mode` when one is given (a file put back by undo),
+/// else the usual mode.
+fn write_temp(temp: &Path, bytes: &[u8], access: Option<&Access>, mode: Option<u32>) -> std::io::Result<()> {
+    match (access, mode) {
+        (Some(access), _) => write_new(temp, bytes, PRIVATE_FILE, Some(access)),
+        (None, Some(mode)) => {
+            write_new(temp, bytes, PRIVATE_FILE, None)?;
+            fs::set_permissions(temp, fs::Permissions::from_mode(mode))
+        }
+        (None, None) => write_new(temp, bytes, NEW_FILE, None),
+    }
 }
 
 /// Creates one folder (its parent was admitted); one that appeared meanwhile is fine if it is a folder.

@@ -1,23 +1,26 @@
 //! move_type_to_file and move_type_to_namespace. The host computes the edits (and refuses moves that are
-//! impossible or would add compiler errors); this side gates every path, resolved, previews, or writes them
-//! atomically under the workspace's write lock, the write gating each path again as it touches it.
+//! impossible or would add compiler errors); they take the one write path of every writing tool
+//! ([`super::writes`]): previewed as a plan, or written atomically and recorded for undo.
 
 mod input;
-mod output;
 
+use super::writes::{plan_then_write, render};
 use super::{Call, unexpected};
-use output::Summary;
+use crate::plans::Plan;
 use protocol::host::{
-    FileDestination, MoveDestination, MovePlan, MoveRequest, NamespaceDestination, RequestBody, ResponseBody,
+    FileDestination, MoveDestination, MovePlan, MoveRequest, MovedSymbol, NamespaceDestination, Position, RequestBody,
+    ResponseBody,
 };
-use protocol::tools::moves::{MoveOutput, MoveTypeToFileInput, MoveTypeToNamespaceInput};
+use protocol::tools::moves::{
+    FilePosition, MoveOutline, MoveTypeToFileInput, MoveTypeToNamespaceInput, MovedType,
+};
+use protocol::tools::plans::WriteOutput;
+use protocol::tools::refactor::Outline;
 use protocol::{ErrorCode, ToolError};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use workspace_actor::Walls;
-use workspace_actor::checksum::without_bom;
 
-pub async fn move_type_to_file(call: &Call, input: MoveTypeToFileInput) -> Result<MoveOutput, ToolError> {
+pub async fn move_type_to_file(call: &Call, input: MoveTypeToFileInput) -> Result<WriteOutput<Outline>, ToolError> {
     let began = Instant::now();
     let target = input::target_file(&input.target_file, &call.scope)?;
     let destination = MoveDestination::File(FileDestination {
@@ -28,7 +31,7 @@ pub async fn move_type_to_file(call: &Call, input: MoveTypeToFileInput) -> Resul
     run(call, Job { also_admit: Some(target), ..job }, input.preview, input.solution_path.as_deref()).await
 }
 
-pub async fn move_type_to_namespace(call: &Call, input: MoveTypeToNamespaceInput) -> Result<MoveOutput, ToolError> {
+pub async fn move_type_to_namespace(call: &Call, input: MoveTypeToNamespaceInput) -> Result<WriteOutput<Outline>, ToolError> {
     let began = Instant::now();
     input::dotted_name(&input.target_namespace, "targetNamespace", ErrorCode::INVALID_NAMESPACE)?;
     let destination = MoveDestination::Namespace(NamespaceDestination {
@@ -70,83 +73,60 @@ async fn run(
     job: Job,
     preview: Option<bool>,
     solution_path: Option<&str>,
-) -> Result<MoveOutput, ToolError> {
-    let preview = preview.unwrap_or(false);
+) -> Result<WriteOutput<Outline>, ToolError> {
     let resolved = call.resolve(solution_path, Some(&job.source)).await?;
     if let Some(path) = &job.also_admit {
         resolved.target.admit(path).map_err(as_target_error)?;
     }
-    let workspace = resolved.workspace;
-    let solution = resolved.target.solution.display().to_string();
-    // Loading has its own limit; the write's starts with a loaded solution.
-    let workspace = call.load(&workspace).await?;
-    // A write holds the lock from before computing until the host has the new files; a preview holds none.
-    let guard = if preview { None } else { Some(workspace.begin_write()?) };
-    let limit = workspace.write_timeout();
-    let deadline = tokio::time::Instant::now() + limit;
-    let operation_id = uuid::Uuid::new_v4().to_string();
     call.progress.step(format!("Computing the move of {}", job.request.symbol_name)).await;
-    let asked = call.ask_within(&workspace, RequestBody::PlanMove(job.request), Some(limit));
-    let plan = match tokio::time::timeout_at(deadline, asked).await.map_err(|_| timeout(limit))??.body {
-        ResponseBody::MovePlan(plan) => plan,
-        other => return Err(unexpected(other)),
-    };
-    let walls = Walls::new(resolved.target.roots.clone(), resolved.target.client_roots.clone());
-    gate(&walls, &plan)?;
-    let Some(guard) = guard else {
-        let current = current_texts(&plan)?;
-        let root = resolved.target.solution.parent().unwrap_or(Path::new("/"));
-        let summary = Summary { operation_id, execution_time_ms: elapsed_ms(job.began), solution };
-        return Ok(MoveOutput::Preview(output::preview(&plan, &current, root, summary)));
-    };
-    // The write checks every file again, under the lock, just before replacing it.
-    tracing::info!(
-        operation_id,
-        solution,
-        symbol = plan.symbol.fully_qualified_name,
-        files = plan.edits.len(),
-        "applying move"
-    );
-    call.progress.step(format!("Writing {} files", plan.edits.len())).await;
-    // The write runs to its end, finished or rolled back, with the lock held, even if the session that
-    // asked for it goes away meanwhile; cancelling the request rolls it back.
-    let (writes, cancel, operation) = (output::writes(&plan), call.cancel.clone(), operation_id.clone());
-    let write = tokio::spawn(async move { workspace.write(guard, &operation, walls, writes, deadline, &cancel).await });
-    let outcomes =
-        write.await.map_err(|e| ToolError::new(ErrorCode::ROSLYN_ERROR, format!("the write failed: {e}")))??;
-    call.progress.step("Files written and the Roslyn host updated").await;
-    let summary = Summary { operation_id, execution_time_ms: elapsed_ms(job.began), solution };
-    Ok(MoveOutput::Applied(output::applied(&plan, &outcomes, summary)))
+    let request = RequestBody::PlanMove(job.request);
+    plan_then_write(call, resolved, preview.unwrap_or(false), job.began, request, to_plan).await
 }
 
-/// Every file the plan touches must be inside the workspace once resolved: the host reports a file reached
-/// through a linked folder by its linked path. The whole move is refused, so no half of it is written.
-fn gate(walls: &Walls, plan: &MovePlan) -> Result<(), ToolError> {
-    plan.edits.iter().try_for_each(|edit| walls.admit(Path::new(&edit.path)).map(drop))
+fn to_plan(body: ResponseBody, solution: &Path) -> Result<Plan, ToolError> {
+    let ResponseBody::MovePlan(plan) = body else { return Err(unexpected(body)) };
+    let MovePlan { symbol, edits, references_updated, usings_added, usings_removed } = *plan;
+    let title = if symbol.new_namespace != symbol.previous_namespace {
+        format!("Move {} to namespace {}", symbol.name, display_namespace(&symbol.new_namespace))
+    } else {
+        format!("Move {} to {}", symbol.name, symbol.new_location.file)
+    };
+    // The declaration leaves one place and arrives in another; every updated reference and using is one more.
+    let text_edits = 2 + references_updated + usings_added + usings_removed;
+    Ok(Plan {
+        tool: "move",
+        solution: solution.to_path_buf(),
+        summary: render::summary(&edits, text_edits, references_updated),
+        edits,
+        warnings: Vec::new(),
+        outline: Outline::Move(MoveOutline {
+            symbol: moved_type(&symbol),
+            references_updated,
+            using_directives_added: usings_added,
+            using_directives_removed: usings_removed,
+        }),
+        title,
+    })
 }
 
-/// The text each file holds now, after the checks the write would make (still as the plan expects, and
-/// writable); none for new files.
-fn current_texts(plan: &MovePlan) -> Result<Vec<Option<String>>, ToolError> {
-    output::writes(plan)
-        .iter()
-        .map(|write| {
-            let original = workspace_actor::check(write)?;
-            Ok(original.map(|o| String::from_utf8_lossy(without_bom(&o.bytes)).into_owned()))
-        })
-        .collect()
+fn display_namespace(namespace: &str) -> &str {
+    if namespace.is_empty() { "(global)" } else { namespace }
+}
+
+fn moved_type(symbol: &MovedSymbol) -> MovedType {
+    let position = |p: &Position| FilePosition { file: p.file.clone(), line: p.line, column: p.column };
+    MovedType {
+        name: symbol.name.clone(),
+        kind: symbol.kind.clone(),
+        fully_qualified_name: symbol.fully_qualified_name.clone(),
+        previous_fully_qualified_name: symbol.previous_fully_qualified_name.clone(),
+        previous_namespace: symbol.previous_namespace.clone(),
+        new_namespace: symbol.new_namespace.clone(),
+        previous_location: position(&symbol.previous_location),
+        new_location: position(&symbol.new_location),
+    }
 }
 
 fn as_target_error(error: ToolError) -> ToolError {
     ToolError { code: ErrorCode::INVALID_TARGET_PATH, ..error }
-}
-
-fn timeout(limit: std::time::Duration) -> ToolError {
-    ToolError::new(ErrorCode::TIMEOUT, "Computing the move exceeded the write time limit; nothing was changed")
-        .detail("timeoutMs", limit.as_millis() as u64)
-        .suggest("Retry, or raise the write timeout (at most 120 s)")
-}
-
-fn elapsed_ms(began: Instant) -> u64 {
-    began.elapsed().as_millis() as u64
 }

@@ -1,0 +1,115 @@
+//! rename_symbol and organize_usings: the host computes the plan (Roslyn's renamer with conflict checks;
+//! the compiler's unnecessary-using judgement and the `.editorconfig` order), checked to compile, and the
+//! one write path ([`super::writes`]) previews or applies it.
+
+use super::writes::{plan_then_write, render};
+use super::{Call, unexpected};
+use crate::plans::Plan;
+use protocol::host::{EditKind, OrganizeUsingsPlan, OrganizeUsingsRequest, RenamePlan, RenameRequest, RequestBody, ResponseBody};
+use protocol::tools::moves::FilePosition;
+use protocol::tools::plans::WriteOutput;
+use protocol::tools::refactor::{
+    OrganizeUsingsInput, OrganizeUsingsOutline, Outline, RenameOutline, RenameSymbolInput, RenamedSymbol,
+};
+use protocol::{ErrorCode, ToolError};
+use std::path::Path;
+use std::time::Instant;
+
+/// Longer names are refused before the host is asked.
+const MAX_NAME: usize = 512;
+
+pub async fn rename_symbol(call: &Call, input: RenameSymbolInput) -> Result<WriteOutput<Outline>, ToolError> {
+    let began = Instant::now();
+    new_name(&input.new_name)?;
+    let (resolved, position) =
+        call.position_at(&input.file_path, input.line, input.column, input.solution_path.as_deref()).await?;
+    call.progress.step(format!("Computing the rename to {}", input.new_name)).await;
+    let request = RequestBody::PlanRename(RenameRequest {
+        position,
+        new_name: input.new_name,
+        rename_overloads: input.rename_overloads.unwrap_or(false),
+        rename_in_comments: input.rename_in_comments.unwrap_or(false),
+        rename_in_strings: input.rename_in_strings.unwrap_or(false),
+        rename_file: input.rename_file.unwrap_or(true),
+    });
+    plan_then_write(call, resolved, input.preview.unwrap_or(false), began, request, rename_plan).await
+}
+
+pub async fn organize_usings(call: &Call, input: OrganizeUsingsInput) -> Result<WriteOutput<Outline>, ToolError> {
+    let began = Instant::now();
+    let (remove_unused, sort) = (input.remove_unused.unwrap_or(true), input.sort.unwrap_or(true));
+    if !remove_unused && !sort {
+        return Err(ToolError::new(ErrorCode::INVALID_PARAMETER, "removeUnused and sort are both false: nothing to do")
+            .detail("field", "removeUnused")
+            .suggest("Leave either at its default (true)"));
+    }
+    let file = input.file_path.as_deref().map(|f| call.file(f, "filePath")).transpose()?;
+    let resolved = call.resolve(input.solution_path.as_deref(), file.as_deref()).await?;
+    call.progress.step("Computing the using directives to remove and their order").await;
+    let request = RequestBody::PlanOrganizeUsings(OrganizeUsingsRequest {
+        file: file.as_ref().map(|f| f.display().to_string()),
+        project: if file.is_some() { None } else { input.project },
+        remove_unused,
+        sort,
+    });
+    plan_then_write(call, resolved, input.preview.unwrap_or(false), began, request, usings_plan).await
+}
+
+/// The host judges identifiers (keywords, Unicode letters); this refuses what cannot be one at all.
+fn new_name(name: &str) -> Result<(), ToolError> {
+    let plausible = !name.is_empty()
+        && name.chars().count() <= MAX_NAME
+        && !name.chars().any(|c| c.is_whitespace() || c.is_control() || ".,;:()<>[]{}\"'`/\\".contains(c));
+    if plausible {
+        return Ok(());
+    }
+    Err(ToolError::new(ErrorCode::INVALID_SYMBOL_NAME, format!("{name:?} is not a C# identifier"))
+        .detail("newName", name)
+        .suggest("Pass a simple name: letters, digits and underscores, not starting with a digit (prefix a keyword with @)"))
+}
+
+fn rename_plan(body: ResponseBody, solution: &Path) -> Result<Plan, ToolError> {
+    let ResponseBody::RenamePlan(plan) = body else { return Err(unexpected(body)) };
+    let RenamePlan { symbol, edits, total_edits, references, warnings } = *plan;
+    // A renamed file is one file whose text changes, though it is a deletion and a creation on disk.
+    let files_modified = edits.iter().filter(|e| e.kind != EditKind::Delete).count() as u32;
+    let location = &symbol.location;
+    Ok(Plan {
+        tool: "rename_symbol",
+        solution: solution.to_path_buf(),
+        summary: render::summary(&edits, total_edits, references),
+        edits,
+        warnings,
+        title: format!("Rename {} to {}", symbol.name, symbol.new_name),
+        outline: Outline::Rename(RenameOutline {
+            symbol: RenamedSymbol {
+                location: FilePosition { file: location.file.clone(), line: location.line, column: location.column },
+                name: symbol.name,
+                new_name: symbol.new_name,
+                kind: symbol.kind,
+                fully_qualified_name: symbol.display,
+                new_fully_qualified_name: symbol.new_display,
+            },
+            files_modified,
+            total_edits,
+        }),
+    })
+}
+
+fn usings_plan(body: ResponseBody, solution: &Path) -> Result<Plan, ToolError> {
+    let ResponseBody::OrganizeUsingsPlan(OrganizeUsingsPlan { edits, documents, usings_removed, warnings }) = body
+    else {
+        return Err(unexpected(body));
+    };
+    let files = edits.len() as u32;
+    Ok(Plan {
+        tool: "organize_usings",
+        solution: solution.to_path_buf(),
+        // One edit per file: its using directives, rewritten.
+        summary: render::summary(&edits, files, 0),
+        edits,
+        warnings,
+        title: format!("Organize usings in {files} file{}", if files == 1 { "" } else { "s" }),
+        outline: Outline::OrganizeUsings(OrganizeUsingsOutline { documents, files_modified: files, usings_removed }),
+    })
+}

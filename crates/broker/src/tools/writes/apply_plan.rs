@@ -1,0 +1,26 @@
+//! apply_plan: writes exactly the plan a preview kept, after checking every file still holds the text it
+//! was computed from. The same write as applying directly.
+
+use super::{apply, gate, walls_of};
+use crate::plans::Plan;
+use crate::tools::Call;
+use protocol::ToolError;
+use protocol::tools::plans::ApplyPlanInput;
+use protocol::tools::refactor::AppliedPlan;
+use std::time::Instant;
+
+pub async fn apply_plan(call: &Call, input: ApplyPlanInput) -> Result<AppliedPlan, ToolError> {
+    let began = Instant::now();
+    let plan = Plan::clone(&*call.services.plans.get(&input.plan_id)?);
+    let solution = plan.solution.display().to_string();
+    // The applying session's walls, not the previewing one's: a plan id passed around grants nothing.
+    let resolved = call.resolve(Some(&solution), None).await?;
+    let walls = walls_of(&resolved);
+    gate(&walls, &plan)?;
+    let workspace = call.load(&resolved.workspace).await?;
+    let guard = workspace.begin_write()?;
+    let deadline = tokio::time::Instant::now() + workspace.write_timeout();
+    let applied = apply(call, workspace, walls, guard, plan, input.plan_id.clone(), deadline, began).await?;
+    call.services.plans.forget(&input.plan_id);
+    Ok(applied)
+}

@@ -1,0 +1,57 @@
+//! undo, redo and list_operations: the solution's history of applied writes. Undo and redo are writes like
+//! any other (write lock, journal, walls, time limit, rollback), allowed only while every file still holds
+//! what the operation (or its undo) left there.
+
+use super::{elapsed_ms, walls_of};
+use crate::tools::Call;
+use protocol::tools::plans::{
+    ListOperationsInput, ListOperationsOutput, OperationInput, OperationOutput, OperationState,
+};
+use protocol::{ErrorCode, ToolError};
+use std::time::Instant;
+use workspace_actor::history::Direction;
+
+pub async fn undo(call: &Call, input: OperationInput) -> Result<OperationOutput, ToolError> {
+    step(call, input, Direction::Undo).await
+}
+
+pub async fn redo(call: &Call, input: OperationInput) -> Result<OperationOutput, ToolError> {
+    step(call, input, Direction::Redo).await
+}
+
+pub async fn list_operations(call: &Call, input: ListOperationsInput) -> Result<ListOperationsOutput, ToolError> {
+    let resolved = call.resolve(input.solution_path.as_deref(), None).await?;
+    let history = resolved.workspace.history();
+    let operations = tokio::task::spawn_blocking(move || history.list())
+        .await
+        .map_err(|e| ToolError::new(ErrorCode::FILESYSTEM_ERROR, format!("reading the history failed: {e}")))?;
+    Ok(ListOperationsOutput {
+        operations,
+        retained: resolved.workspace.history().bound(),
+        resolved_from_solution: resolved.target.solution.display().to_string(),
+    })
+}
+
+async fn step(call: &Call, input: OperationInput, direction: Direction) -> Result<OperationOutput, ToolError> {
+    let began = Instant::now();
+    let resolved = call.resolve(input.solution_path.as_deref(), None).await?;
+    let workspace = call.load(&resolved.workspace).await?;
+    let guard = workspace.begin_write()?;
+    let walls = walls_of(&resolved);
+    let deadline = tokio::time::Instant::now() + workspace.write_timeout();
+    let (id, cancel) = (input.operation_id.clone(), call.cancel.clone());
+    let verb = if direction == Direction::Undo { "Undoing" } else { "Redoing" };
+    call.progress.step(format!("{verb} {id}")).await;
+    let write = tokio::spawn(async move { workspace.step(guard, &id, direction, walls, deadline, &cancel).await });
+    let (operation, outcomes) =
+        write.await.map_err(|e| ToolError::new(ErrorCode::ROSLYN_ERROR, format!("the write failed: {e}")))??;
+    Ok(OperationOutput {
+        success: true,
+        operation_id: input.operation_id,
+        state: if direction == Direction::Undo { OperationState::Undone } else { OperationState::Applied },
+        changes: operation.changes(direction),
+        checksums: super::render::checksums(&outcomes),
+        execution_time_ms: elapsed_ms(began),
+        resolved_from_solution: resolved.target.solution.display().to_string(),
+    })
+}

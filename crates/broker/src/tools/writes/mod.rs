@@ -1,0 +1,180 @@
+//! The one write path of every writing tool. The host computes a [`Plan`] on an immutable snapshot (and
+//! refuses one that would not compile); a preview keeps it under a `planId` and shows it; applying writes it
+//! atomically under the workspace's write lock, the write gating each path again as it touches it, and
+//! records it as an operation that `undo` can reverse. `apply_plan` and `undo`/`redo` live beside it.
+
+pub mod apply_plan;
+pub mod history;
+pub mod render;
+
+use super::{Call, Resolved};
+use crate::plans::Plan;
+use protocol::host::{RequestBody, ResponseBody};
+use protocol::tools::plans::{Applied, PlanPreview, WriteOutput};
+use protocol::tools::refactor::Outline;
+use protocol::{ErrorCode, ToolError};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime};
+use workspace_actor::checksum::without_bom;
+use workspace_actor::history::OperationMeta;
+use workspace_actor::{FileWrite, Recording, Walls, Workspace, WriteGuard};
+
+/// Computes a plan with `request` on the resolved solution, then previews it or applies it. A write holds
+/// the lock from before computing until the host has the new files; a preview holds none.
+pub async fn plan_then_write(
+    call: &Call,
+    resolved: Resolved,
+    preview: bool,
+    began: Instant,
+    request: RequestBody,
+    to_plan: impl FnOnce(ResponseBody, &Path) -> Result<Plan, ToolError>,
+) -> Result<WriteOutput<Outline>, ToolError> {
+    // Loading has its own limit; the write's starts with a loaded solution.
+    let workspace = call.load(&resolved.workspace).await?;
+    let guard = if preview { None } else { Some(workspace.begin_write()?) };
+    let limit = workspace.write_timeout();
+    let deadline = tokio::time::Instant::now() + limit;
+    let asked = call.ask_within(&workspace, request, Some(limit));
+    let reply = tokio::time::timeout_at(deadline, asked).await.map_err(|_| computing_timeout(limit))??;
+    let plan = to_plan(reply.body, &resolved.target.solution)?;
+    let walls = walls_of(&resolved);
+    gate(&walls, &plan)?;
+    match guard {
+        None => self::preview(call, plan, began).map(WriteOutput::Preview),
+        Some(guard) => {
+            let plan_id = format!("plan-{}", uuid::Uuid::new_v4());
+            apply(call, workspace, walls, guard, plan, plan_id, deadline, began).await.map(WriteOutput::Applied)
+        }
+    }
+}
+
+/// Keeps the plan and shows it: a diff per file against the file as it is, which must still be the text the
+/// plan was computed from.
+fn preview(call: &Call, plan: Plan, began: Instant) -> Result<PlanPreview<Outline>, ToolError> {
+    let current = render::writes(&plan.edits)
+        .iter()
+        .map(|write| {
+            let original = workspace_actor::check(write)?;
+            Ok(original.map(|o| String::from_utf8_lossy(without_bom(&o.bytes)).into_owned()))
+        })
+        .collect::<Result<Vec<_>, ToolError>>()?;
+    let root = plan.solution.parent().unwrap_or(Path::new("/")).to_path_buf();
+    let pending_changes = render::pending_changes(&plan.edits, &current, &root);
+    let (tool, summary, warnings, outline) =
+        (plan.tool.to_owned(), plan.summary.clone(), plan.warnings.clone(), plan.outline.clone());
+    let solution = plan.solution.display().to_string();
+    let (plan_id, expires_at) = call.services.plans.keep(plan);
+    Ok(PlanPreview {
+        success: true,
+        preview: true,
+        tool,
+        plan_id,
+        expires_at: rfc3339(expires_at),
+        pending_changes,
+        summary,
+        warnings,
+        execution_time_ms: elapsed_ms(began),
+        resolved_from_solution: solution,
+        outline,
+    })
+}
+
+/// Writes the plan as one journaled, atomic operation and records it in the solution's history. The write
+/// runs to its end, finished or rolled back, with the lock held, even if the session that asked for it goes
+/// away meanwhile; cancelling the request rolls it back.
+#[allow(clippy::too_many_arguments)]
+async fn apply(
+    call: &Call,
+    workspace: Arc<Workspace>,
+    walls: Walls,
+    guard: WriteGuard,
+    plan: Plan,
+    plan_id: String,
+    deadline: tokio::time::Instant,
+    began: Instant,
+) -> Result<Applied<Outline>, ToolError> {
+    let writes = render::writes(&plan.edits);
+    unchanged_since_planned(&writes)?;
+    let operation_id = format!("op-{}", uuid::Uuid::new_v4());
+    tracing::info!(operation_id, plan_id, tool = plan.tool, files = plan.edits.len(), "applying plan");
+    call.progress.step(format!("Writing {} files", plan.edits.len())).await;
+    let meta = OperationMeta { tool: plan.tool.to_owned(), summary: history_line(&plan) };
+    let (cancel, operation) = (call.cancel.clone(), operation_id.clone());
+    let write = tokio::spawn(async move {
+        workspace.write(guard, &operation, walls, writes, deadline, &cancel, Recording::New(&meta)).await
+    });
+    let outcomes =
+        write.await.map_err(|e| ToolError::new(ErrorCode::ROSLYN_ERROR, format!("the write failed: {e}")))??;
+    call.progress.step("Files written and the Roslyn host updated").await;
+    Ok(Applied {
+        success: true,
+        tool: plan.tool.to_owned(),
+        operation_id,
+        plan_id,
+        changes: render::changes(&plan.edits),
+        checksums: render::checksums(&outcomes),
+        summary: plan.summary,
+        warnings: plan.warnings,
+        execution_time_ms: elapsed_ms(began),
+        resolved_from_solution: plan.solution.display().to_string(),
+        outline: plan.outline,
+    })
+}
+
+/// Every file still holds the text the plan was computed from (or is still absent), else STALE_PLAN naming
+/// every file that moved on. The write checks each again, under the lock, just before replacing it.
+fn unchanged_since_planned(writes: &[FileWrite]) -> Result<(), ToolError> {
+    let mut stale = Vec::new();
+    for write in writes {
+        match workspace_actor::check(write) {
+            Err(error) if error.code == ErrorCode::STALE_PLAN => stale.push(write.path.display().to_string()),
+            other => drop(other?),
+        }
+    }
+    if stale.is_empty() {
+        return Ok(());
+    }
+    Err(ToolError::new(
+        ErrorCode::STALE_PLAN,
+        format!("{} file(s) changed since the plan was computed: {}; nothing was written", stale.len(), stale.join(", ")),
+    )
+    .detail("files", stale)
+    .suggest("Compute the plan again: run the tool once more (with preview: true to review it first)"))
+}
+
+/// The roots a write of this call may touch.
+fn walls_of(resolved: &Resolved) -> Walls {
+    Walls::new(resolved.target.roots.clone(), resolved.target.client_roots.clone())
+}
+
+/// Every file the plan touches must be inside the workspace once resolved: the host reports a file reached
+/// through a linked folder by its linked path. The whole plan is refused, so no half of it is written.
+fn gate(walls: &Walls, plan: &Plan) -> Result<(), ToolError> {
+    plan.edits.iter().try_for_each(|edit| walls.admit(Path::new(&edit.path)).map(drop))
+}
+
+/// `Rename Invoice to Bill: 3 files, 9 edits`.
+fn history_line(plan: &Plan) -> String {
+    let s = &plan.summary;
+    let files = s.files_modified + s.files_created + s.files_deleted;
+    format!("{}: {files} file{}, {} edit{}", plan.title, plural(files), s.edits, plural(s.edits))
+}
+
+fn plural(n: u32) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+fn computing_timeout(limit: Duration) -> ToolError {
+    ToolError::new(ErrorCode::TIMEOUT, "Computing the change exceeded the write time limit; nothing was changed")
+        .detail("timeoutMs", limit.as_millis() as u64)
+        .suggest("Retry, or raise the write timeout (at most 120 s)")
+}
+
+fn rfc3339(time: SystemTime) -> String {
+    humantime::format_rfc3339_seconds(time).to_string()
+}
+
+fn elapsed_ms(began: Instant) -> u64 {
+    began.elapsed().as_millis() as u64
+}

@@ -1,0 +1,202 @@
+//! What every writing tool answers, and the tools that act on plans and on applied operations: a preview is
+//! a plan (kept by the service under its `planId` until it expires), `apply_plan` writes exactly that plan,
+//! and every applied write is an operation in the solution's history that `undo` and `redo` act on.
+
+use super::groups::tool_input;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A writing tool's answer: the plan (preview), or what was written.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum WriteOutput<O> {
+    Applied(Applied<O>),
+    Preview(PlanPreview<O>),
+}
+
+/// A computed plan, nothing written: apply it with `apply_plan { planId }`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanPreview<O> {
+    /// Always true.
+    pub success: bool,
+    /// Always true: nothing was written.
+    pub preview: bool,
+    /// The tool that computed the plan.
+    pub tool: String,
+    /// Pass to `apply_plan` to write exactly these changes.
+    pub plan_id: String,
+    /// When the service forgets the plan (RFC 3339, UTC); `apply_plan` then answers PLAN_NOT_FOUND.
+    pub expires_at: String,
+    /// One entry per file, sorted by path.
+    pub pending_changes: Vec<PendingChange>,
+    pub summary: PlanSummary,
+    /// What to know before applying, e.g. that a file is renamed too.
+    pub warnings: Vec<String>,
+    pub execution_time_ms: u64,
+    pub resolved_from_solution: String,
+    #[serde(flatten)]
+    pub outline: O,
+}
+
+/// A write that happened: every file it touched, and the operation that can undo it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Applied<O> {
+    /// Always true.
+    pub success: bool,
+    pub tool: String,
+    /// Pass to `undo` to restore every file as it was before.
+    pub operation_id: String,
+    /// The plan that was written.
+    pub plan_id: String,
+    pub changes: FileChangeSummary,
+    /// sha256 (lowercase hex) of the text of every modified and created file as written, by path.
+    pub checksums: BTreeMap<String, String>,
+    pub summary: PlanSummary,
+    pub warnings: Vec<String>,
+    pub execution_time_ms: u64,
+    pub resolved_from_solution: String,
+    #[serde(flatten)]
+    pub outline: O,
+}
+
+/// Counts over the whole plan.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanSummary {
+    pub files_modified: u32,
+    pub files_created: u32,
+    pub files_deleted: u32,
+    /// Text edits over every file (a created or deleted file counts as one).
+    pub edits: u32,
+    /// Source places of the symbol the plan updates (0 where the tool has no symbol).
+    pub references: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FileChangeSummary {
+    /// Sorted absolute paths.
+    pub files_modified: Vec<String>,
+    pub files_created: Vec<String>,
+    pub files_deleted: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum ChangeType {
+    Modify,
+    Create,
+    Delete,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PendingChange {
+    pub file: String,
+    pub change_type: ChangeType,
+    pub description: String,
+    /// Unified diff against the file on disk (Modify and Delete).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diff: Option<String>,
+    /// The whole new file (Create).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<String>,
+    /// sha256 of the file as it would be written (Modify and Create).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
+    /// sha256 of the text the plan was computed from (Modify and Delete): applying refuses with STALE_PLAN when
+    /// the file no longer has it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_sha256: Option<String>,
+}
+
+tool_input! {
+    pub struct ApplyPlanInput(;) {
+        /// `planId` of a preview.
+        #[schemars(length(min = 1))]
+        pub plan_id: String,
+    }
+}
+
+tool_input! {
+    pub struct OperationInput(;) {
+        /// `operationId` of an applied write.
+        #[schemars(length(min = 1))]
+        pub operation_id: String,
+        /// The solution whose history holds it; the session's workspace when omitted.
+        #[serde(default)]
+        pub solution_path: Option<String>,
+    }
+}
+
+/// What `undo` and `redo` did.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OperationOutput {
+    /// Always true.
+    pub success: bool,
+    pub operation_id: String,
+    /// `Undone` or `Applied`: the operation's state now.
+    pub state: OperationState,
+    pub changes: FileChangeSummary,
+    /// sha256 of every file as it is now (absent: the file no longer exists), by path.
+    pub checksums: BTreeMap<String, String>,
+    pub execution_time_ms: u64,
+    pub resolved_from_solution: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum OperationState {
+    /// Its changes are on disk.
+    Applied,
+    /// Its changes were undone.
+    Undone,
+}
+
+tool_input! {
+    pub struct ListOperationsInput(;) {
+        /// The solution whose history to list; the session's workspace when omitted.
+        #[serde(default)]
+        pub solution_path: Option<String>,
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ListOperationsOutput {
+    /// Newest first.
+    pub operations: Vec<OperationRecord>,
+    /// What the history keeps per solution: older operations are forgotten beyond it.
+    pub retained: HistoryBound,
+    pub resolved_from_solution: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryBound {
+    pub max_operations: u32,
+    pub max_bytes: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OperationRecord {
+    pub operation_id: String,
+    pub tool: String,
+    /// One line, e.g. `Rename Invoice to Bill: 3 files, 9 edits`.
+    pub summary: String,
+    /// When it was applied (RFC 3339, UTC).
+    pub applied_at: String,
+    pub state: OperationState,
+    /// Sorted absolute paths of every file it touched.
+    pub files: Vec<String>,
+    /// Whether `undo` (when applied) or `redo` (when undone) would succeed now: every file still holds what
+    /// the operation (or its undo) left there.
+    pub can_undo: bool,
+    pub can_redo: bool,
+    /// The files that moved on since, when it can be neither undone nor redone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changed_since: Vec<String>,
+}

@@ -1,0 +1,98 @@
+//! rename_symbol (seeds 003, 004) and organize_usings (seed 004's organize imports, the C# way): inputs and
+//! what their plans report besides the files.
+
+use super::groups::tool_input;
+use super::moves::{FilePosition, MoveOutline};
+use super::plans::{Applied, WriteOutput};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+tool_input! {
+    pub struct RenameSymbolInput(position; preview) {
+        /// The new name: a C# identifier (prefix a keyword with `@`).
+        #[schemars(length(min = 1, max = 512))]
+        pub new_name: String,
+        /// Also rename every overload of a method (default false).
+        #[serde(default)]
+        pub rename_overloads: Option<bool>,
+        /// Also rename the name where it stands in comments (default false).
+        #[serde(default)]
+        pub rename_in_comments: Option<bool>,
+        /// Also rename the name where it stands in string literals (default false).
+        #[serde(default)]
+        pub rename_in_strings: Option<bool>,
+        /// Rename a type's file when it is named after the type, `Order.cs` for `Order` (default true).
+        #[serde(default)]
+        pub rename_file: Option<bool>,
+    }
+}
+
+/// What a rename did, or (in a preview) would do.
+pub type RenameOutput = WriteOutput<RenameOutline>;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RenameOutline {
+    pub symbol: RenamedSymbol,
+    /// Files whose text changes (a renamed file counts once).
+    pub files_modified: u32,
+    /// Text spans replaced over every file, each source place once however many target frameworks see it.
+    pub total_edits: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RenamedSymbol {
+    pub name: String,
+    pub new_name: String,
+    /// Class, Method, Property, Parameter, Local, Namespace, TypeParameter, ...
+    pub kind: String,
+    pub fully_qualified_name: String,
+    pub new_fully_qualified_name: String,
+    /// The first declaration's name, before the rename.
+    pub location: FilePosition,
+}
+
+tool_input! {
+    pub struct OrganizeUsingsInput(; write) {
+        /// One file, absolute or relative to the workspace root; omit for a project or the whole solution.
+        #[serde(default)]
+        pub file_path: Option<String>,
+        /// One project, by name or project file path (every target framework of it); omit, with no
+        /// `filePath`, for the whole solution.
+        #[serde(default)]
+        pub project: Option<String>,
+        /// Remove the using directives the compiler finds unnecessary in every target framework (default true).
+        /// Global usings are kept.
+        #[serde(default)]
+        pub remove_unused: Option<bool>,
+        /// Sort as `.editorconfig` says: `dotnet_sort_system_directives_first`,
+        /// `dotnet_separate_import_directive_groups` (default true).
+        #[serde(default)]
+        pub sort: Option<bool>,
+    }
+}
+
+/// What organize_usings did, or (in a preview) would do.
+pub type OrganizeUsingsOutput = WriteOutput<OrganizeUsingsOutline>;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OrganizeUsingsOutline {
+    /// Files examined.
+    pub documents: u32,
+    pub files_modified: u32,
+    pub usings_removed: u32,
+}
+
+/// What a writing tool reports besides the files, whichever tool it is.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Outline {
+    Move(MoveOutline),
+    Rename(RenameOutline),
+    OrganizeUsings(OrganizeUsingsOutline),
+}
+
+/// What `apply_plan` answers: what the tool that computed the plan answers when it applies directly.
+pub type AppliedPlan = Applied<Outline>;

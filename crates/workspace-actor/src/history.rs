@@ -1,0 +1,390 @@
+//! The operations applied to one solution, kept on disk under the state folder so that they survive a
+//! restart: for every file an operation touched, its bytes and mode before and after. `undo` and `redo`
+//! write one side back when every file still holds the other. Bounded per solution by a count and a size;
+//! the oldest operations are forgotten first.
+//!
+//! Layout: `<history>/<solution key>/<sequence>-<operation id>/record.json` plus one blob per side of each
+//! file (`3.before`, `3.after`). An operation's folder is written whole under a temporary name and renamed
+//! into place; its state changes by replacing `record.json` the same way. Folders are private (0700), files
+//! 0600: they hold the solution's source.
+
+use crate::checksum::{sha256_hex, without_bom};
+use crate::write::{Change, FileWrite, read_current};
+use protocol::tools::plans::{FileChangeSummary, HistoryBound, OperationRecord, OperationState};
+use protocol::{ErrorCode, ToolError};
+use serde::{Deserialize, Serialize};
+use std::fs;
+use std::io::ErrorKind;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+const RECORD: &str = "record.json";
+const PRIVATE_FILE: u32 = 0o600;
+
+/// What the history keeps per solution, unless configured otherwise.
+pub const DEFAULT_BOUND: HistoryBound = HistoryBound { max_operations: 100, max_bytes: 256 * 1024 * 1024 };
+
+/// One side of a file in an operation: its bytes and mode, or nothing when it did not exist.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Content {
+    pub bytes: Vec<u8>,
+    pub mode: u32,
+}
+
+/// A file an operation touched.
+#[derive(Debug, Clone)]
+pub struct FileRecord {
+    pub path: PathBuf,
+    pub before: Option<Content>,
+    pub after: Option<Content>,
+}
+
+impl FileRecord {
+    /// The side moving `direction` leaves, and the one it puts back.
+    fn sides(&self, direction: Direction) -> (Option<&Content>, Option<&Content>) {
+        match direction {
+            Direction::Undo => (self.after.as_ref(), self.before.as_ref()),
+            Direction::Redo => (self.before.as_ref(), self.after.as_ref()),
+        }
+    }
+}
+
+/// What an applied write is, for the history.
+#[derive(Debug, Clone)]
+pub struct OperationMeta {
+    pub tool: String,
+    pub summary: String,
+}
+
+/// Which way to move an operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    Undo,
+    Redo,
+}
+
+impl Direction {
+    /// The state an operation must be in to go this way, and the one it ends in.
+    fn states(self) -> (OperationState, OperationState) {
+        match self {
+            Direction::Undo => (OperationState::Applied, OperationState::Undone),
+            Direction::Redo => (OperationState::Undone, OperationState::Applied),
+        }
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Record {
+    operation_id: String,
+    tool: String,
+    summary: String,
+    applied_at: String,
+    state: OperationState,
+    files: Vec<FileEntry>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct FileEntry {
+    path: PathBuf,
+    before: Option<Side>,
+    after: Option<Side>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Side {
+    /// sha256 of the text (byte order mark ignored), as every check of the service compares files.
+    sha256: String,
+    mode: u32,
+    blob: String,
+}
+
+/// The history of one solution.
+#[derive(Debug, Clone)]
+pub struct History {
+    dir: PathBuf,
+    bound: HistoryBound,
+}
+
+/// A loaded operation, ready to be written one way or the other.
+pub struct Operation {
+    pub id: String,
+    pub state: OperationState,
+    pub files: Vec<FileRecord>,
+    folder: PathBuf,
+}
+
+impl History {
+    /// The history of `solution` under `root` (the service's history folder).
+    pub fn new(root: &Path, solution: &Path, bound: HistoryBound) -> Self {
+        let key = sha256_hex(solution.as_os_str().as_encoded_bytes());
+        Self { dir: root.join(&key[..16]), bound }
+    }
+
+    pub fn bound(&self) -> HistoryBound {
+        self.bound.clone()
+    }
+
+    /// Keeps a new applied operation, then forgets the oldest ones beyond the bound.
+    pub fn record(&self, id: &str, meta: &OperationMeta, files: &[FileRecord]) -> Result<(), ToolError> {
+        self.ensure_dir()?;
+        let temp = self.dir.join(format!(".new-{id}"));
+        let written = (|| {
+            create_private(&temp)?;
+            let mut entries = Vec::with_capacity(files.len());
+            for (index, file) in files.iter().enumerate() {
+                let side = |content: &Option<Content>, name: &str| -> std::io::Result<Option<Side>> {
+                    let Some(content) = content else { return Ok(None) };
+                    let blob = format!("{index}.{name}");
+                    write_private(&temp.join(&blob), &content.bytes)?;
+                    Ok(Some(Side { sha256: sha256_hex(without_bom(&content.bytes)), mode: content.mode, blob }))
+                };
+                entries.push(FileEntry {
+                    path: file.path.clone(),
+                    before: side(&file.before, "before")?,
+                    after: side(&file.after, "after")?,
+                });
+            }
+            let record = Record {
+                operation_id: id.to_owned(),
+                tool: meta.tool.clone(),
+                summary: meta.summary.clone(),
+                applied_at: humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),
+                state: OperationState::Applied,
+                files: entries,
+            };
+            write_record(&temp, &record)?;
+            fs::rename(&temp, self.dir.join(format!("{:020}-{id}", self.next_sequence())))
+        })();
+        if let Err(error) = written {
+            let _ = fs::remove_dir_all(&temp);
+            return Err(history_error(&self.dir, "cannot record the operation for undo", &error));
+        }
+        self.prune();
+        Ok(())
+    }
+
+    /// Every retained operation, newest first, with whether it can be undone or redone now.
+    pub fn list(&self) -> Vec<OperationRecord> {
+        self.folders()
+            .into_iter()
+            .rev()
+            .filter_map(|folder| read_record(&folder).ok())
+            .map(|record| {
+                let changed = moved_on(&record);
+                let state = record.state;
+                let mut files: Vec<String> = record.files.iter().map(|f| f.path.display().to_string()).collect();
+                files.sort();
+                OperationRecord {
+                    operation_id: record.operation_id,
+                    tool: record.tool,
+                    summary: record.summary,
+                    applied_at: record.applied_at,
+                    state,
+                    files,
+                    can_undo: state == OperationState::Applied && changed.is_empty(),
+                    can_redo: state == OperationState::Undone && changed.is_empty(),
+                    changed_since: changed,
+                }
+            })
+            .collect()
+    }
+
+    /// The operation with this id, checked to be in the state `direction` starts from.
+    pub fn load(&self, id: &str, direction: Direction) -> Result<Operation, ToolError> {
+        let folder = self
+            .folders()
+            .into_iter()
+            .find(|folder| folder.file_name().is_some_and(|n| n.to_string_lossy().ends_with(&format!("-{id}"))))
+            .ok_or_else(|| {
+                ToolError::new(ErrorCode::OPERATION_NOT_FOUND, format!("No operation {id} in this solution's history"))
+                    .detail("operationId", id)
+                    .suggest("list_operations shows the operations kept for the solution")
+            })?;
+        let record = read_record(&folder).map_err(|e| history_error(&folder, "cannot read the operation", &e))?;
+        let (from, _) = direction.states();
+        if record.state != from {
+            let what = if direction == Direction::Undo { "already undone" } else { "not undone" };
+            return Err(ToolError::new(ErrorCode::OPERATION_NOT_APPLICABLE, format!("Operation {id} is {what}"))
+                .detail("operationId", id)
+                .detail("state", serde_json::to_value(record.state).unwrap_or_default()));
+        }
+        let mut files = Vec::with_capacity(record.files.len());
+        for entry in record.files {
+            let read = |side: Option<Side>| -> std::io::Result<Option<Content>> {
+                side.map(|s| Ok(Content { bytes: fs::read(folder.join(&s.blob))?, mode: s.mode })).transpose()
+            };
+            let (before, after) = (read(entry.before), read(entry.after));
+            let (before, after) =
+                before.and_then(|b| Ok((b, after?))).map_err(|e| history_error(&folder, "cannot read a saved file", &e))?;
+            files.push(FileRecord { path: entry.path, before, after });
+        }
+        Ok(Operation { id: id.to_owned(), state: record.state, files, folder })
+    }
+
+    /// Marks an operation as moved `direction`; called once its files are written, under the write lock.
+    pub fn mark(&self, operation: &Operation, direction: Direction) -> Result<(), ToolError> {
+        let mut record =
+            read_record(&operation.folder).map_err(|e| history_error(&operation.folder, "cannot read", &e))?;
+        record.state = direction.states().1;
+        write_record(&operation.folder, &record)
+            .map_err(|e| history_error(&operation.folder, "cannot record the operation's new state", &e))
+    }
+
+    fn ensure_dir(&self) -> Result<(), ToolError> {
+        if let Some(parent) = self.dir.parent() {
+            roslyn_host::create_private_dir(parent).map_err(|e| history_error(parent, "cannot create", &e))?;
+        }
+        roslyn_host::create_private_dir(&self.dir).map_err(|e| history_error(&self.dir, "cannot create", &e))
+    }
+
+    /// Operation folders, oldest first.
+    fn folders(&self) -> Vec<PathBuf> {
+        let mut folders: Vec<PathBuf> = fs::read_dir(&self.dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+            .map(|e| e.path())
+            .collect();
+        folders.sort();
+        folders
+    }
+
+    fn next_sequence(&self) -> u64 {
+        let last = self.folders().last().and_then(|f| {
+            f.file_name()?.to_string_lossy().split('-').next().and_then(|n| n.parse::<u64>().ok())
+        });
+        last.map_or(1, |n| n + 1)
+    }
+
+    /// Forgets the oldest operations beyond the count, then beyond the size (the newest is always kept).
+    fn prune(&self) {
+        let mut folders = self.folders();
+        let mut sizes: Vec<u64> = folders.iter().map(|f| folder_size(f)).collect();
+        while folders.len() > 1
+            && (folders.len() > self.bound.max_operations as usize || sizes.iter().sum::<u64>() > self.bound.max_bytes)
+        {
+            if let Err(error) = fs::remove_dir_all(&folders[0]) {
+                tracing::warn!(%error, folder = %folders[0].display(), "cannot forget an old operation");
+                return;
+            }
+            folders.remove(0);
+            sizes.remove(0);
+        }
+    }
+}
+
+impl Operation {
+    /// The files as moving `direction` changes them: modified, created or deleted.
+    pub fn changes(&self, direction: Direction) -> FileChangeSummary {
+        let mut changes =
+            FileChangeSummary { files_modified: Vec::new(), files_created: Vec::new(), files_deleted: Vec::new() };
+        for file in &self.files {
+            let list = match file.sides(direction) {
+                (_, None) => &mut changes.files_deleted,
+                (None, Some(_)) => &mut changes.files_created,
+                (Some(_), Some(_)) => &mut changes.files_modified,
+            };
+            list.push(file.path.display().to_string());
+        }
+        changes
+    }
+
+    /// The writes that move every file from one side to the other, each expecting the side it leaves; STALE_PLAN
+    /// naming every file that moved on since (nothing is written then).
+    pub fn writes(&self, direction: Direction) -> Result<Vec<FileWrite>, ToolError> {
+        let moved: Vec<String> = self
+            .files
+            .iter()
+            .filter(|file| !holds(&file.path, file.sides(direction).0))
+            .map(|file| file.path.display().to_string())
+            .collect();
+        if !moved.is_empty() {
+            let verb = if direction == Direction::Undo { "undone" } else { "redone" };
+            return Err(ToolError::new(
+                ErrorCode::STALE_PLAN,
+                format!("Operation {} cannot be {verb}: {} changed since: {}", self.id, moved.len(), moved.join(", ")),
+            )
+            .detail("operationId", self.id.clone())
+            .detail("files", moved)
+            .suggest("Nothing was changed; list_operations shows what can still be undone"));
+        }
+        Ok(self
+            .files
+            .iter()
+            .filter_map(|file| {
+                let (from, to) = file.sides(direction);
+                let base = from.map(|c| sha256_hex(without_bom(&c.bytes)));
+                let change = match (to, base) {
+                    (Some(to), base) => Change::Restore { bytes: to.bytes.clone(), mode: to.mode, base },
+                    (None, Some(base)) => Change::Delete { base },
+                    (None, None) => return None,
+                };
+                Some(FileWrite { path: file.path.clone(), change })
+            })
+            .collect())
+    }
+}
+
+/// Whether the file at `path` holds `content` (by the text rule), or is absent when `content` is none.
+fn holds(path: &Path, content: Option<&Content>) -> bool {
+    let now = read_current(path).ok().flatten().map(|bytes| sha256_hex(without_bom(&bytes)));
+    now == content.map(|c| sha256_hex(without_bom(&c.bytes)))
+}
+
+/// The files that no longer hold what the operation's current state left there.
+fn moved_on(record: &Record) -> Vec<String> {
+    let mut moved: Vec<String> = record
+        .files
+        .iter()
+        .filter(|file| {
+            let side = if record.state == OperationState::Applied { &file.after } else { &file.before };
+            let now = read_current(&file.path).ok().flatten().map(|bytes| sha256_hex(without_bom(&bytes)));
+            now.as_deref() != side.as_ref().map(|s| s.sha256.as_str())
+        })
+        .map(|file| file.path.display().to_string())
+        .collect();
+    moved.sort();
+    moved
+}
+
+fn read_record(folder: &Path) -> std::io::Result<Record> {
+    let bytes = fs::read(folder.join(RECORD))?;
+    serde_json::from_slice(&bytes).map_err(std::io::Error::other)
+}
+
+/// Replaces `record.json` atomically.
+fn write_record(folder: &Path, record: &Record) -> std::io::Result<()> {
+    let temp = folder.join(".record.json.tmp");
+    let _ = fs::remove_file(&temp);
+    write_private(&temp, &serde_json::to_vec_pretty(record).map_err(std::io::Error::other)?)?;
+    fs::rename(&temp, folder.join(RECORD))
+}
+
+fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut file = fs::File::options().write(true).create_new(true).mode(PRIVATE_FILE).open(path)?;
+    file.write_all(bytes)?;
+    file.sync_all()
+}
+
+fn create_private(dir: &Path) -> std::io::Result<()> {
+    match fs::remove_dir_all(dir) {
+        Err(e) if e.kind() != ErrorKind::NotFound => return Err(e),
+        _ => {}
+    }
+    roslyn_host::create_private_dir(dir)
+}
+
+fn folder_size(folder: &Path) -> u64 {
+    fs::read_dir(folder).into_iter().flatten().flatten().filter_map(|e| e.metadata().ok()).map(|m| m.len()).sum()
+}
+
+fn history_error(path: &Path, what: &str, error: &std::io::Error) -> ToolError {
+    ToolError::new(ErrorCode::FILESYSTEM_ERROR, format!("{what}: {}: {error}", path.display()))
+        .detail("historyDir", path.display().to_string())
+}

@@ -23,7 +23,7 @@ public static class RenameHandler
         var overloads = request.RenameOverloads ? targets.SelectMany(Overloads).ToList() : [];
         List<ISymbol> renamed = [.. targets, .. overloads];
 
-        var places = await RenamedPlaces.OfAsync(solution, renamed, cancellationToken);
+        var places = await RenamedPlaces.OfAsync(solution, renamed, symbol.Name, cancellationToken);
         var conflicts = await DeclaredConflicts.FindAsync(solution, symbol, renamed, places.Select(p => p.Location), newName, cancellationToken);
         if (conflicts.Count > 0)
         {
@@ -45,7 +45,7 @@ public static class RenameHandler
         await CompileConflicts.CheckAsync(solution, after, symbol, request.NewName, cancellationToken);
 
         var renamedAfter = await RenamedPlaces.AfterAsync(after, changes, renamed, solution, cancellationToken);
-        var placesAfter = await RenamedPlaces.OfAsync(after, renamedAfter, cancellationToken);
+        var placesAfter = await RenamedPlaces.OfAsync(after, renamedAfter, newName, cancellationToken);
         BindingCheck.Run(symbol, request.NewName, places, placesAfter, changes);
 
         var warnings = new List<string>();

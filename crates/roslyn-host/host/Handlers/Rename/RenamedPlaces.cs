@@ -13,7 +13,11 @@ internal sealed record Place(string Path, TextSpan Span, Location Location);
 /// </summary>
 internal static class RenamedPlaces
 {
-    public static async Task<List<Place>> OfAsync(Solution solution, IEnumerable<ISymbol> symbols, CancellationToken cancellationToken)
+    /// <summary>
+    /// The places that spell <paramref name="name"/> (a constructor's <c>base(...)</c> call or an implicit
+    /// <c>new()</c> refers to the type without naming it).
+    /// </summary>
+    public static async Task<List<Place>> OfAsync(Solution solution, IEnumerable<ISymbol> symbols, string name, CancellationToken cancellationToken)
     {
         var places = new Dictionary<(string, TextSpan), Place>();
         foreach (var symbol in symbols)
@@ -24,11 +28,21 @@ internal static class RenamedPlaces
                     .Concat(referenced.Locations.Where(r => !r.IsImplicit && !r.IsCandidateLocation).Select(r => r.Location));
                 foreach (var location in locations.Where(l => l.IsInSource && l.SourceTree?.FilePath is not null))
                 {
+                    if (!Spells(await location.SourceTree!.GetTextAsync(cancellationToken), location.SourceSpan, name))
+                    {
+                        continue;
+                    }
                     places.TryAdd((location.SourceTree!.FilePath, location.SourceSpan), new Place(location.SourceTree.FilePath, location.SourceSpan, location));
                 }
             }
         }
         return [.. places.Values.OrderBy(p => p.Path, StringComparer.Ordinal).ThenBy(p => p.Span.Start)];
+    }
+
+    private static bool Spells(SourceText text, TextSpan span, string name)
+    {
+        var written = text.ToString(span).TrimStart('@');
+        return written == name || (name.EndsWith("Attribute", StringComparison.Ordinal) && written == name[..^"Attribute".Length]);
     }
 
     /// <summary>The renamed symbols in <paramref name="after"/>, found at their mapped first declarations.</summary>

@@ -89,6 +89,14 @@ public sealed class GoldenVectorTests
             "broker_analyze_code",
             Request(17, new RequestBody.AnalyzeCode(new CodeBlock(UnicodePosition, "var total = calculator.Calculate(10m);\n")))
         },
+        {
+            "broker_plan_rename",
+            Request(18, new RequestBody.PlanRename(new RenameRequest(UnicodePosition, "Purchase", true, false, true, true)))
+        },
+        {
+            "broker_plan_organize_usings",
+            Request(19, new RequestBody.PlanOrganizeUsings(new OrganizeUsingsRequest(null, "Shop.Core", true, false)))
+        },
         { "broker_cancel", new BrokerMessage.Cancel(new RequestId(7)) },
         { "broker_shutdown", new BrokerMessage.Shutdown() },
     };
@@ -191,6 +199,20 @@ public sealed class GoldenVectorTests
             ],
             [KnownSymbols.Calculate],
             [CalculateRef, ObjectRef]);
+        var renamePlan = new RenamePlan(
+            new RenamedSymbol("Order", "Purchase", "Class", "Shop.Core.Models.Order", "Shop.Core.Models.Purchase", new Position("/w/Order.cs", 3, 14)),
+            [
+                new FileEdit("/w/Order.cs", EditKind.Delete, string.Concat(Enumerable.Repeat("cd", 32)), "", "Renamed to Purchase.cs"),
+                new FileEdit("/w/Purchase.cs", EditKind.Create, "", "public class Purchase { }\n", "Renamed from Order.cs; 1 edit"),
+            ],
+            300,
+            299,
+            ["Renamed Order.cs to Purchase.cs"]);
+        var organizeUsingsPlan = new OrganizeUsingsPlan(
+            [new FileEdit("/w/a.cs", EditKind.Modify, string.Concat(Enumerable.Repeat("0f", 32)), "using System;\n", "Remove 2 usings; sort")],
+            12,
+            2,
+            []);
         var error = new HostError(ErrorCode.SymbolNotFound, "No symbol at /w/a.cs:3:1", """{"line":3}""", ["Check the line and column"]);
         return new()
         {
@@ -224,6 +246,8 @@ public sealed class GoldenVectorTests
             { "host_document_symbols", Answer(15, new ResponseBody.DocumentSymbols(documentSymbols)) },
             { "host_search_symbols", Answer(16, new ResponseBody.SearchSymbols(new SymbolMatches([CalculateRef]))) },
             { "host_code_analysis", Answer(17, new ResponseBody.CodeAnalysis(analysis)) },
+            { "host_rename_plan", Answer(18, new ResponseBody.RenamePlan(renamePlan)) },
+            { "host_organize_usings_plan", Answer(19, new ResponseBody.OrganizeUsingsPlan(organizeUsingsPlan)) },
         };
     }
 

@@ -81,3 +81,21 @@ public sealed class MovesCollection : ICollectionFixture<MovesSolution>
 {
     public const string Name = "Moves";
 }
+
+public sealed class RenameSolution() : LoadedSolution("Rename", "Rename.sln");
+
+public sealed class MultiTargetProject() : LoadedSolution("MultiTarget", "Multi.csproj");
+
+public sealed class UsingsSolution() : LoadedSolution("Usings", "Usings.sln");
+
+[CollectionDefinition(Name)]
+public sealed class RenameCollection : ICollectionFixture<RenameSolution>
+{
+    public const string Name = "Rename";
+}
+
+[CollectionDefinition(Name)]
+public sealed class UsingsCollection : ICollectionFixture<UsingsSolution>
+{
+    public const string Name = "Usings";
+}

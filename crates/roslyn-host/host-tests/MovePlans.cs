@@ -35,14 +35,21 @@ internal static class MovePlans
         Assert.Single(plan.Edits, e => e.Path == fixture.PathOf(relative));
 
     /// <summary>The snapshot with the plan's edits applied, after checking each edit's base hash.</summary>
-    public static async Task<Solution> ApplyAsync(this Solution solution, MovePlan plan)
+    public static Task<Solution> ApplyAsync(this Solution solution, MovePlan plan) => solution.ApplyAsync(plan.Edits);
+
+    /// <summary>
+    /// The snapshot with these edits applied (to every project holding a modified file), after checking each
+    /// edit's base hash.
+    /// </summary>
+    public static async Task<Solution> ApplyAsync(this Solution solution, IReadOnlyList<FileEdit> edits)
     {
-        foreach (var edit in plan.Edits)
+        var original = solution;
+        foreach (var edit in edits)
         {
-            var id = solution.GetDocumentIdsWithFilePath(edit.Path).FirstOrDefault();
+            var ids = original.GetDocumentIdsWithFilePath(edit.Path);
             if (edit.Kind == EditKind.Create)
             {
-                Assert.Null(id);
+                Assert.Empty(ids);
                 Assert.Equal("", edit.BaseSha256);
                 var project = solution.Projects
                     .Where(p => edit.Path.StartsWith(Path.GetDirectoryName(p.FilePath!)! + Path.DirectorySeparatorChar, StringComparison.Ordinal))
@@ -50,12 +57,15 @@ internal static class MovePlans
                 solution = solution.AddDocument(DocumentId.CreateNewId(project.Id), Path.GetFileName(edit.Path), SourceText.From(edit.NewText), filePath: edit.Path);
                 continue;
             }
-            Assert.NotNull(id);
-            var text = (await solution.GetDocument(id)!.GetTextAsync()).ToString();
+            Assert.NotEmpty(ids);
+            var text = (await original.GetDocument(ids[0])!.GetTextAsync()).ToString();
             Assert.Equal(Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes(text))), edit.BaseSha256);
-            solution = edit.Kind == EditKind.Delete
-                ? solution.RemoveDocument(id)
-                : solution.WithDocumentText(id, SourceText.From(edit.NewText));
+            foreach (var id in ids)
+            {
+                solution = edit.Kind == EditKind.Delete
+                    ? solution.RemoveDocument(id)
+                    : solution.WithDocumentText(id, SourceText.From(edit.NewText));
+            }
         }
         return solution;
     }
@@ -63,9 +73,12 @@ internal static class MovePlans
     /// <summary>Applies the plan in memory and asserts the whole solution compiles without errors.</summary>
     public static Task AssertCompilesAsync(this LoadedSolution fixture, MovePlan plan) => fixture.Solution.AssertCompilesAsync(plan);
 
-    public static async Task AssertCompilesAsync(this Solution before, MovePlan plan)
+    public static Task AssertCompilesAsync(this Solution before, MovePlan plan) => before.AssertCompilesAsync(plan.Edits);
+
+    /// <summary>Applies the edits in memory and asserts the whole solution compiles without errors.</summary>
+    public static async Task AssertCompilesAsync(this Solution before, IReadOnlyList<FileEdit> edits)
     {
-        var solution = await before.ApplyAsync(plan);
+        var solution = await before.ApplyAsync(edits);
         foreach (var project in solution.Projects)
         {
             var compilation = await project.GetCompilationAsync();

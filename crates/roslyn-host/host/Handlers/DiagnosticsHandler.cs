@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Text.Json.Nodes;
 using Microsoft.CodeAnalysis;
 using RoslynMcp.Host.Protocol;
 using ProtocolDiagnostic = RoslynMcp.Host.Protocol.Diagnostic;
@@ -28,7 +27,7 @@ public static class DiagnosticsHandler
         }
         else
         {
-            var projects = request.Project is { } wanted ? FindProjects(solution, wanted) : solution.Projects;
+            var projects = request.Project is { } wanted ? ProjectLookup.Find(solution, wanted) : solution.Projects;
             foreach (var project in projects)
             {
                 var compilation = await project.GetCompilationAsync(cancellationToken);
@@ -50,28 +49,6 @@ public static class DiagnosticsHandler
             .ThenBy(d => d.Location?.EndColumn)
             .ThenBy(d => d.Message, StringComparer.Ordinal);
         return new DiagnosticList(sorted.ToValueList());
-    }
-
-    /// <summary>
-    /// The projects with this name, or with this absolute project file path (one per target framework of a
-    /// multi-targeted project).
-    /// </summary>
-    private static List<Project> FindProjects(Solution solution, string wanted)
-    {
-        var path = Path.IsPathFullyQualified(wanted) ? Path.GetFullPath(wanted) : null;
-        var projects = solution.Projects
-            .Where(p => p.Name == wanted || (path is not null && string.Equals(p.FilePath, path, StringComparison.Ordinal)))
-            .ToList();
-        if (projects.Count > 0)
-        {
-            return projects;
-        }
-        var available = solution.Projects.Select(p => p.Name).Distinct().Order(StringComparer.Ordinal).ToList();
-        throw HostErrorException.Create(
-            ErrorCode.ProjectNotFound,
-            $"No project of the loaded solution is named or located at '{wanted}'",
-            new JsonObject { ["project"] = wanted, ["available"] = new JsonArray([.. available.Select(n => JsonValue.Create(n))]) },
-            $"Pass one of the solution's projects by name ({string.Join(", ", available)}) or by absolute project file path");
     }
 
     private static void Collect(List<ProtocolDiagnostic> found, IEnumerable<RoslynDiagnostic> diagnostics, Project project, Severity minimum)

@@ -1,5 +1,7 @@
 using System.Globalization;
 using RoslynMcp.Host.Handlers.Moves;
+using RoslynMcp.Host.Handlers.Rename;
+using RoslynMcp.Host.Handlers.Usings;
 using RoslynMcp.Host.Protocol;
 using RoslynMcp.Host.Workspace;
 
@@ -118,6 +120,10 @@ public sealed class RequestDispatcher(
                 new ResponseBody.SearchSymbols(await SymbolSearchHandler.HandleAsync(solution, request, cancellationToken)),
             RequestBody.AnalyzeCode { Value: var block } =>
                 new ResponseBody.CodeAnalysis(await CodeAnalysisHandler.HandleAsync(solution, block, cancellationToken)),
+            RequestBody.PlanRename { Value: var request } =>
+                new ResponseBody.RenamePlan(await RenameHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.PlanOrganizeUsings { Value: var request } =>
+                new ResponseBody.OrganizeUsingsPlan(await OrganizeUsingsHandler.HandleAsync(solution, request, cancellationToken)),
             _ => throw new InvalidOperationException($"Unhandled request {body.GetType().Name}"),
         };
         return (response, snapshot.Version);

@@ -1,4 +1,5 @@
 using Microsoft.CodeAnalysis;
+using RoslynMcp.Host.Handlers.Plans;
 
 namespace RoslynMcp.Host.Handlers.Moves;
 
@@ -14,36 +15,14 @@ internal static class CompileCheck
 
     public static async Task RunAsync(Solution before, Solution after, MovedType type, CancellationToken cancellationToken)
     {
-        var added = new List<Diagnostic>();
-        foreach (var id in AffectedProjects(before, after))
-        {
-            var errorsBefore = await ErrorDiff.OfProjectAsync(before.GetProject(id), cancellationToken);
-            var errorsAfter = await ErrorDiff.OfProjectAsync(after.GetProject(id), cancellationToken);
-            added.AddRange(ErrorDiff.Added(errorsBefore, errorsAfter));
-        }
-        if (added.Count == 0)
+        var sorted = await AddedErrors.BetweenAsync(before, after, cancellationToken);
+        if (sorted.Count == 0)
         {
             return;
         }
-        var sorted = added
-            .Select(e => (Error: e, At: e.Location.GetLineSpan()))
-            .OrderBy(e => e.At.Path, StringComparer.Ordinal)
-            .ThenBy(e => e.At.StartLinePosition)
-            .ThenBy(e => e.Error.Id, StringComparer.Ordinal)
-            .Select(e => e.Error)
-            .DistinctBy(e => (e.Id, e.Location.GetLineSpan()))
-            .ToList();
         var accessibility = sorted.Where(e => AccessibilityErrors.Contains(e.Id)).ToList();
         throw accessibility.Count > 0
             ? MoveErrors.BreaksAccessibility(type.Name, accessibility)
             : MoveErrors.CompilationError(sorted);
-    }
-
-    /// <summary>The projects that changed and those that depend on them: the only ones whose compilation can differ.</summary>
-    public static IEnumerable<ProjectId> AffectedProjects(Solution before, Solution after)
-    {
-        var changed = after.GetChanges(before).GetProjectChanges().Select(c => c.ProjectId).ToHashSet();
-        var graph = after.GetProjectDependencyGraph();
-        return changed.Concat(changed.SelectMany(graph.GetProjectsThatTransitivelyDependOnThisProject)).Distinct();
     }
 }

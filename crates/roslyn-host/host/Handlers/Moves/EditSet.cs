@@ -1,7 +1,6 @@
-using System.Security.Cryptography;
-using System.Text;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Text;
+using RoslynMcp.Host.Handlers.Plans;
 using RoslynMcp.Host.Protocol;
 
 namespace RoslynMcp.Host.Handlers.Moves;
@@ -134,13 +133,13 @@ internal sealed class EditSet(Solution original)
             var path = PathOf(id);
             if (deleted.Contains(id))
             {
-                edits.Add(new FileEdit(path, EditKind.Delete, Sha256(before), "", Description(id)));
+                edits.Add(new FileEdit(path, EditKind.Delete, TextHash.Sha256(before), "", Description(id)));
                 continue;
             }
             var after = (await TextAsync(id, null, cancellationToken)).ToString();
             if (after != before.ToString())
             {
-                edits.Add(new FileEdit(path, EditKind.Modify, Sha256(before), after, Description(id)));
+                edits.Add(new FileEdit(path, EditKind.Modify, TextHash.Sha256(before), after, Description(id)));
             }
         }
         foreach (var (id, file) in created.Where(c => !deleted.Contains(c.Key)))
@@ -164,7 +163,4 @@ internal sealed class EditSet(Solution original)
     }
 
     private string Description(DocumentId id) => notes.TryGetValue(id, out var list) ? string.Join("; ", list) : "Update the file";
-
-    /// <summary>Lowercase hex SHA-256 of the text as UTF-8 without a byte order mark.</summary>
-    private static string Sha256(SourceText text) => Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes(text.ToString())));
 }

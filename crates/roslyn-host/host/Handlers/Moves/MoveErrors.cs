@@ -1,6 +1,6 @@
-using System.Globalization;
 using System.Text.Json.Nodes;
 using Microsoft.CodeAnalysis;
+using RoslynMcp.Host.Handlers.Plans;
 using ErrorCode = RoslynMcp.Host.Protocol.ErrorCode;
 
 namespace RoslynMcp.Host.Handlers.Moves;
@@ -122,40 +122,16 @@ internal static class MoveErrors
 
     public static HostErrorException BreaksAccessibility(string symbolName, IReadOnlyList<Diagnostic> errors) => HostErrorException.Create(
         ErrorCode.BreaksAccessibility,
-        $"Moving {symbolName} would make it inaccessible where it is used: {Describe(errors[0])}",
+        $"Moving {symbolName} would make it inaccessible where it is used: {PlanErrors.Describe(errors[0])}",
         new JsonObject
         {
             ["symbolName"] = symbolName,
-            ["errors"] = new JsonArray([.. errors.Take(20).Select(e => Json(e, withColumn: false))]),
+            ["errors"] = new JsonArray([.. errors.Take(20).Select(e => PlanErrors.Json(e, withColumn: false))]),
         },
         "Make the type (or its users) accessible from the target first, or keep it in its project");
 
-    public static HostErrorException CompilationError(IReadOnlyList<Diagnostic> errors) => HostErrorException.Create(
-        ErrorCode.CompilationError,
-        $"The move would add {errors.Count} compiler error{(errors.Count == 1 ? "" : "s")}; the first: {Describe(errors[0])}",
-        new JsonObject { ["errors"] = new JsonArray([.. errors.Take(20).Select(e => Json(e, withColumn: true))]) },
+    public static HostErrorException CompilationError(IReadOnlyList<Diagnostic> errors) => PlanErrors.CompilationError(
+        "move",
+        errors,
         "Check that the target project references what the type uses, and that its users can still see it");
-
-    private static string Describe(Diagnostic error)
-    {
-        var at = error.Location.GetLineSpan();
-        return $"{error.Id} at {at.Path}:{at.StartLinePosition.Line + 1}: {error.GetMessage(CultureInfo.InvariantCulture)}";
-    }
-
-    private static JsonObject Json(Diagnostic error, bool withColumn)
-    {
-        var at = error.Location.GetLineSpan();
-        var json = new JsonObject
-        {
-            ["id"] = error.Id,
-            ["file"] = at.Path,
-            ["line"] = at.StartLinePosition.Line + 1,
-        };
-        if (withColumn)
-        {
-            json["column"] = at.StartLinePosition.Character + 1;
-        }
-        json["message"] = error.GetMessage(CultureInfo.InvariantCulture);
-        return json;
-    }
 }

@@ -1,6 +1,7 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Text;
+using RoslynMcp.Host.Handlers.Plans;
 
 namespace RoslynMcp.Host.Handlers.Moves;
 
@@ -16,7 +17,7 @@ internal static class VanishedNamespaces
         var original = edits.Original;
         var after = await edits.BuildAsync(cancellationToken);
         // Only a project that changed, or sees one that did, can lose a namespace.
-        foreach (var id in CompileCheck.AffectedProjects(original, after))
+        foreach (var id in AddedErrors.AffectedProjects(original, after))
         {
             if (original.GetProject(id) is not { } before || after.GetProject(id) is not { } moved)
             {

@@ -1,7 +1,7 @@
 using System.Globalization;
 using Microsoft.CodeAnalysis;
 
-namespace RoslynMcp.Host.Handlers.Moves;
+namespace RoslynMcp.Host.Handlers.Plans;
 
 /// <summary>Compiler errors before and after a change, compared as multisets of (id, message): positions shift.</summary>
 internal static class ErrorDiff

@@ -1,0 +1,128 @@
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.Text;
+
+namespace RoslynMcp.Host.Handlers.Rename;
+
+/// <summary>
+/// Text changes per file path, against the file's original text, gathered from several renamed solutions (one
+/// per target framework): identical changes count once, different changes to one place are refused.
+/// </summary>
+internal sealed class MergedChanges(Solution original)
+{
+    private readonly SortedDictionary<string, HashSet<TextChange>> byPath = new(StringComparer.Ordinal);
+
+    public IEnumerable<string> Paths => byPath.Keys;
+
+    public int Count => byPath.Values.Sum(c => c.Count);
+
+    public IReadOnlyList<TextChange> Of(string path) =>
+        byPath.TryGetValue(path, out var changes) ? [.. changes.OrderBy(c => c.Span.Start).ThenBy(c => c.Span.Length)] : [];
+
+    /// <summary>Adds the changes <paramref name="renamed"/> made to every document of the original solution.</summary>
+    public async Task AddAsync(Solution renamed, CancellationToken cancellationToken)
+    {
+        foreach (var project in renamed.GetChanges(original).GetProjectChanges())
+        {
+            foreach (var id in project.GetChangedDocuments(onlyGetDocumentsWithTextChanges: true))
+            {
+                var before = original.GetDocument(id)!;
+                var after = renamed.GetDocument(id)!;
+                var oldText = await before.GetTextAsync(cancellationToken);
+                var oldTree = await before.GetSyntaxTreeAsync(cancellationToken);
+                var newTree = await after.GetSyntaxTreeAsync(cancellationToken);
+                var changes = newTree!.GetChanges(oldTree!);
+                if (!byPath.TryGetValue(before.FilePath!, out var set))
+                {
+                    byPath[before.FilePath!] = set = [];
+                }
+                foreach (var change in changes)
+                {
+                    if (Minimal(oldText, change) is { } minimal)
+                    {
+                        set.Add(minimal);
+                    }
+                }
+            }
+        }
+    }
+
+    /// <summary>Refuses different changes to one place (they would make the file differ by target framework).</summary>
+    public void CheckOverlaps()
+    {
+        foreach (var (path, set) in byPath)
+        {
+            var sorted = Of(path);
+            for (var i = 1; i < sorted.Count; i++)
+            {
+                var (a, b) = (sorted[i - 1], sorted[i]);
+                if (a.Span.End > b.Span.Start || (a.Span.Start == b.Span.Start && a.Span.IsEmpty && b.Span.IsEmpty))
+                {
+                    throw new InvalidOperationException(
+                        $"The target frameworks rename {path} differently at {a.Span} ('{a.NewText}') and {b.Span} ('{b.NewText}')");
+                }
+            }
+        }
+    }
+
+    public async Task<SourceText> NewTextAsync(string path, CancellationToken cancellationToken)
+    {
+        var text = await OriginalText(path).GetTextAsync(cancellationToken);
+        return text.WithChanges(Of(path));
+    }
+
+    public Document OriginalText(string path) => original.GetDocument(original.GetDocumentIdsWithFilePath(path)[0])!;
+
+    /// <summary>The original solution with every document of each changed path (all its projects) changed.</summary>
+    public async Task<Solution> ApplyAsync(CancellationToken cancellationToken)
+    {
+        var solution = original;
+        foreach (var path in Paths)
+        {
+            var text = await NewTextAsync(path, cancellationToken);
+            foreach (var id in original.GetDocumentIdsWithFilePath(path))
+            {
+                solution = solution.WithDocumentText(id, text);
+            }
+        }
+        return solution;
+    }
+
+    /// <summary>Maps an original position of the file past the changes before it.</summary>
+    public int Map(string path, int position)
+    {
+        var shift = 0;
+        foreach (var change in Of(path))
+        {
+            if (change.Span.End <= position && !(change.Span.IsEmpty && change.Span.Start == position))
+            {
+                shift += change.NewText!.Length - change.Span.Length;
+            }
+        }
+        return position + shift;
+    }
+
+    /// <summary>The change without the text it leaves as it was at either end; null when it changes nothing.</summary>
+    private static TextChange? Minimal(SourceText text, TextChange change)
+    {
+        var oldText = text.ToString(change.Span);
+        var newText = change.NewText ?? "";
+        var prefix = 0;
+        while (prefix < oldText.Length && prefix < newText.Length && oldText[prefix] == newText[prefix])
+        {
+            prefix++;
+        }
+        var suffix = 0;
+        while (suffix < oldText.Length - prefix && suffix < newText.Length - prefix
+            && oldText[^(suffix + 1)] == newText[^(suffix + 1)])
+        {
+            suffix++;
+        }
+        if (prefix == oldText.Length && prefix == newText.Length)
+        {
+            return null;
+        }
+        return new TextChange(
+            new TextSpan(change.Span.Start + prefix, oldText.Length - prefix - suffix),
+            newText[prefix..^suffix]);
+    }
+}

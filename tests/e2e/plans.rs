@@ -4,9 +4,9 @@
 //! On the Moves fixture (tests/fixtures/Moves/FIXTURE.md).
 
 use crate::support::{Fixture, Server, assert_same_tree, dotnet_build_errors, eventually, tree};
-use std::time::Duration;
 use serde_json::{Value, json};
 use std::os::unix::fs::PermissionsExt;
+use std::time::Duration;
 
 const SHAPES: &str = "src/Moves.Core/Models/Shapes.cs";
 const COLOR: &str = "src/Moves.Core/Models/Color.cs";
@@ -66,7 +66,8 @@ async fn a_previewed_plan_is_applied_by_id_and_undone_byte_for_byte_then_redone(
     assert_eq!(mode(&moves, COLOR), 0o640, "undo restores the mode of the file it brings back");
     server.fails("undo", json!({"operationId": operation}), "OPERATION_NOT_APPLICABLE").await;
     // The service's own view is current: the enum is back where it was.
-    let found = server.ok("find_symbol_definition", json!({"filePath": moves.file(COLOR), "line": 3, "column": 13})).await;
+    let found =
+        server.ok("find_symbol_definition", json!({"filePath": moves.file(COLOR), "line": 3, "column": 13})).await;
     assert_eq!(found["locations"][0]["filePath"], json!(moves.file(COLOR)), "{found}");
 
     let redone = server.ok("redo", json!({"operationId": operation})).await;

@@ -2,10 +2,10 @@
 
 use crate::limits::{self, Limits};
 use clap::{Args, Parser, Subcommand};
+use protocol::tools::plans::HistoryBound;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
-use protocol::tools::plans::HistoryBound;
 use workspace_actor::WorkspaceSettings;
 
 #[derive(Debug, Parser)]

@@ -61,7 +61,10 @@ impl PlanStore {
         self.plans.get(id).ok_or_else(|| {
             ToolError::new(
                 ErrorCode::PLAN_NOT_FOUND,
-                format!("No plan {id}: unknown, already applied, or expired ({} minutes after its preview)", PLAN_TTL.as_secs() / 60),
+                format!(
+                    "No plan {id}: unknown, already applied, or expired ({} minutes after its preview)",
+                    PLAN_TTL.as_secs() / 60
+                ),
             )
             .detail("planId", id)
             .suggest("Run the tool again with preview: true for a new plan, or without preview to apply at once")

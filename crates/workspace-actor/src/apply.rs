@@ -46,8 +46,9 @@ impl Workspace {
         let writes = operation.writes(direction)?;
         let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_nanos();
         let journal = format!("{}-{stamp}-{id}", if direction == Direction::Undo { "undo" } else { "redo" });
-        let outcomes =
-            self.write(guard, &journal, walls, writes, deadline, cancel, Recording::Step(&operation, direction)).await?;
+        let outcomes = self
+            .write(guard, &journal, walls, writes, deadline, cancel, Recording::Step(&operation, direction))
+            .await?;
         Ok((operation, outcomes))
     }
 

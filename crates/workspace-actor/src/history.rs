@@ -218,8 +218,9 @@ impl History {
                 side.map(|s| Ok(Content { bytes: fs::read(folder.join(&s.blob))?, mode: s.mode })).transpose()
             };
             let (before, after) = (read(entry.before), read(entry.after));
-            let (before, after) =
-                before.and_then(|b| Ok((b, after?))).map_err(|e| history_error(&folder, "cannot read a saved file", &e))?;
+            let (before, after) = before
+                .and_then(|b| Ok((b, after?)))
+                .map_err(|e| history_error(&folder, "cannot read a saved file", &e))?;
             files.push(FileRecord { path: entry.path, before, after });
         }
         Ok(Operation { id: id.to_owned(), state: record.state, files, folder })
@@ -255,9 +256,10 @@ impl History {
     }
 
     fn next_sequence(&self) -> u64 {
-        let last = self.folders().last().and_then(|f| {
-            f.file_name()?.to_string_lossy().split('-').next().and_then(|n| n.parse::<u64>().ok())
-        });
+        let last = self
+            .folders()
+            .last()
+            .and_then(|f| f.file_name()?.to_string_lossy().split('-').next().and_then(|n| n.parse::<u64>().ok()));
         last.map_or(1, |n| n + 1)
     }
 

@@ -5,7 +5,9 @@
 use super::writes::{plan_then_write, render};
 use super::{Call, unexpected};
 use crate::plans::Plan;
-use protocol::host::{EditKind, OrganizeUsingsPlan, OrganizeUsingsRequest, RenamePlan, RenameRequest, RequestBody, ResponseBody};
+use protocol::host::{
+    EditKind, OrganizeUsingsPlan, OrganizeUsingsRequest, RenamePlan, RenameRequest, RequestBody, ResponseBody,
+};
 use protocol::tools::moves::FilePosition;
 use protocol::tools::plans::WriteOutput;
 use protocol::tools::refactor::{
@@ -39,9 +41,12 @@ pub async fn organize_usings(call: &Call, input: OrganizeUsingsInput) -> Result<
     let began = Instant::now();
     let (remove_unused, sort) = (input.remove_unused.unwrap_or(true), input.sort.unwrap_or(true));
     if !remove_unused && !sort {
-        return Err(ToolError::new(ErrorCode::INVALID_PARAMETER, "removeUnused and sort are both false: nothing to do")
-            .detail("field", "removeUnused")
-            .suggest("Leave either at its default (true)"));
+        return Err(ToolError::new(
+            ErrorCode::INVALID_PARAMETER,
+            "removeUnused and sort are both false: nothing to do",
+        )
+        .detail("field", "removeUnused")
+        .suggest("Leave either at its default (true)"));
     }
     let file = input.file_path.as_deref().map(|f| call.file(f, "filePath")).transpose()?;
     let resolved = call.resolve(input.solution_path.as_deref(), file.as_deref()).await?;
@@ -65,7 +70,9 @@ fn new_name(name: &str) -> Result<(), ToolError> {
     }
     Err(ToolError::new(ErrorCode::INVALID_SYMBOL_NAME, format!("{name:?} is not a C# identifier"))
         .detail("newName", name)
-        .suggest("Pass a simple name: letters, digits and underscores, not starting with a digit (prefix a keyword with @)"))
+        .suggest(
+            "Pass a simple name: letters, digits and underscores, not starting with a digit (prefix a keyword with @)",
+        ))
 }
 
 fn rename_plan(body: ResponseBody, solution: &Path) -> Result<Plan, ToolError> {

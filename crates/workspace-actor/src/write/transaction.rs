@@ -7,8 +7,8 @@ use super::journal::{
     Access, Entry, Found, Journal, Manifest, PRIVATE_FILE, Stage, scan, sync_dir, wait_for, write_new,
 };
 use super::walls::Walls;
-use crate::history::{Content, FileRecord};
 use crate::checksum::{sha256_hex, with_bom_of, without_bom};
+use crate::history::{Content, FileRecord};
 use protocol::{ErrorCode, ToolError};
 use std::collections::BTreeSet;
 use std::fs::{self, File};

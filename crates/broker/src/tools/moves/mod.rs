@@ -11,9 +11,7 @@ use protocol::host::{
     FileDestination, MoveDestination, MovePlan, MoveRequest, MovedSymbol, NamespaceDestination, Position, RequestBody,
     ResponseBody,
 };
-use protocol::tools::moves::{
-    FilePosition, MoveOutline, MoveTypeToFileInput, MoveTypeToNamespaceInput, MovedType,
-};
+use protocol::tools::moves::{FilePosition, MoveOutline, MoveTypeToFileInput, MoveTypeToNamespaceInput, MovedType};
 use protocol::tools::plans::WriteOutput;
 use protocol::tools::refactor::Outline;
 use protocol::{ErrorCode, ToolError};
@@ -31,7 +29,10 @@ pub async fn move_type_to_file(call: &Call, input: MoveTypeToFileInput) -> Resul
     run(call, Job { also_admit: Some(target), ..job }, input.preview, input.solution_path.as_deref()).await
 }
 
-pub async fn move_type_to_namespace(call: &Call, input: MoveTypeToNamespaceInput) -> Result<WriteOutput<Outline>, ToolError> {
+pub async fn move_type_to_namespace(
+    call: &Call,
+    input: MoveTypeToNamespaceInput,
+) -> Result<WriteOutput<Outline>, ToolError> {
     let began = Instant::now();
     input::dotted_name(&input.target_namespace, "targetNamespace", ErrorCode::INVALID_NAMESPACE)?;
     let destination = MoveDestination::Namespace(NamespaceDestination {

@@ -137,7 +137,11 @@ fn unchanged_since_planned(writes: &[FileWrite]) -> Result<(), ToolError> {
     }
     Err(ToolError::new(
         ErrorCode::STALE_PLAN,
-        format!("{} file(s) changed since the plan was computed: {}; nothing was written", stale.len(), stale.join(", ")),
+        format!(
+            "{} file(s) changed since the plan was computed: {}; nothing was written",
+            stale.len(),
+            stale.join(", ")
+        ),
     )
     .detail("files", stale)
     .suggest("Compute the plan again: run the tool once more (with preview: true to review it first)"))

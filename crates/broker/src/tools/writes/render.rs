@@ -17,7 +17,9 @@ pub fn pending_changes(edits: &[FileEdit], current: &[Option<String>], root: &Pa
             let old = old.as_deref().unwrap_or_default();
             let (diff, content) = match edit.kind {
                 EditKind::Create => (None, Some(edit.new_text.clone())),
-                EditKind::Modify | EditKind::Delete => (Some(unified_diff(root, &edit.path, old, &edit.new_text)), None),
+                EditKind::Modify | EditKind::Delete => {
+                    (Some(unified_diff(root, &edit.path, old, &edit.new_text)), None)
+                }
             };
             PendingChange {
                 file: edit.path.clone(),

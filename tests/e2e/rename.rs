@@ -1,0 +1,186 @@
+//! rename_symbol on the Rename and MultiTarget fixtures (their FIXTURE.md give every position): each rename
+//! leaves a solution that `dotnet build` compiles, with find_references giving the same places under the new
+//! name; conflicts are refused before anything is written; undo restores every byte.
+
+use crate::support::{Fixture, Server, assert_same_tree, dotnet_build_errors, tree};
+use serde_json::{Value, json};
+
+const INVOICE: &str = "Core/Models/Invoice.cs";
+const FORMATTER: &str = "Core/Services/Formatter.cs";
+const PRICING: &str = "Core/Services/IPricing.cs";
+
+/// The places find_references gives for the symbol at a position, declarations included, as (file, line):
+/// independent of the columns a longer or shorter name shifts.
+async fn places(server: &Server, file: &str, line: u32, column: u32) -> Vec<(String, u64)> {
+    let found = server
+        .ok("find_references", json!({"filePath": file, "line": line, "column": column, "includeDeclaration": true}))
+        .await;
+    let mut places: Vec<_> = found["references"]
+        .as_array()
+        .expect("references")
+        .iter()
+        .map(|r| (r["filePath"].as_str().expect("filePath").to_owned(), r["line"].as_u64().expect("line")))
+        .collect();
+    places.sort();
+    places
+}
+
+async fn rename(server: &Server, file: &str, line: u32, column: u32, new_name: &str, options: Value) -> Value {
+    let mut arguments = json!({"filePath": file, "line": line, "column": column, "newName": new_name});
+    for (key, value) in options.as_object().expect("options") {
+        arguments[key] = value.clone();
+    }
+    server.ok("rename_symbol", arguments).await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_type_used_in_three_projects_is_renamed_with_its_file_through_a_previewed_plan() {
+    let fixture = Fixture::copy("Rename");
+    let server = Server::start(&fixture.root, &[]).await;
+    let invoice = fixture.file(INVOICE);
+    let bill = fixture.file("Core/Models/Bill.cs");
+    let before_places = places(&server, &invoice, 4, 14).await;
+    let before = tree(&fixture.root);
+
+    let preview = rename(&server, &invoice, 4, 14, "Bill", json!({"preview": true})).await;
+    assert_eq!(preview["symbol"]["fullyQualifiedName"], json!("Rename.Core.Models.Invoice"));
+    assert_eq!(preview["symbol"]["newFullyQualifiedName"], json!("Rename.Core.Models.Bill"));
+    assert_eq!(preview["summary"]["references"], json!(11), "{preview}");
+    assert_eq!(preview["totalEdits"], json!(11));
+    assert_eq!(preview["filesModified"], json!(4), "Invoice.cs (as Bill.cs), IPricing.cs, InvoiceStore.cs, Program.cs");
+    assert!(preview["warnings"].as_array().expect("warnings").contains(&json!("Renamed Invoice.cs to Bill.cs")));
+    assert_same_tree(&before, &fixture.root, "a preview writes nothing");
+
+    let applied = server.ok("apply_plan", json!({"planId": preview["planId"]})).await;
+    assert_eq!(applied["tool"], json!("rename_symbol"));
+    assert_eq!(applied["changes"]["filesCreated"], json!([bill]));
+    assert_eq!(applied["changes"]["filesDeleted"], json!([invoice]));
+    assert!(!fixture.path(INVOICE).exists());
+    let renamed: Vec<_> = before_places
+        .iter()
+        .map(|(file, line)| (if *file == invoice { bill.clone() } else { file.clone() }, *line))
+        .collect();
+    let mut renamed = renamed;
+    renamed.sort();
+    assert_eq!(places(&server, &bill, 4, 14).await, renamed, "the same places under the new name");
+    assert!(std::fs::read_to_string(fixture.path("App/Program.cs")).expect("read").contains("new Bill(10m)"));
+    assert_eq!(dotnet_build_errors(&fixture.path("Rename.sln")).await, 0);
+
+    server.ok("undo", json!({"operationId": applied["operationId"]})).await;
+    // The build left bin/ and obj/ behind, which the tree leaves out.
+    assert_same_tree(&before, &fixture.root, "undo restores every byte");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn members_overloads_parameters_and_locals_rename_with_everything_bound_to_them() {
+    let fixture = Fixture::copy("Rename");
+    let server = Server::start(&fixture.root, &[]).await;
+    let (formatter, pricing) = (fixture.file(FORMATTER), fixture.file(PRICING));
+    let program = fixture.file("App/Program.cs");
+
+    // An interface member: its two implementations and the call through the interface too.
+    let before = places(&server, &pricing, 7, 13).await;
+    let renamed = rename(&server, &pricing, 7, 13, "CostOf", json!({})).await;
+    assert_eq!(renamed["totalEdits"], json!(4));
+    assert_eq!(places(&server, &pricing, 7, 13).await, before);
+    assert!(std::fs::read_to_string(&program).expect("read").contains("CostOf("));
+
+    // One overload alone, then all of them.
+    let renamed = rename(&server, &formatter, 7, 26, "FormatAmount", json!({})).await;
+    assert_eq!(renamed["totalEdits"], json!(2), "Format(decimal) and its one call");
+    let text = std::fs::read_to_string(&formatter).expect("read");
+    assert_eq!(text.matches("FormatAmount(").count(), 2, "{text}");
+    assert_eq!(text.matches("Format(").count(), 4, "the other overloads stay:\n{text}");
+    let renamed = rename(&server, &formatter, 5, 26, "Render", json!({"renameOverloads": true})).await;
+    assert_eq!(renamed["totalEdits"], json!(4), "Format(int), Format(string, int) and their calls");
+    assert!(
+        renamed["warnings"]
+            .as_array()
+            .expect("warnings")
+            .iter()
+            .any(|w| w.as_str().is_some_and(|w| w.contains("overload")))
+    );
+
+    // A parameter, passed by name in another project; then a local.
+    let before = places(&server, &formatter, 17, 57).await;
+    assert_eq!(before.len(), 6, "{before:?}");
+    let renamed = rename(&server, &formatter, 17, 57, "multiplier", json!({})).await;
+    assert_eq!(renamed["symbol"]["kind"], json!("Parameter"));
+    assert_eq!(places(&server, &formatter, 17, 57).await, before);
+    assert!(std::fs::read_to_string(&program).expect("read").contains("multiplier: 2m"));
+    let before = places(&server, &formatter, 19, 13).await;
+    rename(&server, &formatter, 19, 13, "scaled", json!({})).await;
+    assert_eq!(places(&server, &formatter, 19, 13).await, before);
+
+    assert_eq!(dotnet_build_errors(&fixture.path("Rename.sln")).await, 0);
+    let history = server.ok("list_operations", json!({})).await;
+    assert_eq!(history["operations"].as_array().expect("operations").len(), 5, "{history}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn clashes_shadowing_metadata_symbols_and_non_identifiers_are_refused_before_anything_is_written() {
+    let fixture = Fixture::copy("Rename");
+    let server = Server::start(&fixture.root, &[]).await;
+    let before = tree(&fixture.root);
+    let refusal = |file: &str, line: u32, column: u32, name: &str| json!({"filePath": fixture.file(file), "line": line, "column": column, "newName": name});
+    let conflict_at = |error: &Value, file: &str, line: u64, column: u64| {
+        let conflicts = error["details"]["conflicts"].as_array().expect("conflicts");
+        assert!(
+            conflicts.iter().any(|c| c["file"] == json!(fixture.file(file))
+                && c["line"] == json!(line)
+                && c["column"] == json!(column)),
+            "{file}:{line}:{column} not among {conflicts:?}"
+        );
+    };
+    let error = server.fails("rename_symbol", refusal("Core/Traps/Totals.cs", 7, 16, "Total"), "NAME_COLLISION").await;
+    conflict_at(&error, "Core/Traps/Totals.cs", 5, 16);
+    let error = server.fails("rename_symbol", refusal("Core/Traps/Counter.cs", 7, 13, "limit"), "NAME_COLLISION").await;
+    conflict_at(&error, "Core/Traps/Counter.cs", 5, 37);
+    let error = server.fails("rename_symbol", refusal("Core/Traps/Labeler.cs", 9, 16, "name"), "NAME_COLLISION").await;
+    conflict_at(&error, "Core/Traps/Labeler.cs", 10, 31);
+    server.fails("rename_symbol", refusal("App/Program.cs", 18, 21, "Print"), "SYMBOL_NOT_IN_SOURCE").await;
+    server.fails("rename_symbol", refusal(INVOICE, 4, 14, "class"), "INVALID_SYMBOL_NAME").await;
+    server.fails("rename_symbol", refusal(INVOICE, 4, 14, "1Bill"), "INVALID_SYMBOL_NAME").await;
+    server.fails("rename_symbol", refusal(INVOICE, 4, 14, "Big Bill"), "INVALID_SYMBOL_NAME").await;
+    assert_same_tree(&before, &fixture.root, "refusals write nothing");
+    let history = server.ok("list_operations", json!({})).await;
+    assert_eq!(history["operations"], json!([]));
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn comments_and_strings_are_renamed_only_when_asked() {
+    let fixture = Fixture::copy("Rename");
+    let server = Server::start(&fixture.root, &[]).await;
+    let invoice = fixture.file(INVOICE);
+    let plain = rename(&server, &invoice, 4, 14, "Bill", json!({"preview": true, "renameFile": false})).await;
+    assert_eq!(plain["totalEdits"], json!(11));
+    let all = rename(
+        &server,
+        &invoice,
+        4,
+        14,
+        "Bill",
+        json!({"preview": true, "renameFile": false, "renameInComments": true, "renameInStrings": true}),
+    )
+    .await;
+    assert_eq!(all["totalEdits"], json!(15), "4 more: two comments and two strings");
+    assert_eq!(all["summary"]["filesCreated"], json!(0), "renameFile: false keeps the file's name");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_multi_targeted_type_is_renamed_once_per_place_including_code_of_one_target() {
+    let fixture = Fixture::copy("MultiTarget");
+    let server = Server::start(&fixture.root, &[]).await;
+    let shapes = fixture.file("Shapes.cs");
+    let renamed = rename(&server, &shapes, 3, 14, "Disc", json!({"renameFile": false})).await;
+    assert_eq!(renamed["totalEdits"], json!(8), "Drawing.cs 4, Framed.cs 3 (2 only in net9.0), Shapes.cs 1");
+    let framed = std::fs::read_to_string(fixture.path("Framed.cs")).expect("read");
+    assert!(framed.contains("public static Disc Legacy() => new Disc { Radius = 9 };"), "{framed}");
+    assert!(!framed.contains("Circle"), "{framed}");
+    assert_eq!(dotnet_build_errors(&fixture.path("Multi.csproj")).await, 0, "both target frameworks build");
+    server.stop().await;
+}

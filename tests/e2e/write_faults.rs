@@ -101,7 +101,7 @@ async fn an_unwritable_file_refuses_the_whole_move() {
     std::fs::set_permissions(&program, permissions).expect("chmod");
     let before = tree(&moves.root);
     let error = server.fails("move_type_to_namespace", square_move(&moves), "FILESYSTEM_ERROR").await;
-    assert_eq!(error["details"]["file"], json!(program.display().to_string()));
+    assert_eq!(error["details"]["files"], json!([program.display().to_string()]));
     assert_same_tree(&before, &moves.root, "after refusing a read-only file");
     assert!(std::fs::metadata(&program).expect("Program.cs").permissions().readonly());
     still_serves(&server, &moves).await;
@@ -191,7 +191,7 @@ async fn a_file_edited_after_the_host_last_saw_it_is_never_overwritten() {
     std::fs::write(&program, &edited).expect("edit");
     let before = tree(&moves.root);
     let error = server.fails("move_type_to_namespace", square_move(&moves), "STALE_PLAN").await;
-    assert_eq!(error["details"]["file"], json!(program.display().to_string()));
+    assert_eq!(error["details"]["files"], json!([program.display().to_string()]));
     assert_same_tree(&before, &moves.root, "after refusing a stale plan");
     server.stop().await;
 }

@@ -390,3 +390,116 @@ fn history_error(path: &Path, what: &str, error: &std::io::Error) -> ToolError {
     ToolError::new(ErrorCode::FILESYSTEM_ERROR, format!("{what}: {}: {error}", path.display()))
         .detail("historyDir", path.display().to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn content(text: &str, mode: u32) -> Option<Content> {
+        Some(Content { bytes: text.as_bytes().to_vec(), mode })
+    }
+
+    fn meta(summary: &str) -> OperationMeta {
+        OperationMeta { tool: "rename_symbol".into(), summary: summary.into() }
+    }
+
+    struct Setup {
+        _dir: tempfile::TempDir,
+        src: PathBuf,
+        history: History,
+    }
+
+    fn setup(bound: HistoryBound) -> Setup {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let src = dir.path().join("src");
+        fs::create_dir_all(&src).expect("src");
+        let history = History::new(&dir.path().join("history"), &src.join("App.sln"), bound);
+        Setup { _dir: dir, src, history }
+    }
+
+    /// A.cs modified from `old` to `new`, B.cs created with `new`.
+    fn applied(s: &Setup, id: &str, old: &str, new: &str) -> Vec<FileRecord> {
+        let (a, b) = (s.src.join("A.cs"), s.src.join("B.cs"));
+        fs::write(&a, new).expect("A");
+        fs::write(&b, new).expect("B");
+        let files = vec![
+            FileRecord { path: a, before: content(old, 0o640), after: content(new, 0o640) },
+            FileRecord { path: b, before: None, after: content(new, 0o644) },
+        ];
+        s.history.record(id, &meta(&format!("op {id}")), &files).expect("recorded");
+        files
+    }
+
+    #[test]
+    fn an_operation_is_listed_newest_first_and_undone_only_while_its_files_hold_what_it_wrote() {
+        let s = setup(DEFAULT_BOUND);
+        applied(&s, "op-1", "class A {}", "class A1 {}");
+        applied(&s, "op-2", "class A1 {}", "class A2 {}");
+        let listed = s.history.list();
+        assert_eq!(listed.iter().map(|o| o.operation_id.as_str()).collect::<Vec<_>>(), ["op-2", "op-1"]);
+        assert!(listed[0].can_undo, "op-2's files hold what it wrote");
+        assert!(!listed[1].can_undo, "op-1's files moved on (op-2 wrote over them)");
+        assert_eq!(listed[1].changed_since.len(), 2);
+
+        let operation = s.history.load("op-2", Direction::Undo).expect("loaded");
+        let writes = operation.writes(Direction::Undo).expect("undoable");
+        assert!(
+            matches!(&writes[0].change, Change::Restore { bytes, mode: 0o640, base: Some(_) } if bytes == b"class A1 {}")
+        );
+        assert!(matches!(&writes[1].change, Change::Delete { .. }), "B.cs did not exist before");
+        let changes = operation.changes(Direction::Undo);
+        assert_eq!((changes.files_modified.len(), changes.files_deleted.len()), (1, 1));
+
+        fs::write(s.src.join("B.cs"), "edited").expect("edit");
+        let refused = operation.writes(Direction::Undo).err().expect("refused");
+        assert_eq!(refused.code, ErrorCode::STALE_PLAN);
+        assert_eq!(
+            refused.details.expect("details")["files"],
+            serde_json::json!([s.src.join("B.cs").display().to_string()])
+        );
+    }
+
+    #[test]
+    fn an_undone_operation_is_redone_not_undone_again_and_unknown_ids_are_named() {
+        let s = setup(DEFAULT_BOUND);
+        applied(&s, "op-1", "class A {}", "class A1 {}");
+        let operation = s.history.load("op-1", Direction::Undo).expect("loaded");
+        s.history.mark(&operation, Direction::Undo).expect("marked");
+        let again = s.history.load("op-1", Direction::Undo).err().expect("refused");
+        assert_eq!(again.code, ErrorCode::OPERATION_NOT_APPLICABLE);
+        assert_eq!(s.history.load("op-1", Direction::Redo).expect("redoable").state, OperationState::Undone);
+        assert_eq!(
+            s.history.load("op-9", Direction::Undo).err().expect("unknown").code,
+            ErrorCode::OPERATION_NOT_FOUND
+        );
+        assert_eq!(s.history.list()[0].state, OperationState::Undone);
+    }
+
+    #[test]
+    fn the_oldest_operations_are_forgotten_beyond_the_count_and_the_size() {
+        let s = setup(HistoryBound { max_operations: 2, max_bytes: u64::MAX });
+        for n in 1..=3 {
+            applied(&s, &format!("op-{n}"), "a", "b");
+        }
+        let ids: Vec<_> = s.history.list().into_iter().map(|o| o.operation_id).collect();
+        assert_eq!(ids, ["op-3", "op-2"]);
+
+        let s = setup(HistoryBound { max_operations: 100, max_bytes: 1 });
+        applied(&s, "op-1", "a", "b");
+        applied(&s, "op-2", "a", "b");
+        let ids: Vec<_> = s.history.list().into_iter().map(|o| o.operation_id).collect();
+        assert_eq!(ids, ["op-2"], "over the size, only the newest is kept");
+    }
+
+    #[test]
+    fn the_history_is_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let s = setup(DEFAULT_BOUND);
+        applied(&s, "op-1", "a", "b");
+        let folder = s.history.folders().pop().expect("one folder");
+        for path in [s.history.dir.clone(), folder.clone(), folder.join(RECORD), folder.join("0.before")] {
+            let mode = fs::metadata(&path).expect("exists").permissions().mode() & 0o777;
+            assert_eq!(mode & 0o077, 0, "{} is {mode:o}", path.display());
+        }
+    }
+}

@@ -25,6 +25,12 @@ pub const CAPABILITIES: &[&str] = &[
     "analyze_code_block",
     "move_type_to_file",
     "move_type_to_namespace",
+    "rename_symbol",
+    "organize_usings",
+    "apply_plan",
+    "undo",
+    "redo",
+    "list_operations",
 ];
 
 pub async fn diagnose(call: &Call, input: DiagnoseInput) -> Result<DiagnoseOutput, ToolError> {

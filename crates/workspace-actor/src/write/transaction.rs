@@ -445,6 +445,41 @@ mod tests {
     }
 
     #[test]
+    fn a_restore_puts_back_exact_bytes_and_the_mode_it_names_and_records_both_sides() {
+        use std::os::unix::fs::PermissionsExt;
+        let s = setup(&[("A.cs", "class A2 {}")]);
+        let bom_bytes = b"\xEF\xBB\xBFclass A {}\r\n".to_vec();
+        let writes = vec![
+            FileWrite {
+                path: s.root.join("A.cs"),
+                change: Change::Restore {
+                    bytes: bom_bytes.clone(),
+                    mode: 0o600,
+                    base: Some(sha256_hex(b"class A2 {}")),
+                },
+            },
+            FileWrite {
+                path: s.root.join("B.cs"),
+                change: Change::Restore { bytes: b"b".to_vec(), mode: 0o666, base: None },
+            },
+        ];
+        let mut transaction = Transaction::prepare(&s.journal, "op1", &s.root, s.walls(), &writes).expect("prepared");
+        transaction.commit().expect("committed");
+        let records = transaction.records().to_vec();
+        transaction.finish();
+        assert_eq!(
+            fs::read(s.root.join("A.cs")).expect("A"),
+            bom_bytes,
+            "the bytes as given, byte order mark included"
+        );
+        let mode = |name: &str| fs::metadata(s.root.join(name)).expect("exists").permissions().mode() & 0o7777;
+        assert_eq!(mode("B.cs"), 0o666, "a file brought back gets its own mode, not the umask's");
+        assert_eq!(records[0].before.as_ref().map(|c| c.bytes.as_slice()), Some(b"class A2 {}".as_slice()));
+        assert_eq!(records[1].before, None);
+        assert_eq!(records[1].after.as_ref().map(|c| c.mode), Some(0o666));
+    }
+
+    #[test]
     fn commit_replaces_creates_and_deletes_then_forgets_the_journal() {
         let s = setup(&[("A.cs", "class A {}"), ("B.cs", "class B {}")]);
         let writes = vec![

@@ -17,6 +17,7 @@ mod navigation;
 mod observability;
 mod organize_usings;
 mod paging;
+mod plan_faults;
 mod plans;
 mod rename;
 mod sessions;

@@ -125,7 +125,11 @@ impl Workspace {
     ) -> Result<(), ToolError> {
         let work = async {
             if let Some(release) = &self.settings.apply_hold {
+                // A cancellation reaches a held write as it would reach the host's update.
                 while !release.exists() {
+                    if cancel.is_cancelled() {
+                        return Err(roslyn_host::HostFailure::Cancelled);
+                    }
                     tokio::time::sleep(Duration::from_millis(20)).await;
                 }
             }

@@ -4,17 +4,19 @@
 //!
 //! `cargo bench -p broker --bench moves` (ROSLYN_MCP_BENCH_MOVES sets the number of moves of each kind).
 
+#[path = "common/calls.rs"]
+mod calls;
 #[path = "common/stats.rs"]
 mod stats;
 #[path = "../../../tests/e2e/support/mod.rs"]
 mod support;
 
-use serde_json::{Value, json};
-use stats::{ms, percentiles};
-use std::time::Instant;
+use calls::{measure, report};
+use serde_json::json;
 use support::{Fixture, Server};
 
 const NAMESPACES: [&str; 2] = ["Shop.Core.Customers", "Shop.Core.Models"];
+const TOOL: &str = "move_type_to_namespace";
 
 fn main() {
     let moves: usize = std::env::var("ROSLYN_MCP_BENCH_MOVES").ok().and_then(|v| v.parse().ok()).unwrap_or(40);
@@ -30,33 +32,11 @@ async fn run(moves: usize) {
     let request = |round: usize, preview: bool| json!({"sourceFile": customer, "symbolName": "Customer", "targetNamespace": NAMESPACES[round % 2], "preview": preview});
     // Warm-up: the first computations compile every project.
     for _ in 0..5 {
-        server.ok("move_type_to_namespace", request(0, true)).await;
+        server.ok(TOOL, request(0, true)).await;
     }
-    let preview = measure(&server, moves, |_| request(0, true)).await;
-    let applied = measure(&server, moves, |round| request(round, false)).await;
-    report("preview (compute + diffs)", moves, preview);
-    report("applied (compute + atomic write + host update)", moves, applied);
+    let preview = measure(&server, TOOL, moves, |_| request(0, true)).await;
+    let applied = measure(&server, TOOL, moves, |round| request(round, false)).await;
+    report(TOOL, "preview (compute + diffs)", preview);
+    report(TOOL, "applied (compute + atomic write + history + host update)", applied);
     server.stop().await;
-}
-
-/// (end to end, host) milliseconds per call.
-async fn measure(server: &Server, n: usize, arguments: impl Fn(usize) -> Value) -> (Vec<f64>, Vec<f64>) {
-    let (mut end_to_end, mut host) = (Vec::with_capacity(n), Vec::with_capacity(n));
-    for round in 0..n {
-        let began = Instant::now();
-        let outcome = server.call("move_type_to_namespace", arguments(round)).await;
-        end_to_end.push(ms(began.elapsed()));
-        assert!(!outcome.is_error, "move failed: {}", outcome.value);
-        host.push(outcome.host_ms);
-    }
-    (end_to_end, host)
-}
-
-fn report(label: &str, n: usize, (mut end_to_end, mut host): (Vec<f64>, Vec<f64>)) {
-    let (e50, e95) = percentiles(&mut end_to_end);
-    let (h50, h95) = percentiles(&mut host);
-    println!("move_type_to_namespace, {label}, {n} moves:");
-    println!("  end to end             p50 {e50:>8.2} ms   p95 {e95:>8.2} ms");
-    println!("  Roslyn plan in host    p50 {h50:>8.2} ms   p95 {h95:>8.2} ms");
-    println!("  ratio end-to-end / host plan: p50 {:.2}x, p95 {:.2}x", e50 / h50, e95 / h95);
 }

@@ -4,6 +4,8 @@
 //!
 //! `cargo bench -p broker --bench catalog` (ROSLYN_MCP_BENCH_CALLS sets the calls per tool).
 
+#[path = "common/calls.rs"]
+mod calls;
 #[path = "common/stats.rs"]
 mod stats;
 #[path = "../../../tests/e2e/support/mod.rs"]
@@ -106,15 +108,7 @@ async fn measure(server: &Server, n: usize, tool: &str, arguments: impl Fn(usize
     for round in 0..10 {
         server.ok(tool, arguments(round)).await;
     }
-    let (mut end_to_end, mut host) = (Vec::with_capacity(n), Vec::with_capacity(n));
-    for round in 0..n {
-        let began = Instant::now();
-        let outcome = server.call(tool, arguments(round)).await;
-        end_to_end.push(ms(began.elapsed()));
-        assert!(!outcome.is_error, "{tool} failed: {}", outcome.value);
-        host.push(outcome.host_ms);
-    }
-    (end_to_end, host)
+    calls::measure(server, tool, n, arguments).await
 }
 
 fn row(label: &str, end_to_end: &mut [f64], host: &mut [f64]) {

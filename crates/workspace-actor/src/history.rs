@@ -110,6 +110,7 @@ pub struct History {
 }
 
 /// A loaded operation, ready to be written one way or the other.
+#[derive(Debug)]
 pub struct Operation {
     pub id: String,
     pub state: OperationState,
@@ -451,7 +452,7 @@ mod tests {
         assert_eq!((changes.files_modified.len(), changes.files_deleted.len()), (1, 1));
 
         fs::write(s.src.join("B.cs"), "edited").expect("edit");
-        let refused = operation.writes(Direction::Undo).err().expect("refused");
+        let refused = operation.writes(Direction::Undo).expect_err("refused");
         assert_eq!(refused.code, ErrorCode::STALE_PLAN);
         assert_eq!(
             refused.details.expect("details")["files"],
@@ -465,13 +466,10 @@ mod tests {
         applied(&s, "op-1", "class A {}", "class A1 {}");
         let operation = s.history.load("op-1", Direction::Undo).expect("loaded");
         s.history.mark(&operation, Direction::Undo).expect("marked");
-        let again = s.history.load("op-1", Direction::Undo).err().expect("refused");
+        let again = s.history.load("op-1", Direction::Undo).expect_err("refused");
         assert_eq!(again.code, ErrorCode::OPERATION_NOT_APPLICABLE);
         assert_eq!(s.history.load("op-1", Direction::Redo).expect("redoable").state, OperationState::Undone);
-        assert_eq!(
-            s.history.load("op-9", Direction::Undo).err().expect("unknown").code,
-            ErrorCode::OPERATION_NOT_FOUND
-        );
+        assert_eq!(s.history.load("op-9", Direction::Undo).expect_err("unknown").code, ErrorCode::OPERATION_NOT_FOUND);
         assert_eq!(s.history.list()[0].state, OperationState::Undone);
     }
 

@@ -3,6 +3,7 @@
 //! byte and mode for mode, redo applies again, and list_operations shows, across a restart of the service.
 //! On the Moves fixture (tests/fixtures/Moves/FIXTURE.md).
 
+use crate::support::daemon::StateDir;
 use crate::support::{Fixture, Server, assert_same_tree, dotnet_build_errors, eventually, tree};
 use serde_json::{Value, json};
 use std::os::unix::fs::PermissionsExt;
@@ -125,30 +126,35 @@ async fn a_plan_whose_files_moved_on_is_refused_and_an_undo_after_a_later_edit_t
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn the_history_survives_a_restart_of_the_service() {
+async fn the_history_survives_a_restart_of_the_daemon() {
     let moves = Fixture::copy("Moves");
-    let state = tempfile::tempdir().expect("state dir");
-    let env = [("ROSLYN_MCP_STATE_DIR", state.path().to_str().expect("utf-8"))];
+    let state = StateDir::default();
     let before = tree(&moves.root);
-    let server = Server::start_with_env(&moves.root, &env).await;
-    let applied = server
+    let client = state.bridge(&moves.root).await;
+    let first = state.daemon_pid().await;
+    let applied = client
         .ok(
             "move_type_to_namespace",
             json!({"sourceFile": moves.file(SHAPES), "symbolName": "Square", "targetNamespace": "Moves.Core.Solids"}),
         )
         .await;
     let operation = applied["operationId"].clone();
-    server.stop().await;
+    client.close().await;
+    state.terminate().await;
 
-    let server = Server::start_with_env(&moves.root, &env).await;
-    let listed = operations(&server).await;
+    // A new daemon, started by the next bridge, on the same state folder.
+    let client = state.bridge(&moves.root).await;
+    assert_ne!(state.daemon_pid().await, first, "a new daemon serves");
+    let listed = client.ok("list_operations", json!({})).await;
+    let listed = listed["operations"].as_array().expect("operations");
     assert_eq!(listed.len(), 1);
     assert_eq!(listed[0]["operationId"], operation);
     assert_eq!(listed[0]["tool"], json!("move"));
     assert!(listed[0]["summary"].as_str().is_some_and(|s| s.starts_with("Move Square to namespace Moves.Core.Solids")));
-    server.ok("undo", json!({"operationId": operation})).await;
+    client.ok("undo", json!({"operationId": operation})).await;
     assert_same_tree(&before, &moves.root, "undo after a restart restores every byte");
-    server.stop().await;
+    client.close().await;
+    state.terminate().await;
 }
 
 /// The same arguments with `preview: true`.

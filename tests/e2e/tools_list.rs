@@ -108,3 +108,17 @@ fn walk(value: &Value, path: &str, visit: &mut dyn FnMut(&str, &str, &Value)) {
         _ => {}
     }
 }
+
+/// The check every call of the tests makes (`support::schemas`) refuses what a strict client would.
+#[test]
+fn answers_that_break_their_output_schema_are_caught() {
+    crate::support::schemas::check("undo", &json!({"success": false, "error": {"code": "STALE_PLAN", "message": "m"}}));
+    let wrong = [
+        json!({"success": true, "operationId": "op-1"}),
+        json!({"success": false, "error": {"code": "stale plan", "message": "m"}}),
+    ];
+    for answer in wrong {
+        let caught = std::panic::catch_unwind(|| crate::support::schemas::check("undo", &answer));
+        assert!(caught.is_err(), "{answer} passed the output schema of undo");
+    }
+}

@@ -7,6 +7,7 @@ pub mod daemon;
 pub mod hold;
 pub mod large;
 pub mod other_user;
+pub mod schemas;
 
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::RunningService;
@@ -183,6 +184,9 @@ impl<H: ClientHandler> Client<H> {
         let value = result.structured_content.clone().unwrap_or_else(|| panic!("{tool}: no structuredContent"));
         let text = result.content.first().and_then(|c| c.as_text()).map(|t| t.text.clone()).expect("text content");
         assert_eq!(serde_json::from_str::<Value>(&text).expect("text is JSON"), value, "{tool}: text copy differs");
+        // In the tests (not the benches, whose timings it would add to).
+        #[cfg(test)]
+        schemas::check(tool, &value);
         let timing = result.meta.as_ref().and_then(|m| m.0.get("roslyn-mcp/timing")).expect("timing in _meta");
         let host_ms = timing["hostMs"].as_f64().expect("hostMs");
         let service_ms = timing["totalMs"].as_f64().expect("totalMs");

@@ -1,6 +1,7 @@
 // The service as the official TypeScript SDK client sees it: lists the tools, initializes a copy of the Shop
-// fixture and makes a call that answers and one that is refused (the SDK validates structuredContent against
-// each output schema), then prints one JSON line with the listing's size and every line the SDK logged.
+// fixture, makes a call that answers, one that is refused, and the writing tools' round (a preview, apply_plan,
+// list_operations, undo, a rename preview); the SDK validates each structuredContent against its output schema.
+// Prints one JSON line with the listing's size, each write's outcome and every line the SDK logged.
 // Usage: npm install && node check.mjs <path of roslyn-mcp> <copy of tests/fixtures/Shop>
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -16,10 +17,19 @@ const { tools } = await client.listTools();
 const init = await client.callTool({ name: "initialize_workspace", arguments: { workingDirectory: root } });
 const refs = await client.callTool({ name: "find_references", arguments: { filePath: `${root}/src/Shop.Core/Models/Customer.cs`, line: 6, column: 14 } });
 const bad = await client.callTool({ name: "find_references", arguments: { filePath: "nowhere.cs", line: 0, column: 1 } });
+// The writing tools' answers: a previewed plan, applied by id, listed, undone; a rename preview.
+const customer = `${root}/src/Shop.Core/Models/Customer.cs`;
+const plan = await client.callTool({ name: "move_type_to_namespace", arguments: { sourceFile: customer, symbolName: "Customer", targetNamespace: "Shop.Core.People", preview: true } });
+const applied = await client.callTool({ name: "apply_plan", arguments: { planId: plan.structuredContent?.planId ?? "none" } });
+const listed = await client.callTool({ name: "list_operations", arguments: {} });
+const undone = await client.callTool({ name: "undo", arguments: { operationId: applied.structuredContent?.operationId ?? "none" } });
+const renamed = await client.callTool({ name: "rename_symbol", arguments: { filePath: customer, line: 6, column: 14, newName: "Client", preview: true } });
+const writes = [plan, applied, listed, undone, renamed].map((r) => (r.isError ? r.structuredContent?.error?.code : "ok"));
 await client.close();
 process.stdout.write(JSON.stringify({
   tools: tools.length,
   listingBytes: Buffer.byteLength(JSON.stringify({ tools })),
   initialized: !init.isError, references: refs.structuredContent?.totalCount, refusal: bad.structuredContent?.error?.code,
+  writes,
   sdkLines: warnings.length, firstLines: warnings.slice(0, 3),
 }) + "\n");

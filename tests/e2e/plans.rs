@@ -33,7 +33,7 @@ async fn a_previewed_plan_is_applied_by_id_and_undone_byte_for_byte_then_redone(
 
     let preview = server.ok("move_type_to_file", previewed(&arguments)).await;
     assert_eq!(preview["preview"], json!(true));
-    assert_eq!(preview["tool"], json!("move"));
+    assert_eq!(preview["tool"], json!("move_type_to_file"));
     let plan_id = preview["planId"].as_str().expect("planId").to_owned();
     assert!(preview["expiresAt"].as_str().is_some_and(|t| t.ends_with('Z')), "{preview}");
     assert_eq!(preview["summary"]["filesCreated"], json!(1));
@@ -149,7 +149,7 @@ async fn the_history_survives_a_restart_of_the_daemon() {
     let listed = listed["operations"].as_array().expect("operations");
     assert_eq!(listed.len(), 1);
     assert_eq!(listed[0]["operationId"], operation);
-    assert_eq!(listed[0]["tool"], json!("move"));
+    assert_eq!(listed[0]["tool"], json!("move_type_to_namespace"));
     assert!(listed[0]["summary"].as_str().is_some_and(|s| s.starts_with("Move Square to namespace Moves.Core.Solids")));
     client.ok("undo", json!({"operationId": operation})).await;
     assert_same_tree(&before, &moves.root, "undo after a restart restores every byte");

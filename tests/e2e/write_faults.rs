@@ -101,7 +101,7 @@ async fn an_unwritable_file_refuses_the_whole_move() {
     std::fs::set_permissions(&program, permissions).expect("chmod");
     let before = tree(&moves.root);
     let error = server.fails("move_type_to_namespace", square_move(&moves), "FILESYSTEM_ERROR").await;
-    assert_eq!(error["details"]["files"], json!([program.display().to_string()]));
+    assert_eq!(error["details"]["file"], json!(program.display().to_string()));
     assert_same_tree(&before, &moves.root, "after refusing a read-only file");
     assert!(std::fs::metadata(&program).expect("Program.cs").permissions().readonly());
     still_serves(&server, &moves).await;
@@ -117,9 +117,10 @@ async fn a_service_killed_mid_apply_is_undone_at_the_next_start() {
     let hold = Hold::default();
     let server = Server::start_with_env(&moves.root, &[("ROSLYN_MCP_STATE_DIR", &state_dir), hold.env()]).await;
     let before = tree(&moves.root);
-    let write = server.call("move_type_to_namespace", square_move(&moves));
+    // Kept alive until the kill: a request the client drops is cancelled, and a cancelled write rolls back.
+    let mut write = Box::pin(server.call("move_type_to_namespace", square_move(&moves)));
     tokio::select! {
-        outcome = write => panic!("the write should be cut off, got {outcome:?}"),
+        outcome = &mut write => panic!("the write should be cut off, got {outcome:?}"),
         () = replaced(&moves.root, &before) => {}
     }
     let host = server.workspace_status(&moves.path("Moves.sln")).await.and_then(|s| s["hostPid"].as_u64());
@@ -130,6 +131,7 @@ async fn a_service_killed_mid_apply_is_undone_at_the_next_start() {
     }
     let dead = eventually(Duration::from_secs(10), || async { killed.iter().all(|&p| !alive(p)).then_some(()) }).await;
     assert!(dead.is_some(), "the killed processes are gone");
+    drop(write);
     drop(server);
     assert!(tree(&moves.root) != before, "the crash left the files half-written");
 

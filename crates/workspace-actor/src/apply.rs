@@ -15,11 +15,11 @@ use std::time::Duration;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-/// How a write enters the solution's history: as a new operation, or as the undo or redo of one. Either is
-/// part of the write: if the history cannot keep it, every file is restored.
-pub enum Recording<'a> {
-    New(&'a OperationMeta),
-    Step(&'a Operation, Direction),
+/// How a write enters the solution's history: as a new operation, or as the undo or redo of the one kept in
+/// a folder. Either is part of the write: if the history cannot keep it, every file is restored.
+pub enum Recording {
+    New(OperationMeta),
+    Step(PathBuf, Direction),
 }
 
 impl Workspace {
@@ -47,7 +47,15 @@ impl Workspace {
         let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_nanos();
         let journal = format!("{}-{stamp}-{id}", if direction == Direction::Undo { "undo" } else { "redo" });
         let outcomes = self
-            .write(guard, &journal, walls, writes, deadline, cancel, Recording::Step(&operation, direction))
+            .write(
+                guard,
+                &journal,
+                walls,
+                writes,
+                deadline,
+                cancel,
+                Recording::Step(operation.folder.clone(), direction),
+            )
             .await?;
         Ok((operation, outcomes))
     }
@@ -64,7 +72,7 @@ impl Workspace {
         writes: Vec<FileWrite>,
         deadline: Instant,
         cancel: &CancellationToken,
-        recording: Recording<'_>,
+        recording: Recording,
     ) -> Result<Vec<Outcome>, ToolError> {
         if !guard.is_of(&self.write_lock) {
             return Err(ToolError::new(ErrorCode::ROSLYN_ERROR, "a write was given the lock of another workspace"));
@@ -87,11 +95,22 @@ impl Workspace {
         })
         .await?;
         let result = match committed {
-            Ok(()) => match self.confirm(&host, &planned, deadline, cancel).await {
-                Ok(()) => self.record(operation, &transaction, recording),
-                Err(error) => Err(error),
-            },
+            Ok(()) => self.confirm(&host, &planned, deadline, cancel).await,
             Err(error) => Err(error),
+        };
+        let (transaction, result) = match result {
+            Ok(()) => {
+                let (history, operation) = (self.history(), operation.to_owned());
+                blocking(move || {
+                    let recorded = match recording {
+                        Recording::New(meta) => history.record(&operation, &meta, transaction.records()),
+                        Recording::Step(folder, direction) => History::mark(&folder, direction),
+                    };
+                    Ok((transaction, recorded))
+                })
+                .await?
+            }
+            Err(error) => (transaction, Err(error)),
         };
         match result {
             Ok(()) => {
@@ -103,15 +122,6 @@ impl Workspace {
                 Ok(planned)
             }
             Err(error) => Err(self.roll_back(transaction, &host, error).await),
-        }
-    }
-
-    /// Keeps the write in the history (a few small files; the write lock is held).
-    fn record(&self, operation: &str, transaction: &Transaction, recording: Recording<'_>) -> Result<(), ToolError> {
-        let history = self.history();
-        match recording {
-            Recording::New(meta) => history.record(operation, meta, transaction.records()),
-            Recording::Step(done, direction) => history.mark(done, direction),
         }
     }
 

@@ -115,7 +115,7 @@ pub struct Operation {
     pub id: String,
     pub state: OperationState,
     pub files: Vec<FileRecord>,
-    folder: PathBuf,
+    pub(crate) folder: PathBuf,
 }
 
 impl History {
@@ -227,13 +227,12 @@ impl History {
         Ok(Operation { id: id.to_owned(), state: record.state, files, folder })
     }
 
-    /// Marks an operation as moved `direction`; called once its files are written, under the write lock.
-    pub fn mark(&self, operation: &Operation, direction: Direction) -> Result<(), ToolError> {
-        let mut record =
-            read_record(&operation.folder).map_err(|e| history_error(&operation.folder, "cannot read", &e))?;
+    /// Marks the operation kept in `folder` as moved `direction`; called once its files are written, under
+    /// the write lock.
+    pub fn mark(folder: &Path, direction: Direction) -> Result<(), ToolError> {
+        let mut record = read_record(folder).map_err(|e| history_error(folder, "cannot read", &e))?;
         record.state = direction.states().1;
-        write_record(&operation.folder, &record)
-            .map_err(|e| history_error(&operation.folder, "cannot record the operation's new state", &e))
+        write_record(folder, &record).map_err(|e| history_error(folder, "cannot record the operation's new state", &e))
     }
 
     fn ensure_dir(&self) -> Result<(), ToolError> {
@@ -465,7 +464,7 @@ mod tests {
         let s = setup(DEFAULT_BOUND);
         applied(&s, "op-1", "class A {}", "class A1 {}");
         let operation = s.history.load("op-1", Direction::Undo).expect("loaded");
-        s.history.mark(&operation, Direction::Undo).expect("marked");
+        History::mark(&operation.folder, Direction::Undo).expect("marked");
         let again = s.history.load("op-1", Direction::Undo).expect_err("refused");
         assert_eq!(again.code, ErrorCode::OPERATION_NOT_APPLICABLE);
         assert_eq!(s.history.load("op-1", Direction::Redo).expect("redoable").state, OperationState::Undone);

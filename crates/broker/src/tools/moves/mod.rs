@@ -26,7 +26,8 @@ pub async fn move_type_to_file(call: &Call, input: MoveTypeToFileInput) -> Resul
         create_target_file: input.create_target_file.unwrap_or(true),
     });
     let job = Job::new(call, &input.source_file, input.symbol_name, input.line, destination, began)?;
-    run(call, Job { also_admit: Some(target), ..job }, input.preview, input.solution_path.as_deref()).await
+    let job = Job { also_admit: Some(target), ..job };
+    run(call, "move_type_to_file", job, input.preview, input.solution_path.as_deref()).await
 }
 
 pub async fn move_type_to_namespace(
@@ -40,7 +41,7 @@ pub async fn move_type_to_namespace(
         update_file_location: input.update_file_location.unwrap_or(false),
     });
     let job = Job::new(call, &input.source_file, input.symbol_name, input.line, destination, began)?;
-    run(call, job, input.preview, input.solution_path.as_deref()).await
+    run(call, "move_type_to_namespace", job, input.preview, input.solution_path.as_deref()).await
 }
 
 struct Job {
@@ -71,6 +72,7 @@ impl Job {
 
 async fn run(
     call: &Call,
+    tool: &'static str,
     job: Job,
     preview: Option<bool>,
     solution_path: Option<&str>,
@@ -81,10 +83,11 @@ async fn run(
     }
     call.progress.step(format!("Computing the move of {}", job.request.symbol_name)).await;
     let request = RequestBody::PlanMove(job.request);
+    let to_plan = |body, solution: &Path| to_plan(tool, body, solution);
     plan_then_write(call, resolved, preview.unwrap_or(false), job.began, request, to_plan).await
 }
 
-fn to_plan(body: ResponseBody, solution: &Path) -> Result<Plan, ToolError> {
+fn to_plan(tool: &'static str, body: ResponseBody, solution: &Path) -> Result<Plan, ToolError> {
     let ResponseBody::MovePlan(plan) = body else { return Err(unexpected(body)) };
     let MovePlan { symbol, edits, references_updated, usings_added, usings_removed } = *plan;
     let title = if symbol.new_namespace != symbol.previous_namespace {
@@ -95,7 +98,7 @@ fn to_plan(body: ResponseBody, solution: &Path) -> Result<Plan, ToolError> {
     // The declaration leaves one place and arrives in another; every updated reference and using is one more.
     let text_edits = 2 + references_updated + usings_added + usings_removed;
     Ok(Plan {
-        tool: "move",
+        tool,
         solution: solution.to_path_buf(),
         summary: render::summary(&edits, text_edits, references_updated),
         edits,

@@ -102,7 +102,7 @@ async fn apply(
     let meta = OperationMeta { tool: plan.tool.to_owned(), summary: history_line(&plan) };
     let (cancel, operation) = (call.cancel.clone(), operation_id.clone());
     let write = tokio::spawn(async move {
-        workspace.write(guard, &operation, walls, writes, deadline, &cancel, Recording::New(&meta)).await
+        workspace.write(guard, &operation, walls, writes, deadline, &cancel, Recording::New(meta)).await
     });
     let outcomes =
         write.await.map_err(|e| ToolError::new(ErrorCode::ROSLYN_ERROR, format!("the write failed: {e}")))??;

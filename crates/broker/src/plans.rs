@@ -48,10 +48,15 @@ impl Default for PlanStore {
     }
 }
 
+/// A fresh, unguessable plan id (also of a plan applied at once, never kept).
+pub fn new_id() -> String {
+    format!("plan-{}", uuid::Uuid::new_v4())
+}
+
 impl PlanStore {
     /// Keeps `plan` under a new id, returned with its expiry.
     pub fn keep(&self, plan: Plan) -> (String, SystemTime) {
-        let id = format!("plan-{}", uuid::Uuid::new_v4());
+        let id = new_id();
         let expires_at = SystemTime::now() + PLAN_TTL;
         self.plans.insert(id.clone(), Arc::new(plan));
         (id, expires_at)

@@ -8,7 +8,7 @@ pub mod history;
 pub mod render;
 
 use super::{Call, Resolved};
-use crate::plans::Plan;
+use crate::plans::{self, Plan};
 use protocol::host::{RequestBody, ResponseBody};
 use protocol::tools::plans::{Applied, PlanPreview, WriteOutput};
 use protocol::tools::refactor::Outline;
@@ -43,7 +43,7 @@ pub async fn plan_then_write(
     match guard {
         None => self::preview(call, plan, began).map(WriteOutput::Preview),
         Some(guard) => {
-            let plan_id = format!("plan-{}", uuid::Uuid::new_v4());
+            let plan_id = plans::new_id();
             apply(call, workspace, walls, guard, plan, plan_id, deadline, began).await.map(WriteOutput::Applied)
         }
     }

@@ -172,6 +172,27 @@ async fn comments_and_strings_are_renamed_only_when_asked() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn a_file_is_not_renamed_over_one_that_exists() {
+    let fixture = Fixture::copy("Rename");
+    // Bill.cs is taken (by another type) before the service starts: the class is renamed, its file is not.
+    let taken = "namespace Rename.Core.Models;\n\npublic class Ledger { }\n";
+    std::fs::write(fixture.path("Core/Models/Bill.cs"), taken).expect("write Bill.cs");
+    let server = Server::start(&fixture.root, &[]).await;
+    let renamed = rename(&server, &fixture.file(INVOICE), 4, 14, "Bill", json!({})).await;
+    assert!(
+        renamed["warnings"]
+            .as_array()
+            .expect("warnings")
+            .contains(&json!("Did not rename Invoice.cs: Bill.cs already exists")),
+        "{renamed}"
+    );
+    assert_eq!(renamed["changes"]["filesCreated"], json!([]));
+    assert!(std::fs::read_to_string(fixture.path(INVOICE)).expect("Invoice.cs stays").contains("public class Bill"));
+    assert_eq!(std::fs::read_to_string(fixture.path("Core/Models/Bill.cs")).expect("Bill.cs"), taken);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn a_multi_targeted_type_is_renamed_once_per_place_including_code_of_one_target() {
     let fixture = Fixture::copy("MultiTarget");
     let server = Server::start(&fixture.root, &[]).await;

@@ -174,3 +174,27 @@ async fn references_in_a_multi_targeted_project_name_the_same_project_every_time
     let definition = server.ok("find_symbol_definition", question).await;
     assert_eq!(definition["locations"].as_array().map(Vec::len), Some(1), "{definition}");
 }
+
+/// A file of a project that is loaded is answered by it: the solution found above the file is loaded only
+/// when asked for by solutionPath.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_file_of_a_loaded_project_does_not_load_the_solution_above_it() {
+    let shop = Fixture::copy("Shop");
+    let server = Server::start(&shop.root, &[]).await;
+    let core = shop.file("src/Shop.Core/Shop.Core.csproj");
+    // The session works in one project's folder; Shop.sln stands above it.
+    let init = server.ok("initialize_workspace", json!({"workingDirectory": shop.file("src/Shop.Core")})).await;
+    assert_eq!(init["primarySolution"]["path"], json!(core), "{init}");
+    let question = json!({"filePath": shop.file("src/Shop.Core/Models/Customer.cs"), "line": 6, "column": 14});
+    let found = server.ok("find_references", question.clone()).await;
+    assert_eq!(found["resolvedFromSolution"], json!(core));
+    let loaded = |diagnose: &serde_json::Value| diagnose["workspaces"].as_array().expect("workspaces").len();
+    assert_eq!(loaded(&server.ok("diagnose", json!({})).await), 1, "Shop.sln above the file was not loaded");
+
+    let mut asked = question;
+    asked["solutionPath"] = json!(shop.file("Shop.sln"));
+    let found = server.ok("find_references", asked).await;
+    assert_eq!(found["resolvedFromSolution"], json!(shop.file("Shop.sln")));
+    assert_eq!(loaded(&server.ok("diagnose", json!({})).await), 2);
+    server.stop().await;
+}

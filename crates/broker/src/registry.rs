@@ -2,6 +2,7 @@
 //! idle entries expired. An evicted workspace is stopped (after any write in progress) and its host exits.
 //! Each unloading is counted by its reason where that reason is decided.
 
+use crate::resolve::Loaded;
 use crate::telemetry::{Eviction, Sample, Telemetry, resident_bytes};
 use kameo::prelude::*;
 use moka::notification::RemovalCause;
@@ -72,6 +73,22 @@ impl Registry {
     }
 
     /// A loaded workspace, without touching its recency (diagnose must not keep solutions alive).
+    /// Every solution loaded now, with the folders of its projects (for resolving a file's solution).
+    pub fn loaded(&self) -> Vec<Loaded> {
+        self.cache
+            .iter()
+            .filter_map(|(solution, workspace)| {
+                let summary = workspace.summary()?;
+                let project_dirs = summary
+                    .projects
+                    .iter()
+                    .filter_map(|p| Path::new(&p.file_path).parent().map(Path::to_path_buf))
+                    .collect();
+                Some(Loaded { solution: PathBuf::clone(&solution), project_dirs })
+            })
+            .collect()
+    }
+
     pub fn peek(&self, solution: &PathBuf) -> Option<Arc<Workspace>> {
         self.cache.iter().find(|(k, _)| k.as_ref() == solution).map(|(_, w)| w)
     }

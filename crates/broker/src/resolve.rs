@@ -115,11 +115,26 @@ pub fn new_file(raw: &str, field: &str, scope: &Scope) -> Result<PathBuf, ToolEr
     Ok(real)
 }
 
-/// Resolves the solution for a call about `file` (if any).
-pub fn target(explicit: Option<&str>, file: Option<&Path>, scope: &Scope) -> Result<Target, ToolError> {
+/// A loaded solution and the folders of its projects.
+pub struct Loaded {
+    pub solution: PathBuf,
+    pub project_dirs: Vec<PathBuf>,
+}
+
+/// Resolves the solution for a call about `file` (if any): the explicit one, else a loaded solution with a
+/// project whose folder holds the file, else the nearest above the file, else the session's, else the
+/// working directory's. A file of a loaded solution never loads another one found above it.
+pub fn target(
+    explicit: Option<&str>,
+    file: Option<&Path>,
+    scope: &Scope,
+    loaded: &[Loaded],
+) -> Result<Target, ToolError> {
     let session = scope.workspace.as_ref();
     let solution = if let Some(raw) = explicit {
         explicit_solution(raw, scope)?
+    } else if let Some(found) = file.and_then(|f| loaded_holding(f, loaded, session.map(|s| s.solution.as_path()))) {
+        found
     } else if let Some(found) = file.and_then(|f| nearest_above(f.parent().unwrap_or(f))) {
         found
     } else if let Some(session) = session {
@@ -137,6 +152,19 @@ pub fn target(explicit: Option<&str>, file: Option<&Path>, scope: &Scope) -> Res
     );
     let client_roots = scope.client_roots.clone().map(real_roots);
     Ok(Target { solution, roots, client_roots })
+}
+
+/// The loaded solution whose project folder holding `file` is deepest; on a tie the session's, then the
+/// first by path.
+fn loaded_holding(file: &Path, loaded: &[Loaded], session: Option<&Path>) -> Option<PathBuf> {
+    loaded
+        .iter()
+        .filter_map(|l| {
+            let depth = l.project_dirs.iter().filter(|d| file.starts_with(d)).map(|d| d.components().count()).max()?;
+            Some((depth, session == Some(l.solution.as_path()), &l.solution))
+        })
+        .max_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)).then_with(|| b.2.cmp(a.2)))
+        .map(|(_, _, solution)| solution.clone())
 }
 
 fn explicit_solution(raw: &str, scope: &Scope) -> Result<PathBuf, ToolError> {
@@ -243,6 +271,31 @@ mod tests {
     }
 
     #[test]
+    fn a_file_of_a_loaded_project_resolves_to_the_solution_of_its_deepest_project_folder() {
+        let loaded = |solution: &str, dirs: &[&str]| Loaded {
+            solution: solution.into(),
+            project_dirs: dirs.iter().map(PathBuf::from).collect(),
+        };
+        let all =
+            [loaded("/w/All.sln", &["/w/src/Core", "/w/src/App"]), loaded("/w/src/Core/Core.csproj", &["/w/src/Core"])];
+        let file = Path::new("/w/src/Core/Models/A.cs");
+        // Equally deep: the session's solution, else the first by path.
+        assert_eq!(loaded_holding(file, &all, None), Some("/w/All.sln".into()));
+        assert_eq!(
+            loaded_holding(file, &all, Some(Path::new("/w/src/Core/Core.csproj"))),
+            Some("/w/src/Core/Core.csproj".into())
+        );
+        assert_eq!(loaded_holding(Path::new("/w/src/App/P.cs"), &all, None), Some("/w/All.sln".into()));
+        assert_eq!(
+            loaded_holding(Path::new("/w/src/Coreish/B.cs"), &all, None),
+            None,
+            "a sibling with a common prefix"
+        );
+        let nested = [loaded("/w/All.sln", &["/w"]), loaded("/w/src/Core/Core.csproj", &["/w/src/Core"])];
+        assert_eq!(loaded_holding(file, &nested, None), Some("/w/src/Core/Core.csproj".into()), "the deepest folder");
+    }
+
+    #[test]
     fn a_project_is_used_when_no_solution_is_above() {
         let dir = tempfile::tempdir().expect("tempdir");
         let root = std::fs::canonicalize(dir.path()).expect("canonical");
@@ -295,7 +348,8 @@ mod tests {
         touch(&base.join("real/App.csproj"));
         std::os::unix::fs::symlink(base.join("real"), base.join("alias")).expect("link");
         let scope = Scope { client_roots: Some(vec![base.join("alias")]), ..Scope::default() };
-        let target = target(Some(&base.join("alias/App.csproj").display().to_string()), None, &scope).expect("target");
+        let target =
+            target(Some(&base.join("alias/App.csproj").display().to_string()), None, &scope, &[]).expect("target");
         assert_eq!(target.roots, vec![base.join("real")]);
         assert_eq!(target.client_roots, Some(vec![base.join("real")]));
         assert!(target.contains(&base.join("alias/A.cs")));

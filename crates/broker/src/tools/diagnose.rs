@@ -98,7 +98,7 @@ pub async fn diagnose(call: &Call, input: DiagnoseInput) -> Result<DiagnoseOutpu
 
 /// The status of the named solution; one not loaded yet starts loading in the background.
 fn named_workspace(call: &Call, raw: &str) -> Result<WorkspaceStatus, ToolError> {
-    let target = resolve::target(Some(raw), None, &call.scope)?;
+    let target = resolve::target(Some(raw), None, &call.scope, &[])?;
     if let Some(workspace) = call.services.registry.peek(&target.solution) {
         return Ok(workspace.status());
     }

@@ -198,3 +198,18 @@ async fn a_file_of_a_loaded_project_does_not_load_the_solution_above_it() {
     assert_eq!(loaded(&server.ok("diagnose", json!({})).await), 2);
     server.stop().await;
 }
+
+/// A project's target frameworks as MSBuild evaluates them, even when a property sets them.
+#[tokio::test(flavor = "multi_thread")]
+async fn initialize_workspace_lists_every_target_framework_of_a_multi_targeted_project() {
+    let multi = Fixture::copy("MultiTarget");
+    let server = Server::start(&multi.root, &[]).await;
+    let init = server.ok("initialize_workspace", json!({"workingDirectory": multi.root.display().to_string()})).await;
+    assert_eq!(init["frameworkVersions"], json!(["net10.0", "net9.0"]), "{init}");
+    let projects = init["projects"].as_array().expect("projects");
+    assert!(!projects.is_empty());
+    for project in projects {
+        assert_eq!(project["targetFrameworks"], json!(["net10.0", "net9.0"]), "{init}");
+    }
+    server.stop().await;
+}

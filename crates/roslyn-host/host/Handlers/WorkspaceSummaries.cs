@@ -21,7 +21,7 @@ public static class WorkspaceSummaries
         project.Name,
         project.FilePath ?? "",
         project.AssemblyName,
-        project.FilePath is null ? [] : TargetFrameworks.Of(project.FilePath).ToValueList(),
+        TargetFrameworks.Of(solution, project).ToValueList(),
         (uint)project.DocumentIds.Count,
         project.ProjectReferences
             .Select(reference => solution.GetProject(reference.ProjectId)?.Name)

@@ -1,15 +1,34 @@
 using System.Xml;
 using System.Xml.Linq;
+using Microsoft.CodeAnalysis;
 
 namespace RoslynMcp.Host.Workspace;
 
 /// <summary>
-/// The target frameworks a project declares, read from its XML: Roslyn's <c>Project</c> does not expose them,
-/// and a plain read is enough for the summary.
+/// The target frameworks of a project. MSBuildWorkspace loads a multi-targeted project once per framework,
+/// named <c>Lib(net10.0)</c>: those names are the evaluated truth, whatever properties or imports set them.
+/// A project loaded once has no such suffix; its frameworks are read from its XML (Roslyn's <c>Project</c>
+/// does not expose them).
 /// </summary>
 public static class TargetFrameworks
 {
-    public static IReadOnlyList<string> Of(string projectPath)
+    public static IReadOnlyList<string> Of(Solution solution, Project project)
+    {
+        var loaded = solution.Projects
+            .Where(p => p.FilePath == project.FilePath)
+            .Select(p => FrameworkOf(p.Name))
+            .OfType<string>()
+            .Distinct(StringComparer.OrdinalIgnoreCase)
+            .Order(StringComparer.Ordinal)
+            .ToList();
+        return loaded.Count > 0 ? loaded : project.FilePath is null ? [] : Of(project.FilePath);
+    }
+
+    /// <summary>The framework in a project name of the form <c>Name(framework)</c>.</summary>
+    private static string? FrameworkOf(string name) =>
+        name.EndsWith(')') && name.LastIndexOf('(') is var open and > 0 ? name[(open + 1)..^1] : null;
+
+    private static IReadOnlyList<string> Of(string projectPath)
     {
         var declared = Read(projectPath);
         // Without its own, the project inherits the nearest Directory.Build.props that sets one.

@@ -184,3 +184,34 @@ async fn an_idle_solution_is_unloaded_and_its_host_exits() {
     assert!(unloaded.is_some(), "Alpha (host {host}) was not unloaded after going idle");
     server.stop().await;
 }
+
+/// A host past its memory budget is unloaded once its call is answered, never in the middle of it; the
+/// next call loads the solution again in a fresh host. Diagnose shows each host's memory and the budget.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_host_over_its_memory_budget_is_unloaded_between_calls_and_reloads_for_the_next() {
+    let alpha = Fixture::copy("tiny/Alpha");
+    let solution = alpha.path("Alpha.csproj");
+    let question = json!({"filePath": alpha.file("Alpha.cs"), "line": 3, "column": 14});
+
+    let roomy = Server::start(&alpha.root, &[]).await;
+    let answer = roomy.ok("find_symbol_definition", question.clone()).await;
+    let status = roomy.workspace_status(&solution).await.expect("loaded");
+    assert!(status["hostResidentBytes"].as_u64().is_some_and(|b| b > 1024 * 1024), "{status}");
+    let diagnose = roomy.ok("diagnose", json!({"verbose": true})).await;
+    assert_eq!(diagnose["settings"]["maxHostMemoryMb"], json!(4096));
+    roomy.stop().await;
+
+    // Every host is over a budget of 1 MiB.
+    let server = Server::start_with_env(&alpha.root, &[("ROSLYN_MCP_MAX_HOST_MEMORY_MB", "1")]).await;
+    for _ in 0..2 {
+        // Answered in full: the budget never cuts a call off.
+        assert_eq!(server.ok("find_symbol_definition", question.clone()).await, answer);
+        let unloaded = eventually(Duration::from_secs(30), || async {
+            server.workspace_status(&solution).await.is_none().then_some(())
+        })
+        .await;
+        assert!(unloaded.is_some(), "the host over its budget was never unloaded");
+    }
+    assert!(std::fs::read_to_string(&server.log).expect("log").contains("host over its memory budget"));
+    server.stop().await;
+}

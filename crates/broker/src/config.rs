@@ -75,6 +75,10 @@ pub struct ServiceArgs {
     /// Seconds a solution stays loaded without being used.
     #[arg(long, env = "ROSLYN_MCP_IDLE_TIMEOUT_SECS", default_value_t = 1800, value_parser = clap::value_parser!(u64).range(1..))]
     pub idle_timeout_secs: u64,
+    /// MiB of resident memory a Roslyn host may use: past it, its solution is unloaded as soon as no call is
+    /// under way, and loads again (in a fresh host) with the next call.
+    #[arg(long, env = "ROSLYN_MCP_MAX_HOST_MEMORY_MB", default_value_t = 4096, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_host_memory_mb: u64,
     /// Seconds one read may take in the Roslyn host before it is cancelled (TIMEOUT).
     #[arg(long, env = "ROSLYN_MCP_REQUEST_TIMEOUT_SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=120))]
     pub request_timeout_secs: u64,

@@ -16,22 +16,38 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use workspace_actor::{Workspace, WorkspaceSettings};
 
+/// When solutions are unloaded.
+#[derive(Debug, Clone, Copy)]
+pub struct Unloading {
+    /// More loaded than this: the least recently used goes.
+    pub max_solutions: u64,
+    /// No call for this long: unloaded.
+    pub idle_timeout: Duration,
+    /// A host with more resident memory than this (MiB): unloaded once no call is under way.
+    pub max_host_memory_mb: u64,
+}
+
+impl Unloading {
+    pub fn max_host_memory_bytes(&self) -> u64 {
+        self.max_host_memory_mb.saturating_mul(1024 * 1024)
+    }
+}
+
 /// Loaded solutions, readable without the broker's mailbox (diagnose iterates it directly).
 pub struct Registry {
     cache: Cache<PathBuf, Arc<Workspace>>,
-    max_solutions: u64,
-    idle_timeout: Duration,
+    unloading: Unloading,
     telemetry: Arc<Telemetry>,
 }
 
 impl Registry {
     /// The registry and the task that stops what it evicts. moka runs no threads of its own, so a timer
     /// drives idle expiry and pending evictions.
-    pub fn start(max_solutions: u64, idle_timeout: Duration, telemetry: Arc<Telemetry>) -> Arc<Self> {
+    pub fn start(unloading: Unloading, telemetry: Arc<Telemetry>) -> Arc<Self> {
         let (evicted_tx, evicted_rx) = mpsc::unbounded_channel::<(Arc<Workspace>, RemovalCause)>();
         let counter = telemetry.clone();
         let cache = Cache::builder()
-            .max_capacity(max_solutions)
+            .max_capacity(unloading.max_solutions)
             .eviction_policy(EvictionPolicy::lru())
             .eviction_listener(move |_, workspace, cause| {
                 // Only moka knows when capacity pushes one out; idle and shutdown removals are ours.
@@ -41,7 +57,7 @@ impl Registry {
                 let _ = evicted_tx.send((workspace, cause));
             })
             .build();
-        let registry = Arc::new(Self { cache, max_solutions, idle_timeout, telemetry });
+        let registry = Arc::new(Self { cache, unloading, telemetry });
         tokio::spawn(stop_evicted(evicted_rx));
         let weak = Arc::downgrade(&registry);
         tokio::spawn(async move {
@@ -52,17 +68,14 @@ impl Registry {
                     return;
                 };
                 registry.expire_idle();
+                registry.unload_over_budget();
             }
         });
         registry
     }
 
-    pub fn max_solutions(&self) -> u64 {
-        self.max_solutions
-    }
-
-    pub fn idle_timeout(&self) -> Duration {
-        self.idle_timeout
+    pub fn unloading(&self) -> Unloading {
+        self.unloading
     }
 
     /// Every loaded workspace, sorted by solution path.
@@ -104,6 +117,7 @@ impl Registry {
         Sample {
             solutions_loaded: i64::try_from(solutions_loaded).unwrap_or(i64::MAX),
             hosts,
+            host_memory_budget_bytes: self.unloading.max_host_memory_bytes(),
             own_resident_bytes: resident_bytes(std::process::id()),
         }
     }
@@ -117,11 +131,24 @@ impl Registry {
     /// (from the end of its last call), so a long load is never mistaken for idleness.
     fn expire_idle(&self) {
         for (solution, workspace) in self.cache.iter() {
-            if workspace.idle_for() >= self.idle_timeout && self.cache.remove(solution.as_ref()).is_some() {
+            if workspace.idle_for() >= self.unloading.idle_timeout && self.cache.remove(solution.as_ref()).is_some() {
                 self.telemetry.solutions_evicted(Eviction::Idle, 1);
             }
         }
         self.cache.run_pending_tasks();
+    }
+
+    /// Unloads the solutions whose host holds more memory than the budget, between calls: one with a call
+    /// under way waits for the next tick. The next call loads it again in a fresh host.
+    fn unload_over_budget(&self) {
+        let budget = self.unloading.max_host_memory_bytes();
+        for (solution, workspace) in self.cache.iter() {
+            let over = workspace.host_pid().and_then(resident_bytes).is_some_and(|bytes| bytes > budget);
+            if over && workspace.idle_for() > Duration::ZERO && self.cache.remove(solution.as_ref()).is_some() {
+                tracing::info!(solution = %solution.display(), budget_mb = self.unloading.max_host_memory_mb, "host over its memory budget");
+                self.telemetry.solutions_evicted(Eviction::Memory, 1);
+            }
+        }
     }
 
     /// Stops every workspace and waits for their hosts to exit.
@@ -197,6 +224,10 @@ mod tests {
         Broker::spawn(Broker::new(registry.clone(), install, WorkspaceSettings::default()))
     }
 
+    fn unloading(max_solutions: u64, idle_timeout: Duration) -> Unloading {
+        Unloading { max_solutions, idle_timeout, max_host_memory_mb: 4096 }
+    }
+
     fn evictions(telemetry: &Telemetry, registry: &Registry, reason: &str) -> String {
         let text = telemetry.encode(registry.sample());
         let prefix = format!("roslyn_mcp_solution_evictions_total{{reason=\"{reason}\"}} ");
@@ -207,7 +238,7 @@ mod tests {
     async fn evictions_are_counted_by_capacity_idleness_and_shutdown() {
         let dir = tempfile::tempdir().expect("temp dir");
         let telemetry = Telemetry::new();
-        let registry = Registry::start(1, Duration::from_secs(600), telemetry.clone());
+        let registry = Registry::start(unloading(1, Duration::from_secs(600)), telemetry.clone());
         let broker = spawn_broker(&registry);
         broker.ask(OpenWorkspace(dir.path().join("A.sln"))).await.expect("open A");
         broker.ask(OpenWorkspace(dir.path().join("B.sln"))).await.expect("open B");
@@ -218,7 +249,7 @@ mod tests {
         assert_eq!(evictions(&telemetry, &registry, "shutdown"), "1");
         assert_eq!(evictions(&telemetry, &registry, "capacity"), "1", "shutdown is not capacity");
 
-        let idle = Registry::start(4, Duration::ZERO, telemetry.clone());
+        let idle = Registry::start(unloading(4, Duration::ZERO), telemetry.clone());
         spawn_broker(&idle).ask(OpenWorkspace(dir.path().join("C.sln"))).await.expect("open C");
         idle.expire_idle();
         assert_eq!(evictions(&telemetry, &idle, "idle"), "1");

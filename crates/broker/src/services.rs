@@ -6,7 +6,7 @@ use crate::in_flight::Budget;
 use crate::limits::Limits;
 use crate::paging::Pager;
 use crate::plans::PlanStore;
-use crate::registry::{Broker, OpenWorkspace, Registry};
+use crate::registry::{Broker, OpenWorkspace, Registry, Unloading};
 use crate::telemetry::Telemetry;
 use kameo::prelude::*;
 use protocol::tools::diagnose::HttpEndpoint;
@@ -40,7 +40,12 @@ impl Services {
     pub fn start(args: &ServiceArgs) -> Arc<Self> {
         let located = roslyn_host::locate();
         let telemetry = Telemetry::new();
-        let registry = Registry::start(args.max_solutions, args.idle_timeout(), telemetry.clone());
+        let limits = Unloading {
+            max_solutions: args.max_solutions,
+            idle_timeout: args.idle_timeout(),
+            max_host_memory_mb: args.max_host_memory_mb,
+        };
+        let registry = Registry::start(limits, telemetry.clone());
         let components = ComponentsCell::start(&located);
         let settings = WorkspaceSettings { events: telemetry.workspace_events(), ..args.workspace_settings() };
         let requests = Budget::new(args.max_requests_per_session, args.max_requests);

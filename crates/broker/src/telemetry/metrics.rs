@@ -73,16 +73,19 @@ pub enum Eviction {
     Idle,
     /// The service stopped.
     Shutdown,
+    /// The host held more memory than `--max-host-memory-mb`.
+    Memory,
 }
 
 impl Eviction {
-    const ALL: [Eviction; 3] = [Eviction::Capacity, Eviction::Idle, Eviction::Shutdown];
+    const ALL: [Eviction; 4] = [Eviction::Capacity, Eviction::Idle, Eviction::Shutdown, Eviction::Memory];
 
     fn label(self) -> &'static str {
         match self {
             Eviction::Capacity => "capacity",
             Eviction::Idle => "idle",
             Eviction::Shutdown => "shutdown",
+            Eviction::Memory => "memory",
         }
     }
 }
@@ -92,6 +95,8 @@ pub struct Sample {
     pub solutions_loaded: i64,
     /// Each live host's solution and resident bytes.
     pub hosts: Vec<(String, u64)>,
+    /// The resident memory past which a host's solution is unloaded.
+    pub host_memory_budget_bytes: u64,
     pub own_resident_bytes: Option<u64>,
 }
 
@@ -111,6 +116,7 @@ pub struct Metrics {
     evictions: Family<ReasonLabels, Counter>,
     host_restarts: Counter,
     host_memory: Family<SolutionLabels, Gauge>,
+    host_memory_budget: Gauge,
     watcher_events: Counter,
     own_memory: Gauge,
 }
@@ -132,6 +138,7 @@ impl Metrics {
             evictions: Family::default(),
             host_restarts: Counter::default(),
             host_memory: Family::default(),
+            host_memory_budget: Gauge::default(),
             watcher_events: Counter::default(),
             own_memory: Gauge::default(),
         };
@@ -184,6 +191,12 @@ impl Metrics {
             "Resident memory of each live Roslyn host",
             Unit::Bytes,
             self.host_memory.clone(),
+        );
+        r.register_with_unit(
+            "roslyn_mcp_host_memory_budget",
+            "Resident memory past which a host's solution is unloaded between calls",
+            Unit::Bytes,
+            self.host_memory_budget.clone(),
         );
         r.register(
             "roslyn_mcp_watcher_events",
@@ -252,6 +265,7 @@ impl Metrics {
         self.solutions_loaded.set(sample.solutions_loaded);
         // Hosts that exited since the last scrape leave no stale series behind.
         self.host_memory.clear();
+        self.host_memory_budget.set(saturating_i64(sample.host_memory_budget_bytes));
         for (solution, bytes) in sample.hosts {
             self.host_memory.get_or_create(&SolutionLabels { solution }).set(saturating_i64(bytes));
         }

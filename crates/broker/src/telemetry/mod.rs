@@ -109,7 +109,12 @@ mod tests {
 
     /// What a scrape reads with no solution loaded.
     fn idle() -> Sample {
-        Sample { solutions_loaded: 0, hosts: Vec::new(), own_resident_bytes: resident_bytes(std::process::id()) }
+        Sample {
+            solutions_loaded: 0,
+            hosts: Vec::new(),
+            host_memory_budget_bytes: 0,
+            own_resident_bytes: resident_bytes(std::process::id()),
+        }
     }
 
     #[tokio::test]
@@ -280,7 +285,12 @@ mod tests {
     #[test]
     fn host_memory_shows_the_live_hosts_of_the_last_sample_only() {
         let telemetry = Telemetry::new();
-        let sample = |hosts: Vec<(String, u64)>| Sample { solutions_loaded: 1, hosts, own_resident_bytes: None };
+        let sample = |hosts: Vec<(String, u64)>| Sample {
+            solutions_loaded: 1,
+            hosts,
+            host_memory_budget_bytes: 1,
+            own_resident_bytes: None,
+        };
         let text = telemetry.metrics.encode(sample(vec![("/src/App.sln".into(), 4096)]));
         assert!(text.contains("# TYPE roslyn_mcp_host_resident_memory_bytes gauge\n"), "{text}");
         assert!(text.contains("roslyn_mcp_host_resident_memory_bytes{solution=\"/src/App.sln\"} 4096\n"), "{text}");

@@ -6,6 +6,7 @@ use crate::resolve;
 use protocol::host::PROTOCOL_VERSION;
 use protocol::tools::diagnose::*;
 use protocol::{ErrorCode, ToolError};
+use workspace_actor::Workspace;
 
 pub const CAPABILITIES: &[&str] = &[
     "diagnose",
@@ -42,7 +43,7 @@ pub async fn diagnose(call: &Call, input: DiagnoseInput) -> Result<DiagnoseOutpu
         let error = error.clone();
         errors.push(Issue { code: error.code.name().to_owned(), message: error.message });
     }
-    let workspaces: Vec<WorkspaceStatus> = services.registry.workspaces().iter().map(|w| w.status()).collect();
+    let workspaces: Vec<WorkspaceStatus> = services.registry.workspaces().iter().map(|w| status_of(w)).collect();
     for status in workspaces.iter().filter(|s| s.state == WorkspaceState::Error) {
         errors.push(Issue {
             code: ErrorCode::SOLUTION_LOAD_FAILED.name().to_owned(),
@@ -86,8 +87,9 @@ pub async fn diagnose(call: &Call, input: DiagnoseInput) -> Result<DiagnoseOutpu
         errors,
         warnings,
         settings: verbose.then(|| DiagnoseSettings {
-            max_solutions: services.registry.max_solutions(),
-            idle_timeout_secs: services.registry.idle_timeout().as_secs(),
+            max_solutions: services.registry.unloading().max_solutions,
+            idle_timeout_secs: services.registry.unloading().idle_timeout.as_secs(),
+            max_host_memory_mb: services.registry.unloading().max_host_memory_mb,
             host_dll: Some(services.located.host_dll.display().to_string()),
             dotnet_path: services.located.dotnet.as_ref().map(|p| p.display().to_string()),
             host_protocol_version: PROTOCOL_VERSION,
@@ -96,11 +98,18 @@ pub async fn diagnose(call: &Call, input: DiagnoseInput) -> Result<DiagnoseOutpu
     })
 }
 
+/// A workspace's published status with its host's resident memory now.
+fn status_of(workspace: &Workspace) -> WorkspaceStatus {
+    let mut status = workspace.status();
+    status.host_resident_bytes = workspace.host_pid().and_then(crate::telemetry::resident_bytes);
+    status
+}
+
 /// The status of the named solution; one not loaded yet starts loading in the background.
 fn named_workspace(call: &Call, raw: &str) -> Result<WorkspaceStatus, ToolError> {
     let target = resolve::target(Some(raw), None, &call.scope, &[])?;
     if let Some(workspace) = call.services.registry.peek(&target.solution) {
-        return Ok(workspace.status());
+        return Ok(status_of(&workspace));
     }
     let broker = call.services.broker.clone();
     let solution = target.solution.clone();

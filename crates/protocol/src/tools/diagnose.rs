@@ -56,6 +56,9 @@ pub struct WorkspaceStatus {
     pub host_restarts: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_load_ms: Option<u64>,
+    /// The host's resident memory now; past `maxHostMemoryMb` the solution is unloaded between calls.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_resident_bytes: Option<u64>,
     /// Whether a writing tool holds this workspace's lock.
     pub write_locked: bool,
     /// Load failures and host faults.
@@ -77,6 +80,7 @@ impl WorkspaceStatus {
             host_pid: None,
             host_restarts: 0,
             last_load_ms: None,
+            host_resident_bytes: None,
             write_locked: false,
             errors: Vec::new(),
             warnings: Vec::new(),
@@ -96,6 +100,8 @@ pub struct Issue {
 pub struct DiagnoseSettings {
     pub max_solutions: u64,
     pub idle_timeout_secs: u64,
+    /// A host's resident memory past which its solution is unloaded between calls (it reloads on the next).
+    pub max_host_memory_mb: u64,
     pub host_dll: Option<String>,
     pub dotnet_path: Option<String>,
     pub host_protocol_version: u32,

@@ -181,8 +181,11 @@ async fn a_read_over_the_time_limit_is_cancelled_with_timeout() {
     let env = [("ROSLYN_MCP_REQUEST_TIMEOUT_SECS", "1"), ("ROSLYN_MCP_FAULT_READ_DELAY_MS", "5000")];
     let server = Server::start_with_env(&shop.root, &env).await;
     let arguments = json!({"query": "Customer", "solutionPath": shop.file("Shop.sln")});
-    let timeout = server.fails("search_symbols", arguments, "TIMEOUT").await;
-    assert!(timeout["message"].as_str().expect("message").contains('1'), "{timeout}");
+    let outcome = server.call("search_symbols", arguments).await;
+    assert_eq!(outcome.value["error"]["code"], json!("TIMEOUT"), "{:?}", outcome.value);
+    assert!(outcome.value["error"]["message"].as_str().expect("message").contains('1'), "{:?}", outcome.value);
+    // The request waited in the host for its whole limit, and the answer's timing says so.
+    assert!(outcome.host_ms >= 1000.0, "a TIMEOUT answer reports {} ms in the host", outcome.host_ms);
     let diagnose = server.ok("diagnose", json!({})).await;
     assert_eq!(diagnose["workspaces"][0]["state"], json!("Ready"));
     server.stop().await;

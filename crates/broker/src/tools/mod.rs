@@ -115,6 +115,7 @@ impl Call {
         limit: Option<Duration>,
     ) -> Result<HostReply, ToolError> {
         let loading = self.loading(workspace).await;
+        let sent = std::time::Instant::now();
         let (workspace, reply) = match workspace.request_within(body, limit, &self.cancel).await {
             Err(RequestError::Unsent(body, _)) => {
                 let workspace = self.again(workspace).await?;
@@ -129,9 +130,13 @@ impl Call {
         }
         self.services.note_host_versions(&workspace);
         self.services.registry.touch(workspace.solution());
-        if let Ok(reply) = &reply {
-            self.host_micros.fetch_add(reply.host_micros, Ordering::Relaxed);
-        }
+        // A request the host never answered in time spent all of it there (loading first, if it had to).
+        let micros = match &reply {
+            Ok(reply) => reply.host_micros,
+            Err(error) if error.code == protocol::ErrorCode::TIMEOUT => sent.elapsed().as_micros() as u64,
+            Err(_) => 0,
+        };
+        self.host_micros.fetch_add(micros, Ordering::Relaxed);
         reply
     }
 }

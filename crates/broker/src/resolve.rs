@@ -123,17 +123,18 @@ pub struct Loaded {
 
 /// Resolves the solution for a call about `file` (if any): the explicit one, else a loaded solution with a
 /// project whose folder holds the file, else the nearest above the file, else the session's, else the
-/// working directory's. A file of a loaded solution never loads another one found above it.
+/// working directory's. A file of a loaded solution never loads another one found above it. `loaded` is
+/// asked only for a file with no explicit solution.
 pub fn target(
     explicit: Option<&str>,
     file: Option<&Path>,
     scope: &Scope,
-    loaded: &[Loaded],
+    loaded: impl FnOnce() -> Vec<Loaded>,
 ) -> Result<Target, ToolError> {
     let session = scope.workspace.as_ref();
     let solution = if let Some(raw) = explicit {
         explicit_solution(raw, scope)?
-    } else if let Some(found) = file.and_then(|f| loaded_holding(f, loaded, session.map(|s| s.solution.as_path()))) {
+    } else if let Some(found) = file.and_then(|f| loaded_holding(f, &loaded(), session.map(|s| s.solution.as_path()))) {
         found
     } else if let Some(found) = file.and_then(|f| nearest_above(f.parent().unwrap_or(f))) {
         found
@@ -349,7 +350,7 @@ mod tests {
         std::os::unix::fs::symlink(base.join("real"), base.join("alias")).expect("link");
         let scope = Scope { client_roots: Some(vec![base.join("alias")]), ..Scope::default() };
         let target =
-            target(Some(&base.join("alias/App.csproj").display().to_string()), None, &scope, &[]).expect("target");
+            target(Some(&base.join("alias/App.csproj").display().to_string()), None, &scope, Vec::new).expect("target");
         assert_eq!(target.roots, vec![base.join("real")]);
         assert_eq!(target.client_roots, Some(vec![base.join("real")]));
         assert!(target.contains(&base.join("alias/A.cs")));

@@ -65,6 +65,11 @@ pub enum Direction {
 }
 
 impl Direction {
+    /// The state an operation is in once moved this way.
+    pub fn end_state(self) -> OperationState {
+        self.states().1
+    }
+
     /// The state an operation must be in to go this way, and the one it ends in.
     fn states(self) -> (OperationState, OperationState) {
         match self {
@@ -231,7 +236,7 @@ impl History {
     /// the write lock.
     pub fn mark(folder: &Path, direction: Direction) -> Result<(), ToolError> {
         let mut record = read_record(folder).map_err(|e| history_error(folder, "cannot read", &e))?;
-        record.state = direction.states().1;
+        record.state = direction.end_state();
         write_record(folder, &record).map_err(|e| history_error(folder, "cannot record the operation's new state", &e))
     }
 
@@ -334,8 +339,12 @@ impl Operation {
 
 /// Whether the file at `path` holds `content` (by the text rule), or is absent when `content` is none.
 fn holds(path: &Path, content: Option<&Content>) -> bool {
-    let now = read_current(path).ok().flatten().map(|bytes| sha256_hex(without_bom(&bytes)));
-    now == content.map(|c| sha256_hex(without_bom(&c.bytes)))
+    text_sha256(path) == content.map(|c| sha256_hex(without_bom(&c.bytes)))
+}
+
+/// The text hash of the file now (byte order mark ignored), or none when it does not exist.
+fn text_sha256(path: &Path) -> Option<String> {
+    read_current(path).ok().flatten().map(|bytes| sha256_hex(without_bom(&bytes)))
 }
 
 /// The files that no longer hold what the operation's current state left there.
@@ -345,8 +354,7 @@ fn moved_on(record: &Record) -> Vec<String> {
         .iter()
         .filter(|file| {
             let side = if record.state == OperationState::Applied { &file.after } else { &file.before };
-            let now = read_current(&file.path).ok().flatten().map(|bytes| sha256_hex(without_bom(&bytes)));
-            now.as_deref() != side.as_ref().map(|s| s.sha256.as_str())
+            text_sha256(&file.path).as_deref() != side.as_ref().map(|s| s.sha256.as_str())
         })
         .map(|file| file.path.display().to_string())
         .collect();

@@ -53,7 +53,7 @@ pub struct Resolved {
 impl Call {
     /// Resolves the solution for a call about `file` (if any) and opens its workspace.
     pub async fn resolve(&self, solution_path: Option<&str>, file: Option<&Path>) -> Result<Resolved, ToolError> {
-        let target = resolve::target(solution_path, file, &self.scope, &self.services.registry.loaded())?;
+        let target = resolve::target(solution_path, file, &self.scope, || self.services.registry.loaded())?;
         tracing::Span::current().record("solution", tracing::field::display(target.solution.display()));
         if let Some(file) = file {
             target.admit(file)?;

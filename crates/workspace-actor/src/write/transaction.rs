@@ -101,10 +101,9 @@ impl Transaction {
     }
 
     fn stage(&mut self, writes: &[FileWrite]) -> Result<(), ToolError> {
+        let originals = self.current(writes)?;
         let mut contents = Vec::with_capacity(writes.len());
-        for (index, write) in writes.iter().enumerate() {
-            self.walls.admit(&write.path)?;
-            let original = check(write)?;
+        for ((index, write), original) in writes.iter().enumerate().zip(originals) {
             let backup = match &original {
                 Some(original) => {
                     let name = format!("{index}.orig");
@@ -126,11 +125,10 @@ impl Transaction {
             self.records.push(FileRecord {
                 path: write.path.clone(),
                 before: original.as_ref().map(|o| Content { bytes: o.bytes.clone(), mode: o.access.mode }),
-                // The mode of a file created anew is known once its temporary exists.
-                after: content.clone().map(|bytes| Content {
-                    bytes,
-                    mode: original.as_ref().map(|o| o.access.mode).or(new_mode).unwrap_or(0),
-                }),
+                // A file created anew gets its mode below, once its temporary exists.
+                after: content
+                    .clone()
+                    .map(|bytes| Content { bytes, mode: original.as_ref().map_or(0, |o| o.access.mode) }),
             });
             contents.push(content.map(|bytes| (bytes, new_mode)));
             let access = original.map(|o| o.access);
@@ -157,6 +155,34 @@ impl Transaction {
             }
         }
         Ok(())
+    }
+
+    /// Every file as it is now, each admitted and checked to be as its write expects; STALE_PLAN names every
+    /// file that moved on, so that one refusal says all there is to recompute.
+    fn current(&self, writes: &[FileWrite]) -> Result<Vec<Option<Original>>, ToolError> {
+        let mut originals = Vec::with_capacity(writes.len());
+        let mut stale = Vec::new();
+        for write in writes {
+            self.walls.admit(&write.path)?;
+            match check(write) {
+                Ok(original) => originals.push(original),
+                Err(error) if error.code == ErrorCode::STALE_PLAN => stale.push(write.path.display().to_string()),
+                Err(error) => return Err(error),
+            }
+        }
+        if stale.is_empty() {
+            return Ok(originals);
+        }
+        Err(ToolError::new(
+            ErrorCode::STALE_PLAN,
+            format!(
+                "{} file(s) changed since the plan was computed: {}; nothing was written",
+                stale.len(),
+                stale.join(", ")
+            ),
+        )
+        .detail("files", stale)
+        .suggest("Compute the plan again: run the tool once more (with preview: true to review it first)"))
     }
 
     /// Every file of the write, before and after: what the history keeps to undo it.

@@ -4,9 +4,7 @@
 
 use super::{elapsed_ms, walls_of};
 use crate::tools::Call;
-use protocol::tools::plans::{
-    ListOperationsInput, ListOperationsOutput, OperationInput, OperationOutput, OperationState,
-};
+use protocol::tools::plans::{ListOperationsInput, ListOperationsOutput, OperationInput, OperationOutput};
 use protocol::{ErrorCode, ToolError};
 use std::time::Instant;
 use workspace_actor::history::Direction;
@@ -22,12 +20,13 @@ pub async fn redo(call: &Call, input: OperationInput) -> Result<OperationOutput,
 pub async fn list_operations(call: &Call, input: ListOperationsInput) -> Result<ListOperationsOutput, ToolError> {
     let resolved = call.resolve(input.solution_path.as_deref(), None).await?;
     let history = resolved.workspace.history();
+    let retained = history.bound();
     let operations = tokio::task::spawn_blocking(move || history.list())
         .await
         .map_err(|e| ToolError::new(ErrorCode::FILESYSTEM_ERROR, format!("reading the history failed: {e}")))?;
     Ok(ListOperationsOutput {
         operations,
-        retained: resolved.workspace.history().bound(),
+        retained,
         resolved_from_solution: resolved.target.solution.display().to_string(),
     })
 }
@@ -48,7 +47,7 @@ async fn step(call: &Call, input: OperationInput, direction: Direction) -> Resul
     Ok(OperationOutput {
         success: true,
         operation_id: input.operation_id,
-        state: if direction == Direction::Undo { OperationState::Undone } else { OperationState::Applied },
+        state: direction.end_state(),
         changes: operation.changes(direction),
         checksums: super::render::checksums(&outcomes),
         execution_time_ms: elapsed_ms(began),

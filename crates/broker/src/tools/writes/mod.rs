@@ -18,7 +18,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 use workspace_actor::checksum::without_bom;
 use workspace_actor::history::OperationMeta;
-use workspace_actor::{FileWrite, Recording, Walls, Workspace, WriteGuard};
+use workspace_actor::{Recording, Walls, Workspace, WriteGuard};
 
 /// Computes a plan with `request` on the resolved solution, then previews it or applies it. A write holds
 /// the lock from before computing until the host has the new files; a preview holds none.
@@ -94,8 +94,8 @@ async fn apply(
     deadline: tokio::time::Instant,
     began: Instant,
 ) -> Result<Applied<Outline>, ToolError> {
+    // The write checks every file under the lock, naming all that moved on since the plan (STALE_PLAN).
     let writes = render::writes(&plan.edits);
-    unchanged_since_planned(&writes)?;
     let operation_id = format!("op-{}", uuid::Uuid::new_v4());
     tracing::info!(operation_id, plan_id, tool = plan.tool, files = plan.edits.len(), "applying plan");
     call.progress.step(format!("Writing {} files", plan.edits.len())).await;
@@ -120,31 +120,6 @@ async fn apply(
         resolved_from_solution: plan.solution.display().to_string(),
         outline: plan.outline,
     })
-}
-
-/// Every file still holds the text the plan was computed from (or is still absent), else STALE_PLAN naming
-/// every file that moved on. The write checks each again, under the lock, just before replacing it.
-fn unchanged_since_planned(writes: &[FileWrite]) -> Result<(), ToolError> {
-    let mut stale = Vec::new();
-    for write in writes {
-        match workspace_actor::check(write) {
-            Err(error) if error.code == ErrorCode::STALE_PLAN => stale.push(write.path.display().to_string()),
-            other => drop(other?),
-        }
-    }
-    if stale.is_empty() {
-        return Ok(());
-    }
-    Err(ToolError::new(
-        ErrorCode::STALE_PLAN,
-        format!(
-            "{} file(s) changed since the plan was computed: {}; nothing was written",
-            stale.len(),
-            stale.join(", ")
-        ),
-    )
-    .detail("files", stale)
-    .suggest("Compute the plan again: run the tool once more (with preview: true to review it first)"))
 }
 
 /// The roots a write of this call may touch.

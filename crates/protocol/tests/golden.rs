@@ -108,6 +108,7 @@ fn broker_vectors() -> Vec<(&'static str, BrokerMessage)> {
                     file: Some("/w/a.cs".into()),
                     project: None,
                     min_severity: Severity::Warning,
+                    include_analyzers: false,
                 }),
             ),
         ),
@@ -119,6 +120,7 @@ fn broker_vectors() -> Vec<(&'static str, BrokerMessage)> {
                     file: None,
                     project: Some("Shop.Core".into()),
                     min_severity: Severity::Hidden,
+                    include_analyzers: true,
                 }),
             ),
         ),
@@ -232,6 +234,86 @@ fn broker_vectors() -> Vec<(&'static str, BrokerMessage)> {
                 }),
             ),
         ),
+        (
+            "broker_code_actions",
+            request(20, RequestBody::CodeActions(CodeActionsRequest { span: span("/w/a.cs", 4, 9, 30) })),
+        ),
+        (
+            "broker_plan_code_action",
+            request(
+                21,
+                RequestBody::PlanCodeAction(CodeActionRequest {
+                    span: span("/w/a.cs", 4, 9, 9),
+                    workspace_version: 300,
+                    kind: CodeActionKind::Fix,
+                    provider: "CSharpAddImportCodeFixProvider".into(),
+                    path: vec!["using System.Text;".into()],
+                    diagnostic_id: "CS0246".into(),
+                    fix_all: Some(FixAllScope::Project),
+                    options: ActionOptions::None,
+                }),
+            ),
+        ),
+        (
+            "broker_plan_extract_interface",
+            request(
+                22,
+                RequestBody::PlanCodeAction(CodeActionRequest {
+                    span: span("/w/Order.cs", 3, 14, 14),
+                    workspace_version: 0,
+                    kind: CodeActionKind::Refactoring,
+                    provider: "ExtractInterfaceCodeRefactoringProvider".into(),
+                    path: vec!["Extract interface...".into()],
+                    diagnostic_id: String::new(),
+                    fix_all: None,
+                    options: ActionOptions::ExtractInterface(ExtractInterfaceOptions {
+                        interface_name: "IOrder".into(),
+                        file_name: "IOrder.cs".into(),
+                        same_file: false,
+                        members: vec!["Total".into(), "Add".into()],
+                    }),
+                }),
+            ),
+        ),
+        (
+            "broker_plan_format",
+            request(
+                23,
+                RequestBody::PlanFormat(FormatRequest {
+                    file: Some("/w/a.cs".into()),
+                    project: None,
+                    lines: Some(LineRange { start_line: 3, end_line: 40 }),
+                }),
+            ),
+        ),
+        (
+            "broker_plan_find_replace",
+            request(
+                24,
+                RequestBody::PlanFindReplace(FindReplaceRequest {
+                    pattern: r"Get(\w+)Async".into(),
+                    replacement: "Fetch$1Async".into(),
+                    regex: true,
+                    case_sensitive: true,
+                    whole_word: false,
+                    include: Some("**/*.cs".into()),
+                    project: None,
+                    include_other_files: true,
+                }),
+            ),
+        ),
+        (
+            "broker_plan_remove_unused",
+            request(
+                25,
+                RequestBody::PlanRemoveUnused(RemoveUnusedRequest {
+                    file: None,
+                    project: Some("Shop.Core".into()),
+                    kinds: vec![UnusedKind::Members, UnusedKind::Usings],
+                    include_public: false,
+                }),
+            ),
+        ),
         ("broker_cancel", BrokerMessage::Cancel(RequestId(7))),
         ("broker_shutdown", BrokerMessage::Shutdown),
     ]
@@ -342,6 +424,7 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
                             project: "Broken".into(),
                             project_path: "/w/Broken.csproj".into(),
                             location: None,
+                            source: "compiler".into(),
                         },
                         Diagnostic {
                             id: "CS0029".into(),
@@ -350,6 +433,7 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
                             project: "Broken".into(),
                             project_path: "/w/Broken.csproj".into(),
                             location: Some(span("/w/Broken.cs", 7, 21, 28)),
+                            source: "Microsoft.CodeAnalysis.NetAnalyzers".into(),
                         },
                     ],
                 })),
@@ -467,6 +551,7 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
                         project: "Shop.App".into(),
                         project_path: "/w/Shop.App.csproj".into(),
                         location: Some(span("/w/Program.cs", 1, 13, 22)),
+                        source: "compiler".into(),
                     }],
                     declared: vec![symbol()],
                     used: vec![symbol_ref(), metadata_ref()],
@@ -569,6 +654,133 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
                     documents: 12,
                     usings_removed: 2,
                     warnings: vec![],
+                })),
+            ),
+        ),
+        (
+            "host_code_actions",
+            response(
+                20,
+                Outcome::Ok(ResponseBody::CodeActions(CodeActionList {
+                    actions: vec![
+                        CodeAction {
+                            kind: CodeActionKind::Fix,
+                            provider: "CSharpAddImportCodeFixProvider".into(),
+                            path: vec!["using System.Text;".into()],
+                            equivalence_key: "using System.Text;".into(),
+                            diagnostic: Some(FixedDiagnostic {
+                                id: "CS0246".into(),
+                                message: "The type or namespace name 'StringBuilder' could not be found".into(),
+                                severity: Severity::Error,
+                                location: span("/w/a.cs", 4, 9, 22),
+                            }),
+                            fix_all_scopes: vec![FixAllScope::Document, FixAllScope::Project, FixAllScope::Solution],
+                            options: ActionOptions::None,
+                        },
+                        CodeAction {
+                            kind: CodeActionKind::Refactoring,
+                            provider: "ExtractInterfaceCodeRefactoringProvider".into(),
+                            path: vec!["Extract interface...".into()],
+                            equivalence_key: String::new(),
+                            diagnostic: None,
+                            fix_all_scopes: vec![],
+                            options: ActionOptions::ExtractInterface(ExtractInterfaceOptions {
+                                interface_name: "IOrder".into(),
+                                file_name: "IOrder.cs".into(),
+                                same_file: false,
+                                members: vec![],
+                            }),
+                        },
+                    ],
+                })),
+            ),
+        ),
+        (
+            "host_code_action_plan",
+            response(
+                21,
+                Outcome::Ok(ResponseBody::CodeActionPlan(EditPlan {
+                    title: "Extract method".into(),
+                    edits: vec![FileEdit {
+                        path: "/w/a.cs".into(),
+                        kind: EditKind::Modify,
+                        base_sha256: "1e".repeat(32),
+                        new_text: "class A { void M() { N(); } void N() { } }\n".into(),
+                        description: "Extract method".into(),
+                    }],
+                    documents: 1,
+                    changes: 2,
+                    warnings: vec!["Reformatted".into()],
+                })),
+            ),
+        ),
+        (
+            "host_format_plan",
+            response(
+                23,
+                Outcome::Ok(ResponseBody::FormatPlan(EditPlan {
+                    title: "Format 0 files".into(),
+                    edits: vec![],
+                    documents: 7,
+                    changes: 0,
+                    warnings: vec![],
+                })),
+            ),
+        ),
+        (
+            "host_find_replace_plan",
+            response(
+                24,
+                Outcome::Ok(ResponseBody::FindReplacePlan(FindReplacePlan {
+                    plan: EditPlan {
+                        title: "Replace 1 match in 1 file".into(),
+                        edits: vec![FileEdit {
+                            path: "/w/README.md".into(),
+                            kind: EditKind::Modify,
+                            base_sha256: "aa".repeat(32),
+                            new_text: "Call FetchOrderAsync.\n".into(),
+                            description: "1 replacement".into(),
+                        }],
+                        documents: 40,
+                        changes: 1,
+                        warnings: vec![],
+                    },
+                    matches: vec![TextMatch {
+                        span: span("/w/README.md", 1, 6, 19),
+                        text: "GetOrderAsync".into(),
+                        replacement: "FetchOrderAsync".into(),
+                        line_before: "Call GetOrderAsync.".into(),
+                        line_after: "Call FetchOrderAsync.".into(),
+                    }],
+                })),
+            ),
+        ),
+        (
+            "host_remove_unused_plan",
+            response(
+                25,
+                Outcome::Ok(ResponseBody::RemoveUnusedPlan(RemoveUnusedPlan {
+                    plan: EditPlan {
+                        title: "Remove 2 unused".into(),
+                        edits: vec![],
+                        documents: 3,
+                        changes: 2,
+                        warnings: vec!["Kept Helper: it has an attribute".into()],
+                    },
+                    removed: vec![
+                        RemovedItem {
+                            kind: UnusedKind::Members,
+                            name: "cache".into(),
+                            rule: "IDE0052".into(),
+                            location: Position { file: "/w/a.cs".into(), line: 5, column: 20 },
+                        },
+                        RemovedItem {
+                            kind: UnusedKind::Parameters,
+                            name: "unused".into(),
+                            rule: "IDE0060".into(),
+                            location: Position { file: "/w/a.cs".into(), line: 9, column: 30 },
+                        },
+                    ],
                 })),
             ),
         ),

@@ -20,13 +20,13 @@ public sealed class BrokenProjectTests(BrokenProject broken) : IClassFixture<Bro
     {
         var file = broken.PathOf("Broken.cs");
         var project = broken.PathOf("Broken.csproj");
-        var request = new DiagnosticsRequest(oneFile ? file : null, null, Severity.Warning);
+        var request = new DiagnosticsRequest(oneFile ? file : null, null, Severity.Warning, false);
         var diagnostics = (await broken.OkAsync<ResponseBody.CompilationDiagnostics>(new RequestBody.CompilationDiagnostics(request))).Value;
         Assert.Equal(
             new DiagnosticList(
             [
-                new Diagnostic("CS0168", Severity.Warning, "The variable 'unused' is declared but never used", "Broken", project, new Span(file, 7, 13, 7, 19)),
-                new Diagnostic("CS0029", Severity.Error, "Cannot implicitly convert type 'string' to 'int'", "Broken", project, new Span(file, 8, 21, 8, 28)),
+                new Diagnostic("CS0168", Severity.Warning, "The variable 'unused' is declared but never used", "Broken", project, new Span(file, 7, 13, 7, 19), "compiler"),
+                new Diagnostic("CS0029", Severity.Error, "Cannot implicitly convert type 'string' to 'int'", "Broken", project, new Span(file, 8, 21, 8, 28), "compiler"),
             ]),
             diagnostics);
 
@@ -39,7 +39,7 @@ public sealed class BrokenProjectTests(BrokenProject broken) : IClassFixture<Bro
     public async Task HiddenDiagnosticsComeSorted()
     {
         var all = (await broken.OkAsync<ResponseBody.CompilationDiagnostics>(
-            new RequestBody.CompilationDiagnostics(new DiagnosticsRequest(null, null, Severity.Hidden)))).Value.Diagnostics;
+            new RequestBody.CompilationDiagnostics(new DiagnosticsRequest(null, null, Severity.Hidden, false)))).Value.Diagnostics;
         Assert.Contains(all, d => d.Id == "CS0029");
         var keys = all.Select(d => (d.Location is not null, d.Location?.File ?? "", d.Location?.StartLine ?? 0, d.Location?.StartColumn ?? 0)).ToList();
         Assert.Equal(keys.Order(), keys);

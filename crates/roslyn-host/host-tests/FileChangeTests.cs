@@ -45,7 +45,7 @@ public sealed class FileChangeTests : IAsyncLifetime
 
         // Program.cs used the removed OrderStatus: the compilation now says so.
         var diagnostics = await shop.OkAsync<ResponseBody.CompilationDiagnostics>(
-            new RequestBody.CompilationDiagnostics(new DiagnosticsRequest(shop.PathOf("src/Shop.App/Program.cs"), null, Severity.Error)));
+            new RequestBody.CompilationDiagnostics(new DiagnosticsRequest(shop.PathOf("src/Shop.App/Program.cs"), null, Severity.Error, false)));
         Assert.Contains(diagnostics.Value.Diagnostics, d => d.Id == "CS0246" && d.Message.Contains("OrderStatus"));
 
         // Files under bin/ or obj/ or outside every project are not sources.

@@ -51,11 +51,11 @@ public sealed class GoldenVectorTests
         { "broker_references", Request(65_536, new RequestBody.References(new ReferencesRequest(UnicodePosition, true))) },
         {
             "broker_diagnostics_file",
-            Request(5_000_000_000, new RequestBody.CompilationDiagnostics(new DiagnosticsRequest("/w/a.cs", null, Severity.Warning)))
+            Request(5_000_000_000, new RequestBody.CompilationDiagnostics(new DiagnosticsRequest("/w/a.cs", null, Severity.Warning, false)))
         },
         {
             "broker_diagnostics_solution",
-            Request(ulong.MaxValue, new RequestBody.CompilationDiagnostics(new DiagnosticsRequest(null, "Shop.Core", Severity.Hidden)))
+            Request(ulong.MaxValue, new RequestBody.CompilationDiagnostics(new DiagnosticsRequest(null, "Shop.Core", Severity.Hidden, true)))
         },
         { "broker_ping", Request(3, new RequestBody.Ping(new PingRequest(0))) },
         {
@@ -97,6 +97,40 @@ public sealed class GoldenVectorTests
             "broker_plan_organize_usings",
             Request(19, new RequestBody.PlanOrganizeUsings(new OrganizeUsingsRequest(null, "Shop.Core", true, false)))
         },
+        { "broker_code_actions", Request(20, new RequestBody.CodeActions(new CodeActionsRequest(LineSpan("/w/a.cs", 4, 9, 30)))) },
+        {
+            "broker_plan_code_action",
+            Request(21, new RequestBody.PlanCodeAction(new CodeActionRequest(
+                LineSpan("/w/a.cs", 4, 9, 9),
+                300,
+                CodeActionKind.Fix,
+                "CSharpAddImportCodeFixProvider",
+                ["using System.Text;"],
+                "CS0246",
+                FixAllScope.Project,
+                new ActionOptions.None())))
+        },
+        {
+            "broker_plan_extract_interface",
+            Request(22, new RequestBody.PlanCodeAction(new CodeActionRequest(
+                LineSpan("/w/Order.cs", 3, 14, 14),
+                0,
+                CodeActionKind.Refactoring,
+                "ExtractInterfaceCodeRefactoringProvider",
+                ["Extract interface..."],
+                "",
+                null,
+                new ActionOptions.ExtractInterface(new ExtractInterfaceOptions("IOrder", "IOrder.cs", false, ["Total", "Add"])))))
+        },
+        { "broker_plan_format", Request(23, new RequestBody.PlanFormat(new FormatRequest("/w/a.cs", null, new LineRange(3, 40)))) },
+        {
+            "broker_plan_find_replace",
+            Request(24, new RequestBody.PlanFindReplace(new FindReplaceRequest(@"Get(\w+)Async", "Fetch$1Async", true, true, false, "**/*.cs", null, true)))
+        },
+        {
+            "broker_plan_remove_unused",
+            Request(25, new RequestBody.PlanRemoveUnused(new RemoveUnusedRequest(null, "Shop.Core", [UnusedKind.Members, UnusedKind.Usings], false)))
+        },
         { "broker_cancel", new BrokerMessage.Cancel(new RequestId(7)) },
         { "broker_shutdown", new BrokerMessage.Shutdown() },
     };
@@ -134,14 +168,15 @@ public sealed class GoldenVectorTests
                 "Shop.App")]);
         var diagnostics = new DiagnosticList(
         [
-            new Diagnostic("CS8021", Severity.Info, "No value for RuntimeMetadataVersion found.", "Broken", "/w/Broken.csproj", null),
+            new Diagnostic("CS8021", Severity.Info, "No value for RuntimeMetadataVersion found.", "Broken", "/w/Broken.csproj", null, "compiler"),
             new Diagnostic(
                 "CS0029",
                 Severity.Error,
                 "Cannot implicitly convert type 'string' to 'int'",
                 "Broken",
                 "/w/Broken.csproj",
-                LineSpan("/w/Broken.cs", 7, 21, 28)),
+                LineSpan("/w/Broken.cs", 7, 21, 28),
+                "Microsoft.CodeAnalysis.NetAnalyzers"),
         ]);
         var movePlan = new MovePlan(
             new MovedSymbol(
@@ -195,7 +230,8 @@ public sealed class GoldenVectorTests
                     "The name 'calculatr' does not exist in the current context",
                     "Shop.App",
                     "/w/Shop.App.csproj",
-                    LineSpan("/w/Program.cs", 1, 13, 22)),
+                    LineSpan("/w/Program.cs", 1, 13, 22),
+                    "compiler"),
             ],
             [KnownSymbols.Calculate],
             [CalculateRef, ObjectRef]);
@@ -248,6 +284,62 @@ public sealed class GoldenVectorTests
             { "host_code_analysis", Answer(17, new ResponseBody.CodeAnalysis(analysis)) },
             { "host_rename_plan", Answer(18, new ResponseBody.RenamePlan(renamePlan)) },
             { "host_organize_usings_plan", Answer(19, new ResponseBody.OrganizeUsingsPlan(organizeUsingsPlan)) },
+            {
+                "host_code_actions",
+                Answer(20, new ResponseBody.CodeActions(new CodeActionList(
+                [
+                    new CodeAction(
+                        CodeActionKind.Fix,
+                        "CSharpAddImportCodeFixProvider",
+                        ["using System.Text;"],
+                        "using System.Text;",
+                        new FixedDiagnostic(
+                            "CS0246",
+                            "The type or namespace name 'StringBuilder' could not be found",
+                            Severity.Error,
+                            LineSpan("/w/a.cs", 4, 9, 22)),
+                        [FixAllScope.Document, FixAllScope.Project, FixAllScope.Solution],
+                        new ActionOptions.None()),
+                    new CodeAction(
+                        CodeActionKind.Refactoring,
+                        "ExtractInterfaceCodeRefactoringProvider",
+                        ["Extract interface..."],
+                        "",
+                        null,
+                        [],
+                        new ActionOptions.ExtractInterface(new ExtractInterfaceOptions("IOrder", "IOrder.cs", false, []))),
+                ])))
+            },
+            {
+                "host_code_action_plan",
+                Answer(21, new ResponseBody.CodeActionPlan(new EditPlan(
+                    "Extract method",
+                    [new FileEdit("/w/a.cs", EditKind.Modify, string.Concat(Enumerable.Repeat("1e", 32)), "class A { void M() { N(); } void N() { } }\n", "Extract method")],
+                    1,
+                    2,
+                    ["Reformatted"])))
+            },
+            { "host_format_plan", Answer(23, new ResponseBody.FormatPlan(new EditPlan("Format 0 files", [], 7, 0, []))) },
+            {
+                "host_find_replace_plan",
+                Answer(24, new ResponseBody.FindReplacePlan(new FindReplacePlan(
+                    new EditPlan(
+                        "Replace 1 match in 1 file",
+                        [new FileEdit("/w/README.md", EditKind.Modify, string.Concat(Enumerable.Repeat("aa", 32)), "Call FetchOrderAsync.\n", "1 replacement")],
+                        40,
+                        1,
+                        []),
+                    [new TextMatch(LineSpan("/w/README.md", 1, 6, 19), "GetOrderAsync", "FetchOrderAsync", "Call GetOrderAsync.", "Call FetchOrderAsync.")])))
+            },
+            {
+                "host_remove_unused_plan",
+                Answer(25, new ResponseBody.RemoveUnusedPlan(new RemoveUnusedPlan(
+                    new EditPlan("Remove 2 unused", [], 3, 2, ["Kept Helper: it has an attribute"]),
+                    [
+                        new RemovedItem(UnusedKind.Members, "cache", "IDE0052", new Position("/w/a.cs", 5, 20)),
+                        new RemovedItem(UnusedKind.Parameters, "unused", "IDE0060", new Position("/w/a.cs", 9, 30)),
+                    ])))
+            },
         };
     }
 

@@ -34,7 +34,7 @@ public sealed class ProjectDiagnosticsTests(ShopSolution shop)
     [Fact]
     public async Task AnUnknownProjectIsRefusedWithTheAvailableOnes()
     {
-        var error = await shop.ErrAsync(new RequestBody.CompilationDiagnostics(new DiagnosticsRequest(null, "Shop.Web", Severity.Hidden)));
+        var error = await shop.ErrAsync(new RequestBody.CompilationDiagnostics(new DiagnosticsRequest(null, "Shop.Web", Severity.Hidden, false)));
         Assert.Equal(ErrorCode.ProjectNotFound, error.Code);
         Assert.Equal("""{"project":"Shop.Web","available":["Shop.App","Shop.Core","Shop.Data"]}""", error.DetailsJson);
         Assert.Contains(error.Suggestions, s => s.Contains("Shop.App, Shop.Core, Shop.Data"));
@@ -46,13 +46,13 @@ public sealed class ProjectDiagnosticsTests(ShopSolution shop)
         // The unknown project is not even looked at.
         var program = shop.PathOf("src/Shop.App/Program.cs");
         var withProject = await shop.OkAsync<ResponseBody.CompilationDiagnostics>(
-            new RequestBody.CompilationDiagnostics(new DiagnosticsRequest(program, "Shop.Web", Severity.Hidden)));
+            new RequestBody.CompilationDiagnostics(new DiagnosticsRequest(program, "Shop.Web", Severity.Hidden, false)));
         var fileOnly = await shop.OkAsync<ResponseBody.CompilationDiagnostics>(
-            new RequestBody.CompilationDiagnostics(new DiagnosticsRequest(program, null, Severity.Hidden)));
+            new RequestBody.CompilationDiagnostics(new DiagnosticsRequest(program, null, Severity.Hidden, false)));
         Assert.Equal(fileOnly, withProject);
     }
 
     private async Task<ValueList<Diagnostic>> DiagnosticsAsync(string? project) =>
         (await shop.OkAsync<ResponseBody.CompilationDiagnostics>(
-            new RequestBody.CompilationDiagnostics(new DiagnosticsRequest(null, project, Severity.Hidden)))).Value.Diagnostics;
+            new RequestBody.CompilationDiagnostics(new DiagnosticsRequest(null, project, Severity.Hidden, false)))).Value.Diagnostics;
 }

@@ -253,11 +253,11 @@ public sealed class ShopHandlerTests(ShopSolution shop)
     public async Task SolutionDiagnosticsHaveNoErrors()
     {
         var diagnostics = (await shop.OkAsync<ResponseBody.CompilationDiagnostics>(
-            new RequestBody.CompilationDiagnostics(new DiagnosticsRequest(null, null, Severity.Warning)))).Value.Diagnostics;
+            new RequestBody.CompilationDiagnostics(new DiagnosticsRequest(null, null, Severity.Warning, false)))).Value.Diagnostics;
         Assert.Empty(diagnostics);
 
         var hidden = (await shop.OkAsync<ResponseBody.CompilationDiagnostics>(
-            new RequestBody.CompilationDiagnostics(new DiagnosticsRequest(shop.PathOf(Program), null, Severity.Hidden)))).Value.Diagnostics;
+            new RequestBody.CompilationDiagnostics(new DiagnosticsRequest(shop.PathOf(Program), null, Severity.Hidden, false)))).Value.Diagnostics;
         Assert.DoesNotContain(hidden, d => d.Severity == Severity.Error);
     }
 

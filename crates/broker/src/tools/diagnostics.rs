@@ -34,6 +34,7 @@ pub async fn compilation_diagnostics(
         file: file.as_ref().map(|f| f.display().to_string()),
         project,
         min_severity: convert::severity(input.min_severity.unwrap_or(SeverityName::Warning)),
+        include_analyzers: input.include_analyzers.unwrap_or(false),
     };
     let scope = match (&request.file, &request.project) {
         (Some(_), _) => "file",
@@ -43,6 +44,7 @@ pub async fn compilation_diagnostics(
     let canonical = serde_json::json!({
         "solution": resolved.target.solution, "file": request.file, "project": request.project,
         "minSeverity": convert::severity_name(request.min_severity).as_str(),
+        "includeAnalyzers": request.include_analyzers,
     });
     let page_request = PageRequest::new("get_compilation_diagnostics", &canonical, page_size, input.cursor.as_deref())?;
     if scope != "file" && page_request.cursor.is_none() {
@@ -120,6 +122,7 @@ fn item(diagnostic: &host::Diagnostic) -> DiagnosticItem {
     DiagnosticItem {
         id: convert::stable_id(&format!("{place}|{}|{}|{}", severity.as_str(), diagnostic.id, diagnostic.message)),
         code: diagnostic.id.clone(),
+        source: diagnostic.source.clone(),
         severity,
         message: diagnostic.message.clone(),
         project: diagnostic.project.clone(),

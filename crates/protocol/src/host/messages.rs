@@ -13,7 +13,7 @@ use crate::ErrorCode;
 use bincode::{Decode, Encode};
 
 /// Bumped on any change to the types in this module.
-pub const PROTOCOL_VERSION: u32 = 5;
+pub const PROTOCOL_VERSION: u32 = 6;
 
 /// Correlates a response with its request; unique per connection, chosen by the broker.
 #[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -102,6 +102,19 @@ pub enum RequestBody {
     /// Compute (never apply) the edits that remove unnecessary using directives and sort the rest, for one
     /// document, one project or the whole solution.
     PlanOrganizeUsings(OrganizeUsingsRequest),
+    /// The refactorings Roslyn offers on a span and the code fixes of the diagnostics that touch it.
+    CodeActions(CodeActionsRequest),
+    /// Compute (never apply) one code action listed by [`RequestBody::CodeActions`] on the same snapshot, or
+    /// its fix-all; refused with CODE_ACTION_STALE when the snapshot moved on, CODE_ACTION_NOT_FOUND when the
+    /// action is no longer offered.
+    PlanCodeAction(CodeActionRequest),
+    /// Compute the edits that format documents as their `.editorconfig` says.
+    PlanFormat(FormatRequest),
+    /// Compute a literal or regular-expression replacement over the solution's documents (and optionally the
+    /// other text files under the solution's folder).
+    PlanFindReplace(FindReplaceRequest),
+    /// Compute the removal of what Roslyn's analyzers find unused.
+    PlanRemoveUnused(RemoveUnusedRequest),
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -145,6 +158,9 @@ pub struct DiagnosticsRequest {
     /// `file`.
     pub project: Option<String>,
     pub min_severity: Severity,
+    /// Also run the analyzers: the project's analyzer references and Roslyn's own IDE analyzers, with the
+    /// severities `.editorconfig` gives them.
+    pub include_analyzers: bool,
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -200,6 +216,11 @@ pub enum ResponseBody {
     CodeAnalysis(CodeAnalysis),
     RenamePlan(Box<RenamePlan>),
     OrganizeUsingsPlan(OrganizeUsingsPlan),
+    CodeActions(CodeActionList),
+    CodeActionPlan(EditPlan),
+    FormatPlan(EditPlan),
+    FindReplacePlan(FindReplacePlan),
+    RemoveUnusedPlan(RemoveUnusedPlan),
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -378,6 +399,8 @@ pub struct Diagnostic {
     /// The project file; diagnostics without a location are grouped under it.
     pub project_path: String,
     pub location: Option<Span>,
+    /// `compiler`, or the name of the analyzer assembly that reported it (e.g. `Microsoft.CodeAnalysis.NetAnalyzers`).
+    pub source: String,
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -746,4 +769,199 @@ pub struct CodeAnalysis {
     pub declared: Vec<SymbolSummary>,
     /// Symbols the snippet uses that it does not declare, with where they are declared.
     pub used: Vec<SymbolRef>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct CodeActionsRequest {
+    /// A position when start equals end; 1-based, end exclusive.
+    pub span: Span,
+}
+
+#[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum CodeActionKind {
+    Refactoring,
+    Fix,
+}
+
+#[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FixAllScope {
+    Document,
+    Project,
+    Solution,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct CodeActionList {
+    /// In the order Roslyn offers them: fixes first, then refactorings; nested actions flattened in place.
+    pub actions: Vec<CodeAction>,
+}
+
+/// One action Roslyn offers, a leaf of its menu: nested variants are listed one by one.
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct CodeAction {
+    pub kind: CodeActionKind,
+    /// The provider's type name, part of the action's identity.
+    pub provider: String,
+    /// Titles from the top-level action down to this one; the last is this action's own.
+    pub path: Vec<String>,
+    /// Roslyn's equivalence key, or empty.
+    pub equivalence_key: String,
+    /// The diagnostic a fix fixes; `None` for a refactoring.
+    pub diagnostic: Option<FixedDiagnostic>,
+    /// The scopes its fix-all supports; empty for a refactoring or a fix without one.
+    pub fix_all_scopes: Vec<FixAllScope>,
+    /// What the action needs to run headless, with Roslyn's defaults.
+    pub options: ActionOptions,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct FixedDiagnostic {
+    pub id: String,
+    pub message: String,
+    pub severity: Severity,
+    pub location: Span,
+}
+
+/// Options an action takes in place of a dialog.
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub enum ActionOptions {
+    None,
+    ExtractInterface(ExtractInterfaceOptions),
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct ExtractInterfaceOptions {
+    pub interface_name: String,
+    /// The new file's name (`IOrder.cs`), beside the type's file; ignored with `same_file`.
+    pub file_name: String,
+    /// Declare the interface in the type's own file.
+    pub same_file: bool,
+    /// Member names to extract; empty means every member that can be.
+    pub members: Vec<String>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct CodeActionRequest {
+    /// The span the action was listed for.
+    pub span: Span,
+    /// The snapshot it was listed on.
+    pub workspace_version: u64,
+    pub kind: CodeActionKind,
+    pub provider: String,
+    pub path: Vec<String>,
+    /// The fixed diagnostic's id; empty for a refactoring.
+    pub diagnostic_id: String,
+    /// Fix every occurrence in this scope (the document, its project, the solution) instead of this one.
+    pub fix_all: Option<FixAllScope>,
+    /// `ActionOptions::None` uses Roslyn's defaults when the action takes options.
+    pub options: ActionOptions,
+}
+
+/// A plan of whole new texts, checked to compile without new errors.
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct EditPlan {
+    /// One line, e.g. `Extract method` or `Format 3 files`.
+    pub title: String,
+    /// Sorted by path; at most one edit per path.
+    pub edits: Vec<FileEdit>,
+    /// Documents examined, each counted once.
+    pub documents: u32,
+    /// Text spans replaced over all files.
+    pub changes: u32,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct FormatRequest {
+    /// One document; `None` means the project, or else the whole solution.
+    pub file: Option<String>,
+    /// As [`DiagnosticsRequest::project`]; ignored with `file`.
+    pub project: Option<String>,
+    /// Only these lines of `file` (1-based, inclusive).
+    pub lines: Option<LineRange>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct LineRange {
+    pub start_line: u32,
+    pub end_line: u32,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct FindReplaceRequest {
+    pub pattern: String,
+    /// With `regex`, `$1`, `${name}` and `$$` stand for groups and a dollar.
+    pub replacement: String,
+    pub regex: bool,
+    pub case_sensitive: bool,
+    /// Only where the match starts and ends on a word boundary.
+    pub whole_word: bool,
+    /// Only files whose path relative to the solution's folder matches this glob (`**/*.cs`, `src/*/Model/*.cs`).
+    pub include: Option<String>,
+    /// Only this project's documents, as [`DiagnosticsRequest::project`].
+    pub project: Option<String>,
+    /// Also the text files under the solution's folder that are not documents (not `bin/`, `obj/`, hidden
+    /// folders, binary files or files over 1 MiB).
+    pub include_other_files: bool,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct FindReplacePlan {
+    pub plan: EditPlan,
+    /// Every match, sorted by path, line, column.
+    pub matches: Vec<TextMatch>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct TextMatch {
+    /// Where the match stands in the original text.
+    pub span: Span,
+    pub text: String,
+    pub replacement: String,
+    /// The whole first line of the match, before and after (for a preview).
+    pub line_before: String,
+    pub line_after: String,
+}
+
+#[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum UnusedKind {
+    /// Private members never read or never referenced (IDE0051, IDE0052), and with `include_public` members of
+    /// any accessibility nothing in the solution references.
+    Members,
+    /// Locals never used or whose value is never read (CS0168, CS0219, IDE0059).
+    Locals,
+    /// Parameters of private methods never read (IDE0060), removed with their arguments at every call.
+    Parameters,
+    /// Unnecessary using directives (CS8019, IDE0005).
+    Usings,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct RemoveUnusedRequest {
+    /// One document; `None` means the project, or else the whole solution.
+    pub file: Option<String>,
+    /// As [`DiagnosticsRequest::project`]; ignored with `file`.
+    pub project: Option<String>,
+    /// What to remove; empty means every kind.
+    pub kinds: Vec<UnusedKind>,
+    /// Also remove non-private members that nothing in the solution references (never overrides, interface
+    /// implementations, entry points or members with attributes).
+    pub include_public: bool,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct RemoveUnusedPlan {
+    pub plan: EditPlan,
+    /// Sorted by path, line, column.
+    pub removed: Vec<RemovedItem>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct RemovedItem {
+    pub kind: UnusedKind,
+    /// The member, local, parameter or namespace, as written.
+    pub name: String,
+    /// The diagnostic that found it (`IDE0051`, `CS0168`, ...), or `unreferenced` for a non-private member.
+    pub rule: String,
+    pub location: Position,
 }

@@ -40,6 +40,10 @@ tool_input! {
         /// Lowest severity to report (default `warning`).
         #[serde(default)]
         pub min_severity: Option<SeverityName>,
+        /// Also run the analyzers (default false: they are slow): the project's analyzer references (the SDK's
+        /// CA rules, StyleCop, ...) and Roslyn's IDE rules, at the severities `.editorconfig` gives them.
+        #[serde(default)]
+        pub include_analyzers: Option<bool>,
     }
 }
 
@@ -49,8 +53,10 @@ pub struct DiagnosticItem {
     /// `sha256:` + hex sha256 of `filePath|line:column|endLine:endColumn|severity|code|message` (the project
     /// file and empty positions for diagnostics without a location).
     pub id: String,
-    /// Compiler id, e.g. `CS0029`.
+    /// Compiler or analyzer id, e.g. `CS0029`, `CA1822`, `IDE0051`.
     pub code: String,
+    /// `compiler`, or the analyzer assembly that reported it (`Microsoft.CodeAnalysis.NetAnalyzers`, ...).
+    pub source: String,
     pub severity: SeverityName,
     pub message: String,
     pub project: String,

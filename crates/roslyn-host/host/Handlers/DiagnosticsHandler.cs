@@ -8,6 +8,9 @@ namespace RoslynMcp.Host.Handlers;
 
 public static class DiagnosticsHandler
 {
+    /// <summary>The <c>source</c> of a diagnostic the compiler reports, as opposed to an analyzer.</summary>
+    public const string CompilerSource = "compiler";
+
     public static async Task<DiagnosticList> HandleAsync(Solution solution, DiagnosticsRequest request, CancellationToken cancellationToken)
     {
         var found = new List<ProtocolDiagnostic>();
@@ -66,7 +69,8 @@ public static class DiagnosticsHandler
                 diagnostic.GetMessage(CultureInfo.InvariantCulture),
                 project.Name,
                 project.FilePath ?? "",
-                diagnostic.Location.IsInSource ? SymbolFormat.ToSpan(diagnostic.Location) : null));
+                diagnostic.Location.IsInSource ? SymbolFormat.ToSpan(diagnostic.Location) : null,
+                CompilerSource));
         }
     }
 

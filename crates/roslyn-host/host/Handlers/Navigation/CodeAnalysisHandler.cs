@@ -63,7 +63,8 @@ public static class CodeAnalysisHandler
                 d.GetMessage(CultureInfo.InvariantCulture),
                 document.Project.Name,
                 document.Project.FilePath ?? "",
-                Relative(d.Location.SourceSpan)))
+                Relative(d.Location.SourceSpan),
+                DiagnosticsHandler.CompilerSource))
             .OrderBy(d => d.Location!.StartLine)
             .ThenBy(d => d.Location!.StartColumn)
             .ThenBy(d => d.Id, StringComparer.Ordinal)

@@ -11,7 +11,7 @@ namespace RoslynMcp.Host.Protocol;
 public static class ProtocolVersion
 {
     /// <summary>The Rust side's <c>PROTOCOL_VERSION</c>; both sides refuse any other.</summary>
-    public const uint Current = 5;
+    public const uint Current = 6;
 }
 
 /// <summary>Correlates a response with its request; unique per connection, chosen by the broker.</summary>
@@ -239,6 +239,28 @@ public abstract partial record RequestBody : IBincode<RequestBody>
     /// </summary>
     public sealed record PlanOrganizeUsings(OrganizeUsingsRequest Value) : RequestBody;
 
+    /// <summary>The refactorings Roslyn offers on a span and the code fixes of the diagnostics that touch it.</summary>
+    public sealed record CodeActions(CodeActionsRequest Value) : RequestBody;
+
+    /// <summary>
+    /// Compute (never apply) one code action listed by <c>RequestBody.CodeActions</c> on the same snapshot, or
+    /// its fix-all; refused with CODE_ACTION_STALE when the snapshot moved on, CODE_ACTION_NOT_FOUND when the
+    /// action is no longer offered.
+    /// </summary>
+    public sealed record PlanCodeAction(CodeActionRequest Value) : RequestBody;
+
+    /// <summary>Compute the edits that format documents as their <c>.editorconfig</c> says.</summary>
+    public sealed record PlanFormat(FormatRequest Value) : RequestBody;
+
+    /// <summary>
+    /// Compute a literal or regular-expression replacement over the solution's documents (and optionally the
+    /// other text files under the solution's folder).
+    /// </summary>
+    public sealed record PlanFindReplace(FindReplaceRequest Value) : RequestBody;
+
+    /// <summary>Compute the removal of what Roslyn's analyzers find unused.</summary>
+    public sealed record PlanRemoveUnused(RemoveUnusedRequest Value) : RequestBody;
+
     public void Encode(BincodeWriter writer)
     {
         switch (this)
@@ -315,6 +337,26 @@ public abstract partial record RequestBody : IBincode<RequestBody>
                 writer.WriteVariant(17);
                 m.Value.Encode(writer);
                 break;
+            case CodeActions m:
+                writer.WriteVariant(18);
+                m.Value.Encode(writer);
+                break;
+            case PlanCodeAction m:
+                writer.WriteVariant(19);
+                m.Value.Encode(writer);
+                break;
+            case PlanFormat m:
+                writer.WriteVariant(20);
+                m.Value.Encode(writer);
+                break;
+            case PlanFindReplace m:
+                writer.WriteVariant(21);
+                m.Value.Encode(writer);
+                break;
+            case PlanRemoveUnused m:
+                writer.WriteVariant(22);
+                m.Value.Encode(writer);
+                break;
             default:
                 throw new UnreachableException();
         }
@@ -340,6 +382,11 @@ public abstract partial record RequestBody : IBincode<RequestBody>
         15 => new AnalyzeCode(CodeBlock.Decode(reader)),
         16 => new PlanRename(RenameRequest.Decode(reader)),
         17 => new PlanOrganizeUsings(OrganizeUsingsRequest.Decode(reader)),
+        18 => new CodeActions(CodeActionsRequest.Decode(reader)),
+        19 => new PlanCodeAction(CodeActionRequest.Decode(reader)),
+        20 => new PlanFormat(FormatRequest.Decode(reader)),
+        21 => new PlanFindReplace(FindReplaceRequest.Decode(reader)),
+        22 => new PlanRemoveUnused(RemoveUnusedRequest.Decode(reader)),
         var index => throw BincodeReader.UnknownVariant(nameof(RequestBody), index),
     };
 }
@@ -415,22 +462,26 @@ public enum Severity : uint
 
 /// <param name="File">One document; <c>None</c> means the project, or else the whole solution.</param>
 /// <param name="Project">One project, by name or by absolute project file path (refused with PROJECT_NOT_FOUND); ignored with <c>file</c>.</param>
+/// <param name="IncludeAnalyzers">Also run the analyzers: the project's analyzer references and Roslyn's own IDE analyzers, with the severities <c>.editorconfig</c> gives them.</param>
 public sealed partial record DiagnosticsRequest(
     string? File,
     string? Project,
-    Severity MinSeverity) : IBincode<DiagnosticsRequest>
+    Severity MinSeverity,
+    bool IncludeAnalyzers) : IBincode<DiagnosticsRequest>
 {
     public void Encode(BincodeWriter writer)
     {
         writer.WriteOption(File, static (w0, v0) => w0.WriteString(v0));
         writer.WriteOption(Project, static (w0, v0) => w0.WriteString(v0));
         writer.Write(MinSeverity);
+        writer.WriteBool(IncludeAnalyzers);
     }
 
     public static DiagnosticsRequest Decode(BincodeReader reader) => new(
         reader.ReadOption(static r0 => r0.ReadString()),
         reader.ReadOption(static r0 => r0.ReadString()),
-        reader.ReadSeverity());
+        reader.ReadSeverity(),
+        reader.ReadBool());
 }
 
 public sealed partial record PingRequest(
@@ -574,6 +625,16 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
 
     public sealed record OrganizeUsingsPlan(global::RoslynMcp.Host.Protocol.OrganizeUsingsPlan Value) : ResponseBody;
 
+    public sealed record CodeActions(CodeActionList Value) : ResponseBody;
+
+    public sealed record CodeActionPlan(EditPlan Value) : ResponseBody;
+
+    public sealed record FormatPlan(EditPlan Value) : ResponseBody;
+
+    public sealed record FindReplacePlan(global::RoslynMcp.Host.Protocol.FindReplacePlan Value) : ResponseBody;
+
+    public sealed record RemoveUnusedPlan(global::RoslynMcp.Host.Protocol.RemoveUnusedPlan Value) : ResponseBody;
+
     public void Encode(BincodeWriter writer)
     {
         switch (this)
@@ -649,6 +710,26 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
                 writer.WriteVariant(17);
                 m.Value.Encode(writer);
                 break;
+            case CodeActions m:
+                writer.WriteVariant(18);
+                m.Value.Encode(writer);
+                break;
+            case CodeActionPlan m:
+                writer.WriteVariant(19);
+                m.Value.Encode(writer);
+                break;
+            case FormatPlan m:
+                writer.WriteVariant(20);
+                m.Value.Encode(writer);
+                break;
+            case FindReplacePlan m:
+                writer.WriteVariant(21);
+                m.Value.Encode(writer);
+                break;
+            case RemoveUnusedPlan m:
+                writer.WriteVariant(22);
+                m.Value.Encode(writer);
+                break;
             default:
                 throw new UnreachableException();
         }
@@ -674,6 +755,11 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
         15 => new CodeAnalysis(global::RoslynMcp.Host.Protocol.CodeAnalysis.Decode(reader)),
         16 => new RenamePlan(global::RoslynMcp.Host.Protocol.RenamePlan.Decode(reader)),
         17 => new OrganizeUsingsPlan(global::RoslynMcp.Host.Protocol.OrganizeUsingsPlan.Decode(reader)),
+        18 => new CodeActions(CodeActionList.Decode(reader)),
+        19 => new CodeActionPlan(EditPlan.Decode(reader)),
+        20 => new FormatPlan(EditPlan.Decode(reader)),
+        21 => new FindReplacePlan(global::RoslynMcp.Host.Protocol.FindReplacePlan.Decode(reader)),
+        22 => new RemoveUnusedPlan(global::RoslynMcp.Host.Protocol.RemoveUnusedPlan.Decode(reader)),
         var index => throw BincodeReader.UnknownVariant(nameof(ResponseBody), index),
     };
 }
@@ -976,13 +1062,15 @@ public sealed partial record DiagnosticList(
 }
 
 /// <param name="ProjectPath">The project file; diagnostics without a location are grouped under it.</param>
+/// <param name="Source"><c>compiler</c>, or the name of the analyzer assembly that reported it (e.g. <c>Microsoft.CodeAnalysis.NetAnalyzers</c>).</param>
 public sealed partial record Diagnostic(
     string Id,
     Severity Severity,
     string Message,
     string Project,
     string ProjectPath,
-    Span? Location) : IBincode<Diagnostic>
+    Span? Location,
+    string Source) : IBincode<Diagnostic>
 {
     public void Encode(BincodeWriter writer)
     {
@@ -992,6 +1080,7 @@ public sealed partial record Diagnostic(
         writer.WriteString(Project);
         writer.WriteString(ProjectPath);
         writer.WriteOption(Location, static (w0, v0) => v0.Encode(w0));
+        writer.WriteString(Source);
     }
 
     public static Diagnostic Decode(BincodeReader reader) => new(
@@ -1000,7 +1089,8 @@ public sealed partial record Diagnostic(
         reader.ReadString(),
         reader.ReadString(),
         reader.ReadString(),
-        reader.ReadOption(static r0 => Span.Decode(r0)));
+        reader.ReadOption(static r0 => Span.Decode(r0)),
+        reader.ReadString());
 }
 
 /// <param name="SymbolName">Simple or fully qualified type name.</param>
@@ -1761,6 +1851,424 @@ public sealed partial record CodeAnalysis(
         reader.ReadSeq(static r0 => SymbolRef.Decode(r0)));
 }
 
+/// <param name="Span">A position when start equals end; 1-based, end exclusive.</param>
+public sealed partial record CodeActionsRequest(
+    Span Span) : IBincode<CodeActionsRequest>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        Span.Encode(writer);
+    }
+
+    public static CodeActionsRequest Decode(BincodeReader reader) => new(
+        Span.Decode(reader));
+}
+
+public enum CodeActionKind : uint
+{
+    Refactoring = 0,
+    Fix = 1,
+}
+
+public enum FixAllScope : uint
+{
+    Document = 0,
+    Project = 1,
+    Solution = 2,
+}
+
+/// <param name="Actions">In the order Roslyn offers them: fixes first, then refactorings; nested actions flattened in place.</param>
+public sealed partial record CodeActionList(
+    ValueList<CodeAction> Actions) : IBincode<CodeActionList>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteSeq(Actions, static (w0, v0) => v0.Encode(w0));
+    }
+
+    public static CodeActionList Decode(BincodeReader reader) => new(
+        reader.ReadSeq(static r0 => CodeAction.Decode(r0)));
+}
+
+/// <summary>One action Roslyn offers, a leaf of its menu: nested variants are listed one by one.</summary>
+/// <param name="Provider">The provider's type name, part of the action's identity.</param>
+/// <param name="Path">Titles from the top-level action down to this one; the last is this action's own.</param>
+/// <param name="EquivalenceKey">Roslyn's equivalence key, or empty.</param>
+/// <param name="Diagnostic">The diagnostic a fix fixes; <c>None</c> for a refactoring.</param>
+/// <param name="FixAllScopes">The scopes its fix-all supports; empty for a refactoring or a fix without one.</param>
+/// <param name="Options">What the action needs to run headless, with Roslyn's defaults.</param>
+public sealed partial record CodeAction(
+    CodeActionKind Kind,
+    string Provider,
+    ValueList<string> Path,
+    string EquivalenceKey,
+    FixedDiagnostic? Diagnostic,
+    ValueList<FixAllScope> FixAllScopes,
+    ActionOptions Options) : IBincode<CodeAction>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.Write(Kind);
+        writer.WriteString(Provider);
+        writer.WriteSeq(Path, static (w0, v0) => w0.WriteString(v0));
+        writer.WriteString(EquivalenceKey);
+        writer.WriteOption(Diagnostic, static (w0, v0) => v0.Encode(w0));
+        writer.WriteSeq(FixAllScopes, static (w0, v0) => w0.Write(v0));
+        Options.Encode(writer);
+    }
+
+    public static CodeAction Decode(BincodeReader reader) => new(
+        reader.ReadCodeActionKind(),
+        reader.ReadString(),
+        reader.ReadSeq(static r0 => r0.ReadString()),
+        reader.ReadString(),
+        reader.ReadOption(static r0 => FixedDiagnostic.Decode(r0)),
+        reader.ReadSeq(static r0 => r0.ReadFixAllScope()),
+        ActionOptions.Decode(reader));
+}
+
+public sealed partial record FixedDiagnostic(
+    string Id,
+    string Message,
+    Severity Severity,
+    Span Location) : IBincode<FixedDiagnostic>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(Id);
+        writer.WriteString(Message);
+        writer.Write(Severity);
+        Location.Encode(writer);
+    }
+
+    public static FixedDiagnostic Decode(BincodeReader reader) => new(
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadSeverity(),
+        Span.Decode(reader));
+}
+
+/// <summary>Options an action takes in place of a dialog.</summary>
+public abstract partial record ActionOptions : IBincode<ActionOptions>
+{
+    private ActionOptions()
+    {
+    }
+
+    public sealed record None : ActionOptions;
+
+    public sealed record ExtractInterface(ExtractInterfaceOptions Value) : ActionOptions;
+
+    public void Encode(BincodeWriter writer)
+    {
+        switch (this)
+        {
+            case None:
+                writer.WriteVariant(0);
+                break;
+            case ExtractInterface m:
+                writer.WriteVariant(1);
+                m.Value.Encode(writer);
+                break;
+            default:
+                throw new UnreachableException();
+        }
+    }
+
+    public static ActionOptions Decode(BincodeReader reader) => reader.ReadVariant() switch
+    {
+        0 => new None(),
+        1 => new ExtractInterface(ExtractInterfaceOptions.Decode(reader)),
+        var index => throw BincodeReader.UnknownVariant(nameof(ActionOptions), index),
+    };
+}
+
+/// <param name="FileName">The new file's name (<c>IOrder.cs</c>), beside the type's file; ignored with <c>same_file</c>.</param>
+/// <param name="SameFile">Declare the interface in the type's own file.</param>
+/// <param name="Members">Member names to extract; empty means every member that can be.</param>
+public sealed partial record ExtractInterfaceOptions(
+    string InterfaceName,
+    string FileName,
+    bool SameFile,
+    ValueList<string> Members) : IBincode<ExtractInterfaceOptions>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(InterfaceName);
+        writer.WriteString(FileName);
+        writer.WriteBool(SameFile);
+        writer.WriteSeq(Members, static (w0, v0) => w0.WriteString(v0));
+    }
+
+    public static ExtractInterfaceOptions Decode(BincodeReader reader) => new(
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadBool(),
+        reader.ReadSeq(static r0 => r0.ReadString()));
+}
+
+/// <param name="Span">The span the action was listed for.</param>
+/// <param name="WorkspaceVersion">The snapshot it was listed on.</param>
+/// <param name="DiagnosticId">The fixed diagnostic's id; empty for a refactoring.</param>
+/// <param name="FixAll">Fix every occurrence in this scope (the document, its project, the solution) instead of this one.</param>
+/// <param name="Options"><c>ActionOptions.None</c> uses Roslyn's defaults when the action takes options.</param>
+public sealed partial record CodeActionRequest(
+    Span Span,
+    ulong WorkspaceVersion,
+    CodeActionKind Kind,
+    string Provider,
+    ValueList<string> Path,
+    string DiagnosticId,
+    FixAllScope? FixAll,
+    ActionOptions Options) : IBincode<CodeActionRequest>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        Span.Encode(writer);
+        writer.WriteU64(WorkspaceVersion);
+        writer.Write(Kind);
+        writer.WriteString(Provider);
+        writer.WriteSeq(Path, static (w0, v0) => w0.WriteString(v0));
+        writer.WriteString(DiagnosticId);
+        writer.WriteOptionValue(FixAll, static (w0, v0) => w0.Write(v0));
+        Options.Encode(writer);
+    }
+
+    public static CodeActionRequest Decode(BincodeReader reader) => new(
+        Span.Decode(reader),
+        reader.ReadU64(),
+        reader.ReadCodeActionKind(),
+        reader.ReadString(),
+        reader.ReadSeq(static r0 => r0.ReadString()),
+        reader.ReadString(),
+        reader.ReadOptionValue(static r0 => r0.ReadFixAllScope()),
+        ActionOptions.Decode(reader));
+}
+
+/// <summary>A plan of whole new texts, checked to compile without new errors.</summary>
+/// <param name="Title">One line, e.g. <c>Extract method</c> or <c>Format 3 files</c>.</param>
+/// <param name="Edits">Sorted by path; at most one edit per path.</param>
+/// <param name="Documents">Documents examined, each counted once.</param>
+/// <param name="Changes">Text spans replaced over all files.</param>
+public sealed partial record EditPlan(
+    string Title,
+    ValueList<FileEdit> Edits,
+    uint Documents,
+    uint Changes,
+    ValueList<string> Warnings) : IBincode<EditPlan>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(Title);
+        writer.WriteSeq(Edits, static (w0, v0) => v0.Encode(w0));
+        writer.WriteU32(Documents);
+        writer.WriteU32(Changes);
+        writer.WriteSeq(Warnings, static (w0, v0) => w0.WriteString(v0));
+    }
+
+    public static EditPlan Decode(BincodeReader reader) => new(
+        reader.ReadString(),
+        reader.ReadSeq(static r0 => FileEdit.Decode(r0)),
+        reader.ReadU32(),
+        reader.ReadU32(),
+        reader.ReadSeq(static r0 => r0.ReadString()));
+}
+
+/// <param name="File">One document; <c>None</c> means the project, or else the whole solution.</param>
+/// <param name="Project">As <c>DiagnosticsRequest.project</c>; ignored with <c>file</c>.</param>
+/// <param name="Lines">Only these lines of <c>file</c> (1-based, inclusive).</param>
+public sealed partial record FormatRequest(
+    string? File,
+    string? Project,
+    LineRange? Lines) : IBincode<FormatRequest>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteOption(File, static (w0, v0) => w0.WriteString(v0));
+        writer.WriteOption(Project, static (w0, v0) => w0.WriteString(v0));
+        writer.WriteOption(Lines, static (w0, v0) => v0.Encode(w0));
+    }
+
+    public static FormatRequest Decode(BincodeReader reader) => new(
+        reader.ReadOption(static r0 => r0.ReadString()),
+        reader.ReadOption(static r0 => r0.ReadString()),
+        reader.ReadOption(static r0 => LineRange.Decode(r0)));
+}
+
+public sealed partial record LineRange(
+    uint StartLine,
+    uint EndLine) : IBincode<LineRange>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteU32(StartLine);
+        writer.WriteU32(EndLine);
+    }
+
+    public static LineRange Decode(BincodeReader reader) => new(
+        reader.ReadU32(),
+        reader.ReadU32());
+}
+
+/// <param name="Replacement">With <c>regex</c>, <c>$1</c>, <c>${name}</c> and <c>$$</c> stand for groups and a dollar.</param>
+/// <param name="WholeWord">Only where the match starts and ends on a word boundary.</param>
+/// <param name="Include">Only files whose path relative to the solution's folder matches this glob (<c>**/*.cs</c>, <c>src/*/Model/*.cs</c>).</param>
+/// <param name="Project">Only this project's documents, as <c>DiagnosticsRequest.project</c>.</param>
+/// <param name="IncludeOtherFiles">Also the text files under the solution's folder that are not documents (not <c>bin/</c>, <c>obj/</c>, hidden folders, binary files or files over 1 MiB).</param>
+public sealed partial record FindReplaceRequest(
+    string Pattern,
+    string Replacement,
+    bool Regex,
+    bool CaseSensitive,
+    bool WholeWord,
+    string? Include,
+    string? Project,
+    bool IncludeOtherFiles) : IBincode<FindReplaceRequest>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(Pattern);
+        writer.WriteString(Replacement);
+        writer.WriteBool(Regex);
+        writer.WriteBool(CaseSensitive);
+        writer.WriteBool(WholeWord);
+        writer.WriteOption(Include, static (w0, v0) => w0.WriteString(v0));
+        writer.WriteOption(Project, static (w0, v0) => w0.WriteString(v0));
+        writer.WriteBool(IncludeOtherFiles);
+    }
+
+    public static FindReplaceRequest Decode(BincodeReader reader) => new(
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadBool(),
+        reader.ReadBool(),
+        reader.ReadBool(),
+        reader.ReadOption(static r0 => r0.ReadString()),
+        reader.ReadOption(static r0 => r0.ReadString()),
+        reader.ReadBool());
+}
+
+/// <param name="Matches">Every match, sorted by path, line, column.</param>
+public sealed partial record FindReplacePlan(
+    EditPlan Plan,
+    ValueList<TextMatch> Matches) : IBincode<FindReplacePlan>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        Plan.Encode(writer);
+        writer.WriteSeq(Matches, static (w0, v0) => v0.Encode(w0));
+    }
+
+    public static FindReplacePlan Decode(BincodeReader reader) => new(
+        EditPlan.Decode(reader),
+        reader.ReadSeq(static r0 => TextMatch.Decode(r0)));
+}
+
+/// <param name="Span">Where the match stands in the original text.</param>
+/// <param name="LineBefore">The whole first line of the match, before and after (for a preview).</param>
+public sealed partial record TextMatch(
+    Span Span,
+    string Text,
+    string Replacement,
+    string LineBefore,
+    string LineAfter) : IBincode<TextMatch>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        Span.Encode(writer);
+        writer.WriteString(Text);
+        writer.WriteString(Replacement);
+        writer.WriteString(LineBefore);
+        writer.WriteString(LineAfter);
+    }
+
+    public static TextMatch Decode(BincodeReader reader) => new(
+        Span.Decode(reader),
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadString());
+}
+
+public enum UnusedKind : uint
+{
+    /// <summary>
+    /// Private members never read or never referenced (IDE0051, IDE0052), and with <c>include_public</c> members of
+    /// any accessibility nothing in the solution references.
+    /// </summary>
+    Members = 0,
+    /// <summary>Locals never used or whose value is never read (CS0168, CS0219, IDE0059).</summary>
+    Locals = 1,
+    /// <summary>Parameters of private methods never read (IDE0060), removed with their arguments at every call.</summary>
+    Parameters = 2,
+    /// <summary>Unnecessary using directives (CS8019, IDE0005).</summary>
+    Usings = 3,
+}
+
+/// <param name="File">One document; <c>None</c> means the project, or else the whole solution.</param>
+/// <param name="Project">As <c>DiagnosticsRequest.project</c>; ignored with <c>file</c>.</param>
+/// <param name="Kinds">What to remove; empty means every kind.</param>
+/// <param name="IncludePublic">Also remove non-private members that nothing in the solution references (never overrides, interface implementations, entry points or members with attributes).</param>
+public sealed partial record RemoveUnusedRequest(
+    string? File,
+    string? Project,
+    ValueList<UnusedKind> Kinds,
+    bool IncludePublic) : IBincode<RemoveUnusedRequest>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteOption(File, static (w0, v0) => w0.WriteString(v0));
+        writer.WriteOption(Project, static (w0, v0) => w0.WriteString(v0));
+        writer.WriteSeq(Kinds, static (w0, v0) => w0.Write(v0));
+        writer.WriteBool(IncludePublic);
+    }
+
+    public static RemoveUnusedRequest Decode(BincodeReader reader) => new(
+        reader.ReadOption(static r0 => r0.ReadString()),
+        reader.ReadOption(static r0 => r0.ReadString()),
+        reader.ReadSeq(static r0 => r0.ReadUnusedKind()),
+        reader.ReadBool());
+}
+
+/// <param name="Removed">Sorted by path, line, column.</param>
+public sealed partial record RemoveUnusedPlan(
+    EditPlan Plan,
+    ValueList<RemovedItem> Removed) : IBincode<RemoveUnusedPlan>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        Plan.Encode(writer);
+        writer.WriteSeq(Removed, static (w0, v0) => v0.Encode(w0));
+    }
+
+    public static RemoveUnusedPlan Decode(BincodeReader reader) => new(
+        EditPlan.Decode(reader),
+        reader.ReadSeq(static r0 => RemovedItem.Decode(r0)));
+}
+
+/// <param name="Name">The member, local, parameter or namespace, as written.</param>
+/// <param name="Rule">The diagnostic that found it (<c>IDE0051</c>, <c>CS0168</c>, ...), or <c>unreferenced</c> for a non-private member.</param>
+public sealed partial record RemovedItem(
+    UnusedKind Kind,
+    string Name,
+    string Rule,
+    Position Location) : IBincode<RemovedItem>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.Write(Kind);
+        writer.WriteString(Name);
+        writer.WriteString(Rule);
+        Location.Encode(writer);
+    }
+
+    public static RemovedItem Decode(BincodeReader reader) => new(
+        reader.ReadUnusedKind(),
+        reader.ReadString(),
+        reader.ReadString(),
+        Position.Decode(reader));
+}
+
 /// <summary>A catalog code of <c>crates/protocol/src/error.rs</c>.</summary>
 public enum ErrorCode : uint
 {
@@ -1804,50 +2312,54 @@ public enum ErrorCode : uint
     PlanNotFound = 18,
     /// <summary>No operation with that id in the solution's history (2011).</summary>
     OperationNotFound = 19,
+    /// <summary>No code action with that id: unknown, expired, or no longer offered there (2012).</summary>
+    CodeActionNotFound = 20,
     /// <summary>Symbol type cannot be moved (method, field, etc.) (3001).</summary>
-    SymbolNotMoveable = 20,
+    SymbolNotMoveable = 21,
     /// <summary>Nested types cannot be moved independently (3002).</summary>
-    SymbolIsNested = 21,
+    SymbolIsNested = 22,
     /// <summary>Target location already has type with same name (3003).</summary>
-    NameCollision = 22,
+    NameCollision = 23,
     /// <summary>Source and target are the same (3004).</summary>
-    SameLocation = 23,
+    SameLocation = 24,
     /// <summary>Move would create circular dependency (3005).</summary>
-    CircularReference = 24,
+    CircularReference = 25,
     /// <summary>Move would break accessibility constraints (3006).</summary>
-    BreaksAccessibility = 25,
+    BreaksAccessibility = 26,
     /// <summary>The type is already in the target namespace (3007).</summary>
-    SameNamespace = 26,
+    SameNamespace = 27,
     /// <summary>The symbol is declared in a referenced assembly, not in the solution's source (3008).</summary>
-    SymbolNotInSource = 27,
+    SymbolNotInSource = 28,
     /// <summary>The operation is already undone (undo) or not undone (redo) (3009).</summary>
-    OperationNotApplicable = 28,
+    OperationNotApplicable = 29,
     /// <summary>Another operation in progress (4001).</summary>
-    WorkspaceBusy = 29,
+    WorkspaceBusy = 30,
     /// <summary>Cannot read/write files (4002).</summary>
-    FilesystemError = 30,
+    FilesystemError = 31,
     /// <summary>Roslyn operation failed unexpectedly (4003).</summary>
-    RoslynError = 31,
+    RoslynError = 32,
     /// <summary>Changes would break compilation (4004).</summary>
-    CompilationError = 32,
+    CompilationError = 33,
     /// <summary>Operation exceeded time limit (4005).</summary>
-    Timeout = 33,
+    Timeout = 34,
     /// <summary>Files changed since the edits were computed (4006).</summary>
-    StalePlan = 34,
+    StalePlan = 35,
     /// <summary>The solution changed since the cursor was issued (4007).</summary>
-    CursorStale = 35,
+    CursorStale = 36,
     /// <summary>The result exceeds a hard limit of the service (4008).</summary>
-    CapExceeded = 36,
+    CapExceeded = 37,
     /// <summary>Too many requests in flight for the session or the service (4009).</summary>
-    TooManyRequests = 37,
+    TooManyRequests = 38,
+    /// <summary>The solution changed since the code action was listed (4010).</summary>
+    CodeActionStale = 39,
     /// <summary>MSBuild not available (5001).</summary>
-    MsbuildNotFound = 38,
+    MsbuildNotFound = 40,
     /// <summary>Roslyn assemblies not loadable (5002).</summary>
-    RoslynNotAvailable = 39,
+    RoslynNotAvailable = 41,
     /// <summary>.NET SDK not found (5003).</summary>
-    SdkNotFound = 40,
+    SdkNotFound = 42,
     /// <summary>Could not load solution (5004).</summary>
-    SolutionLoadFailed = 41,
+    SolutionLoadFailed = 43,
 }
 
 /// <summary>The codec of the protocol's enums: the variant index as a varint.</summary>
@@ -1901,11 +2413,35 @@ public static class EnumCodec
         return index < 6 ? (Relation)index : throw BincodeReader.UnknownVariant(nameof(Relation), index);
     }
 
+    public static void Write(this BincodeWriter writer, CodeActionKind value) => writer.WriteVariant((uint)value);
+
+    public static CodeActionKind ReadCodeActionKind(this BincodeReader reader)
+    {
+        var index = reader.ReadVariant();
+        return index < 2 ? (CodeActionKind)index : throw BincodeReader.UnknownVariant(nameof(CodeActionKind), index);
+    }
+
+    public static void Write(this BincodeWriter writer, FixAllScope value) => writer.WriteVariant((uint)value);
+
+    public static FixAllScope ReadFixAllScope(this BincodeReader reader)
+    {
+        var index = reader.ReadVariant();
+        return index < 3 ? (FixAllScope)index : throw BincodeReader.UnknownVariant(nameof(FixAllScope), index);
+    }
+
+    public static void Write(this BincodeWriter writer, UnusedKind value) => writer.WriteVariant((uint)value);
+
+    public static UnusedKind ReadUnusedKind(this BincodeReader reader)
+    {
+        var index = reader.ReadVariant();
+        return index < 4 ? (UnusedKind)index : throw BincodeReader.UnknownVariant(nameof(UnusedKind), index);
+    }
+
     public static void Write(this BincodeWriter writer, ErrorCode value) => writer.WriteVariant((uint)value);
 
     public static ErrorCode ReadErrorCode(this BincodeReader reader)
     {
         var index = reader.ReadVariant();
-        return index < 42 ? (ErrorCode)index : throw BincodeReader.UnknownVariant(nameof(ErrorCode), index);
+        return index < 44 ? (ErrorCode)index : throw BincodeReader.UnknownVariant(nameof(ErrorCode), index);
     }
 }

@@ -108,14 +108,18 @@ async fn tools_publish_strict_schemas_and_annotations() {
         names,
         [
             "analyze_code_block",
+            "apply_code_action",
             "apply_plan",
             "diagnose",
             "find_implementations",
             "find_references",
+            "find_replace",
             "find_symbol_definition",
             "find_type_definition",
+            "format_document",
             "get_available_members",
             "get_call_hierarchy",
+            "get_code_actions",
             "get_compilation_diagnostics",
             "get_document_symbols",
             "get_method_overloads",
@@ -127,17 +131,22 @@ async fn tools_publish_strict_schemas_and_annotations() {
             "move_type_to_namespace",
             "organize_usings",
             "redo",
+            "remove_unused",
             "rename_symbol",
             "search_symbols",
             "undo"
         ]
     );
-    const WRITES: [&str; 7] = [
+    const WRITES: [&str; 11] = [
+        "apply_code_action",
         "apply_plan",
+        "find_replace",
+        "format_document",
         "move_type_to_file",
         "move_type_to_namespace",
         "organize_usings",
         "redo",
+        "remove_unused",
         "rename_symbol",
         "undo",
     ];

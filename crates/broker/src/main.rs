@@ -1,6 +1,7 @@
 //! roslyn-mcp: the binary. `serve` runs the daemon every session shares; `stdio` is what an MCP client
 //! launches: a bridge to the daemon, or with `--embedded` one session served in this process.
 
+mod actions;
 mod args;
 mod bridge;
 mod components;

@@ -13,8 +13,8 @@ use crate::telemetry;
 use crate::tools::{self, Call};
 use protocol::ToolError;
 use protocol::tools::{
-    PositionInput, analyze, diagnose, diagnostics, hierarchy, input_schema, members, moves, navigation, output_schema,
-    plans, refactor, symbols, workspace,
+    PositionInput, actions, analyze, cleanup, diagnose, diagnostics, hierarchy, input_schema, members, moves,
+    navigation, output_schema, plans, refactor, symbols, workspace,
 };
 use rmcp::model::{
     CallToolResult, Implementation, InitializeRequestParams, InitializeResult, JsonObject, ServerCapabilities,
@@ -221,7 +221,7 @@ impl RoslynMcp {
     }
 
     #[tool(
-        description = "Compiler diagnostics (errors, warnings...) of one file, one project or the whole solution, grouped by file and sorted by position, with stable ids and counts. minSeverity filters. Paged by files: pass nextCursor back as cursor.",
+        description = "Compiler diagnostics (errors, warnings...) of one file, one project or the whole solution, grouped by file and sorted by position, with stable ids and counts; with includeAnalyzers also the analyzers' (the project's analyzer references such as the SDK's CA rules or StyleCop, and Roslyn's IDE rules) at the severities .editorconfig gives them, each with its source. minSeverity filters. Paged by files: pass nextCursor back as cursor.",
         input_schema = Arc::new(input_schema::<diagnostics::CompilationDiagnosticsInput>()),
         output_schema = Arc::new(output_schema::<diagnostics::CompilationDiagnosticsOutput>()),
         annotations(title = "Compilation diagnostics", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
@@ -402,6 +402,71 @@ impl RoslynMcp {
     async fn organize_usings(&self, raw: JsonObject, context: RequestContext<RoleServer>) -> CallToolResult {
         self.run_uncapped("organize_usings", raw, context, |call, input| async move {
             tools::refactor::organize_usings(&call, input).await
+        })
+        .await
+    }
+
+    #[tool(
+        description = "The refactorings Roslyn offers at a 1-based position or selection (extract method, extract interface, inline temporary, implement interface, generate constructor, convert between forms...) and the code fixes of the diagnostics there (add missing using, ...), as the IDE's light bulb lists them. Each has an id bound to the solution's current state (any edit makes it stale), a kind, the fixed diagnostic, the scopes of its fix-all, and the options it takes with their defaults. Apply one with apply_code_action.",
+        input_schema = Arc::new(input_schema::<actions::GetCodeActionsInput>()),
+        output_schema = Arc::new(output_schema::<actions::CodeActionsOutput>()),
+        annotations(title = "Code actions", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn get_code_actions(&self, raw: JsonObject, context: RequestContext<RoleServer>) -> CallToolResult {
+        self.run("get_code_actions", raw, context, |call, input| async move {
+            tools::actions::get_code_actions(&call, input).await
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Apply a code action get_code_actions listed (by id), or with fixAll every occurrence of its diagnostic in the document, project or solution; options replace the dialog of an action listed with options (extract interface: name, file, members). Refused when the solution changed since the listing (CODE_ACTION_STALE), the id is unknown (CODE_ACTION_NOT_FOUND) or the result would not compile (COMPILATION_ERROR). preview: true returns the plan (planId, diffs) and writes nothing; the answer's operationId undoes it.",
+        input_schema = Arc::new(input_schema::<actions::ApplyCodeActionInput>()),
+        output_schema = Arc::new(output_schema::<actions::ApplyCodeActionOutput>()),
+        annotations(title = "Apply code action", read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
+    )]
+    async fn apply_code_action(&self, raw: JsonObject, context: RequestContext<RoleServer>) -> CallToolResult {
+        self.run_uncapped("apply_code_action", raw, context, |call, input| async move {
+            tools::actions::apply_code_action(&call, input).await
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Format one file (or a range of its lines), one project or the whole solution with Roslyn's formatter and the options the project's .editorconfig sets (indentation, braces, spacing). preview: true returns the plan (planId, diffs) and writes nothing; the answer's operationId undoes it.",
+        input_schema = Arc::new(input_schema::<cleanup::FormatDocumentInput>()),
+        output_schema = Arc::new(output_schema::<cleanup::FormatDocumentOutput>()),
+        annotations(title = "Format document", read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
+    )]
+    async fn format_document(&self, raw: JsonObject, context: RequestContext<RoleServer>) -> CallToolResult {
+        self.run_uncapped("format_document", raw, context, |call, input| async move {
+            tools::cleanup::format_document(&call, input).await
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Replace literal text or a .NET regular expression ($1, ${name} in the replacement) across the solution's documents, optionally one project, files matching a glob, and the other text files under the solution's folder (README.md...), with every match listed. Refused when the result would not compile (COMPILATION_ERROR). preview: true returns the plan (planId, matches, diffs) and writes nothing; the answer's operationId undoes it.",
+        input_schema = Arc::new(input_schema::<cleanup::FindReplaceInput>()),
+        output_schema = Arc::new(output_schema::<cleanup::FindReplaceOutput>()),
+        annotations(title = "Find and replace", read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
+    )]
+    async fn find_replace(&self, raw: JsonObject, context: RequestContext<RoleServer>) -> CallToolResult {
+        self.run_uncapped("find_replace", raw, context, |call, input| async move {
+            tools::cleanup::find_replace(&call, input).await
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Remove what Roslyn's analyzers find unused in one file, one project or the solution: private members never referenced or never read (IDE0051, IDE0052), unused locals (CS0168, CS0219), unused parameters of private methods with their arguments (IDE0060), unnecessary usings (CS8019). Public API is kept unless includePublic. preview: true returns the plan (planId, what goes, diffs) and writes nothing; the answer's operationId undoes it.",
+        input_schema = Arc::new(input_schema::<cleanup::RemoveUnusedInput>()),
+        output_schema = Arc::new(output_schema::<cleanup::RemoveUnusedOutput>()),
+        annotations(title = "Remove unused code", read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false)
+    )]
+    async fn remove_unused(&self, raw: JsonObject, context: RequestContext<RoleServer>) -> CallToolResult {
+        self.run_uncapped("remove_unused", raw, context, |call, input| async move {
+            tools::cleanup::remove_unused(&call, input).await
         })
         .await
     }

@@ -1,5 +1,6 @@
 //! What every session shares: the broker actor, the registry of loaded solutions, the toolchain state.
 
+use crate::actions::ActionStore;
 use crate::components::ComponentsCell;
 use crate::config::ServiceArgs;
 use crate::in_flight::Budget;
@@ -27,6 +28,8 @@ pub struct Services {
     pub pager: Pager,
     /// Plans previews computed, until applied or expired.
     pub plans: PlanStore,
+    /// Code actions get_code_actions listed, until they expire.
+    pub actions: ActionStore,
     pub telemetry: Arc<Telemetry>,
     /// The daemon's HTTP endpoint, once it tried to bind it (never set in-process).
     pub http: OnceLock<HttpEndpoint>,
@@ -59,6 +62,7 @@ impl Services {
             limits: args.limits(),
             pager: Pager::new(args.cursor_ttl()),
             plans: PlanStore::default(),
+            actions: ActionStore::default(),
             telemetry,
             http: OnceLock::new(),
             requests,

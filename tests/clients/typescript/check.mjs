@@ -1,6 +1,7 @@
 // The service as the official TypeScript SDK client sees it: lists the tools, initializes a copy of the Shop
 // fixture, makes a call that answers, one that is refused, and the writing tools' round (a preview, apply_plan,
-// list_operations, undo, a rename preview); the SDK validates each structuredContent against its output schema.
+// list_operations, undo, a rename preview, code actions, format and find/replace); the SDK validates each
+// structuredContent against its output schema.
 // Prints one JSON line with the listing's size, each write's outcome and every line the SDK logged.
 // Usage: npm install && node check.mjs <path of roslyn-mcp> <copy of tests/fixtures/Shop>
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -24,7 +25,13 @@ const applied = await client.callTool({ name: "apply_plan", arguments: { planId:
 const listed = await client.callTool({ name: "list_operations", arguments: {} });
 const undone = await client.callTool({ name: "undo", arguments: { operationId: applied.structuredContent?.operationId ?? "none" } });
 const renamed = await client.callTool({ name: "rename_symbol", arguments: { filePath: customer, line: 6, column: 14, newName: "Client", preview: true } });
-const writes = [plan, applied, listed, undone, renamed].map((r) => (r.isError ? r.structuredContent?.error?.code : "ok"));
+// Roslyn's code actions at the class name, one applied as a preview; format and find/replace previews.
+const actions = await client.callTool({ name: "get_code_actions", arguments: { filePath: customer, line: 6, column: 14 } });
+const firstAction = actions.structuredContent?.actions?.[0]?.id ?? "none";
+const action = await client.callTool({ name: "apply_code_action", arguments: { id: firstAction, preview: true } });
+const formatted = await client.callTool({ name: "format_document", arguments: { filePath: customer, preview: true } });
+const replaced = await client.callTool({ name: "find_replace", arguments: { pattern: "customer", replacement: "client", wholeWord: true, preview: true } });
+const writes = [plan, applied, listed, undone, renamed, actions, action, formatted, replaced].map((r) => (r.isError ? r.structuredContent?.error?.code : "ok"));
 await client.close();
 process.stdout.write(JSON.stringify({
   tools: tools.length,

@@ -1,7 +1,9 @@
 //! Tool implementations: each takes a typed input and returns its typed output or a catalog error.
 
+pub mod actions;
 pub mod analyze;
 pub mod calls;
+pub mod cleanup;
 pub mod convert;
 pub mod diagnose;
 pub mod diagnostics;
@@ -45,6 +47,12 @@ pub struct Call {
 }
 
 /// A call's resolved target with its workspace.
+/// One document (absolute path), else one project (name or project file), else the whole solution.
+pub struct Documents {
+    pub file: Option<String>,
+    pub project: Option<String>,
+}
+
 pub struct Resolved {
     pub target: Target,
     pub workspace: Arc<Workspace>,
@@ -78,6 +86,20 @@ impl Call {
         let file = self.file(file_path, "filePath")?;
         let resolved = self.resolve(solution_path, Some(&file)).await?;
         Ok((resolved, Position { file: file.display().to_string(), line, column }))
+    }
+
+    /// The documents a whole-file tool works on: one file (gated), else one project, else the solution; and the
+    /// solution they belong to, opened.
+    pub async fn documents(
+        &self,
+        file_path: Option<&str>,
+        project: Option<String>,
+        solution_path: Option<&str>,
+    ) -> Result<(Resolved, Documents), ToolError> {
+        let file = file_path.map(|f| self.file(f, "filePath")).transpose()?;
+        let resolved = self.resolve(solution_path, file.as_deref()).await?;
+        let project = if file.is_some() { None } else { project };
+        Ok((resolved, Documents { file: file.map(|f| f.display().to_string()), project }))
     }
 
     /// An existing file named by an argument, gated later by [`Call::resolve`].

@@ -3,7 +3,7 @@
 //! one write path ([`super::writes`]) previews or applies it.
 
 use super::writes::{plan_then_write, render};
-use super::{Call, unexpected};
+use super::{Call, Documents, unexpected};
 use crate::plans::Plan;
 use protocol::host::{
     EditKind, OrganizeUsingsPlan, OrganizeUsingsRequest, RenamePlan, RenameRequest, RequestBody, ResponseBody,
@@ -22,7 +22,7 @@ const MAX_NAME: usize = 512;
 
 pub async fn rename_symbol(call: &Call, input: RenameSymbolInput) -> Result<WriteOutput<Outline>, ToolError> {
     let began = Instant::now();
-    new_name(&input.new_name)?;
+    identifier(&input.new_name, "newName")?;
     let (resolved, position) =
         call.position_at(&input.file_path, input.line, input.column, input.solution_path.as_deref()).await?;
     call.progress.step(format!("Computing the rename to {}", input.new_name)).await;
@@ -34,7 +34,10 @@ pub async fn rename_symbol(call: &Call, input: RenameSymbolInput) -> Result<Writ
         rename_in_strings: input.rename_in_strings.unwrap_or(false),
         rename_file: input.rename_file.unwrap_or(true),
     });
-    plan_then_write(call, resolved, input.preview.unwrap_or(false), began, request, rename_plan).await
+    plan_then_write(call, resolved, input.preview.unwrap_or(false), began, request, |reply, solution| {
+        rename_plan(reply.body, solution)
+    })
+    .await
 }
 
 pub async fn organize_usings(call: &Call, input: OrganizeUsingsInput) -> Result<WriteOutput<Outline>, ToolError> {
@@ -48,20 +51,18 @@ pub async fn organize_usings(call: &Call, input: OrganizeUsingsInput) -> Result<
         .detail("field", "removeUnused")
         .suggest("Leave either at its default (true)"));
     }
-    let file = input.file_path.as_deref().map(|f| call.file(f, "filePath")).transpose()?;
-    let resolved = call.resolve(input.solution_path.as_deref(), file.as_deref()).await?;
+    let (resolved, Documents { file, project }) =
+        call.documents(input.file_path.as_deref(), input.project, input.solution_path.as_deref()).await?;
     call.progress.step("Computing the using directives to remove and their order").await;
-    let request = RequestBody::PlanOrganizeUsings(OrganizeUsingsRequest {
-        file: file.as_ref().map(|f| f.display().to_string()),
-        project: if file.is_some() { None } else { input.project },
-        remove_unused,
-        sort,
-    });
-    plan_then_write(call, resolved, input.preview.unwrap_or(false), began, request, usings_plan).await
+    let request = RequestBody::PlanOrganizeUsings(OrganizeUsingsRequest { file, project, remove_unused, sort });
+    plan_then_write(call, resolved, input.preview.unwrap_or(false), began, request, |reply, solution| {
+        usings_plan(reply.body, solution)
+    })
+    .await
 }
 
 /// The host judges identifiers (keywords, Unicode letters); this refuses what cannot be one at all.
-fn new_name(name: &str) -> Result<(), ToolError> {
+pub(super) fn identifier(name: &str, field: &str) -> Result<(), ToolError> {
     let plausible = !name.is_empty()
         && name.chars().count() <= MAX_NAME
         && !name.chars().any(|c| c.is_whitespace() || c.is_control() || ".,;:()<>[]{}\"'`/\\".contains(c));
@@ -69,7 +70,7 @@ fn new_name(name: &str) -> Result<(), ToolError> {
         return Ok(());
     }
     Err(ToolError::new(ErrorCode::INVALID_SYMBOL_NAME, format!("{name:?} is not a C# identifier"))
-        .detail("newName", name)
+        .detail(field, name)
         .suggest(
             "Pass a simple name: letters, digits and underscores, not starting with a digit (prefix a keyword with @)",
         ))

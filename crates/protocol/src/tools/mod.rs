@@ -1,7 +1,9 @@
 //! MCP tool inputs and outputs. Inputs reject unknown fields; outputs are the `structuredContent` of a
 //! successful call and are described by [`output_schema`].
 
+pub mod actions;
 pub mod analyze;
+pub mod cleanup;
 mod common;
 pub mod diagnose;
 pub mod diagnostics;

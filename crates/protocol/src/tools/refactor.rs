@@ -1,6 +1,8 @@
 //! rename_symbol (seeds 003, 004) and organize_usings (seed 004's organize imports, the C# way): inputs and
 //! what their plans report besides the files.
 
+use super::actions::CodeActionOutline;
+use super::cleanup::{FindReplaceOutline, FormatOutline, RemoveUnusedOutline};
 use super::groups::tool_input;
 use super::moves::{FilePosition, MoveOutline};
 use super::plans::{Applied, WriteOutput};
@@ -92,6 +94,10 @@ pub enum Outline {
     Move(MoveOutline),
     Rename(RenameOutline),
     OrganizeUsings(OrganizeUsingsOutline),
+    CodeAction(CodeActionOutline),
+    Format(FormatOutline),
+    FindReplace(FindReplaceOutline),
+    RemoveUnused(RemoveUnusedOutline),
 }
 
 /// What `apply_plan` answers: what the tool that computed the plan answers when it applies directly.

@@ -15,6 +15,7 @@ use protocol::tools::moves::{FilePosition, MoveOutline, MoveTypeToFileInput, Mov
 use protocol::tools::plans::WriteOutput;
 use protocol::tools::refactor::Outline;
 use protocol::{ErrorCode, ToolError};
+use roslyn_host::HostReply;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -83,7 +84,7 @@ async fn run(
     }
     call.progress.step(format!("Computing the move of {}", job.request.symbol_name)).await;
     let request = RequestBody::PlanMove(job.request);
-    let to_plan = |body, solution: &Path| to_plan(tool, body, solution);
+    let to_plan = |reply: HostReply, solution: &Path| to_plan(tool, reply.body, solution);
     plan_then_write(call, resolved, preview.unwrap_or(false), job.began, request, to_plan).await
 }
 

@@ -9,10 +9,11 @@ pub mod render;
 
 use super::{Call, Resolved};
 use crate::plans::{self, Plan};
-use protocol::host::{RequestBody, ResponseBody};
+use protocol::host::RequestBody;
 use protocol::tools::plans::{Applied, PlanPreview, WriteOutput};
 use protocol::tools::refactor::Outline;
 use protocol::{ErrorCode, ToolError};
+use roslyn_host::HostReply;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
@@ -20,7 +21,8 @@ use workspace_actor::checksum::without_bom;
 use workspace_actor::history::OperationMeta;
 use workspace_actor::{Recording, Walls, Workspace, WriteGuard};
 
-/// Computes a plan with `request` on the resolved solution, then previews it or applies it. A write holds
+/// Computes a plan with `request` on the resolved solution (`to_plan` reads the host's answer), then previews it
+/// or applies it. A write holds
 /// the lock from before computing until the host has the new files; a preview holds none.
 pub async fn plan_then_write(
     call: &Call,
@@ -28,7 +30,7 @@ pub async fn plan_then_write(
     preview: bool,
     began: Instant,
     request: RequestBody,
-    to_plan: impl FnOnce(ResponseBody, &Path) -> Result<Plan, ToolError>,
+    to_plan: impl FnOnce(HostReply, &Path) -> Result<Plan, ToolError>,
 ) -> Result<WriteOutput<Outline>, ToolError> {
     // Loading has its own limit; the write's starts with a loaded solution.
     let workspace = call.load(&resolved.workspace).await?;
@@ -37,7 +39,7 @@ pub async fn plan_then_write(
     let deadline = tokio::time::Instant::now() + limit;
     let asked = call.ask_within(&workspace, request, Some(limit));
     let reply = tokio::time::timeout_at(deadline, asked).await.map_err(|_| computing_timeout(limit))??;
-    let plan = to_plan(reply.body, &resolved.target.solution)?;
+    let plan = to_plan(reply, &resolved.target.solution)?;
     let walls = walls_of(&resolved);
     gate(&walls, &plan)?;
     match guard {
@@ -150,7 +152,7 @@ fn computing_timeout(limit: Duration) -> ToolError {
         .suggest("Retry, or raise the write timeout (at most 120 s)")
 }
 
-fn rfc3339(time: SystemTime) -> String {
+pub fn rfc3339(time: SystemTime) -> String {
     humantime::format_rfc3339_seconds(time).to_string()
 }
 

@@ -1,0 +1,136 @@
+//! get_code_actions and apply_code_action: Roslyn's own refactorings and code fixes (the IDE's light bulb),
+//! listed at a place under ids bound to the solution's state, applied as plans.
+
+use super::groups::{tool_input, tool_output};
+use super::plans::WriteOutput;
+use super::{Location, diagnostics::SeverityName};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+tool_input! {
+    pub struct GetCodeActionsInput(position;) {
+        /// End of a selection (1-based line), with `endColumn`; omit both for the position alone.
+        #[serde(default)]
+        #[schemars(range(min = 1))]
+        pub end_line: Option<u32>,
+        /// End of a selection (1-based column, exclusive).
+        #[serde(default)]
+        #[schemars(range(min = 1))]
+        pub end_column: Option<u32>,
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ActionKind {
+    /// Offered by a refactoring provider at the place.
+    Refactoring,
+    /// Fixes a diagnostic that touches the place.
+    Fix,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum FixAllScopeName {
+    Document,
+    Project,
+    Solution,
+}
+
+tool_output! {
+    pub struct CodeActionsOutput {
+        /// Fixes first (by the diagnostic's place), then refactorings; nested variants listed one by one.
+        pub actions: Vec<CodeActionItem>,
+        pub count: u32,
+        /// The solution snapshot the ids are bound to changes with any edit of its files: list again then.
+        pub expires_at: String,
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CodeActionItem {
+    /// Pass to `apply_code_action`. The same action on the same solution state has the same id; any change
+    /// of the solution makes it stale (CODE_ACTION_STALE).
+    pub id: String,
+    /// The action's own title (the last of `path`).
+    pub title: String,
+    /// Titles from the top-level action down, for a variant of a nested action.
+    pub path: Vec<String>,
+    pub kind: ActionKind,
+    /// The Roslyn provider that offers it.
+    pub provider: String,
+    /// The diagnostic a fix fixes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diagnostic: Option<FixedDiagnostic>,
+    /// Scopes `apply_code_action { fixAll }` accepts for this fix: every occurrence of the diagnostic there.
+    pub fix_all_scopes: Vec<FixAllScopeName>,
+    /// The action takes `options` (Roslyn would show a dialog); these are its defaults.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub options: Option<CodeActionOptions>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FixedDiagnostic {
+    pub code: String,
+    pub message: String,
+    pub severity: SeverityName,
+    pub location: Location,
+}
+
+/// What an action that would show a dialog takes instead.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CodeActionOptions {
+    /// For "Extract interface...".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extract_interface: Option<ExtractInterfaceArgs>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ExtractInterfaceArgs {
+    /// The interface's name (default `I` + the type's name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 512))]
+    pub interface_name: Option<String>,
+    /// The new file's name beside the type's file (default the interface's name + `.cs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 255))]
+    pub file_name: Option<String>,
+    /// Declare the interface in the type's own file instead (default false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub same_file: Option<bool>,
+    /// Names of the members to extract (default every public member that can be).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub members: Option<Vec<String>>,
+}
+
+tool_input! {
+    pub struct ApplyCodeActionInput(; preview) {
+        /// `id` from `get_code_actions`.
+        #[schemars(length(min = 1))]
+        pub id: String,
+        /// Fix every occurrence of the fix's diagnostic in this scope (one of the action's `fixAllScopes`).
+        #[serde(default)]
+        pub fix_all: Option<FixAllScopeName>,
+        /// For an action listed with `options`; omitted ones take the listed defaults.
+        #[serde(default)]
+        pub options: Option<CodeActionOptions>,
+    }
+}
+
+/// What apply_code_action did, or (in a preview) would do.
+pub type ApplyCodeActionOutput = WriteOutput<CodeActionOutline>;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CodeActionOutline {
+    /// The action's title, with ` (fix all in <scope>)` for a fix-all.
+    pub action: String,
+    pub provider: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fix_all: Option<FixAllScopeName>,
+    pub files_changed: u32,
+}

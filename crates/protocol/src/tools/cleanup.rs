@@ -1,0 +1,150 @@
+//! format_document, find_replace and remove_unused (seed 003's workspace.find_replace and delete of dead code
+//! and unused imports): whole-solution edits as plans.
+
+use super::Location;
+use super::groups::tool_input;
+use super::plans::WriteOutput;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+tool_input! {
+    pub struct FormatDocumentInput(; write) {
+        /// One file, absolute or relative to the workspace root; omit for a project or the whole solution.
+        #[serde(default)]
+        pub file_path: Option<String>,
+        /// One project, by name or project file path; omit, with no `filePath`, for the whole solution.
+        #[serde(default)]
+        pub project: Option<String>,
+        /// Only lines from here (1-based) of `filePath`, with `endLine`.
+        #[serde(default)]
+        #[schemars(range(min = 1))]
+        pub start_line: Option<u32>,
+        /// Last line (inclusive) to format, with `startLine`.
+        #[serde(default)]
+        #[schemars(range(min = 1))]
+        pub end_line: Option<u32>,
+    }
+}
+
+/// What format_document did, or (in a preview) would do.
+pub type FormatDocumentOutput = WriteOutput<FormatOutline>;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FormatOutline {
+    /// Documents examined.
+    pub documents_formatted: u32,
+    pub files_changed: u32,
+}
+
+tool_input! {
+    pub struct FindReplaceInput(; write) {
+        /// Literal text, or a .NET regular expression with `regex`.
+        #[schemars(length(min = 1, max = 4096))]
+        pub pattern: String,
+        /// With `regex`, `$1`, `${name}` and `$$` stand for groups and a dollar; otherwise literal.
+        #[schemars(length(max = 65536))]
+        pub replacement: String,
+        /// Treat `pattern` as a regular expression (default false).
+        #[serde(default)]
+        pub regex: Option<bool>,
+        /// Default true.
+        #[serde(default)]
+        pub case_sensitive: Option<bool>,
+        /// Only whole words (default false).
+        #[serde(default)]
+        pub whole_word: Option<bool>,
+        /// Only paths (relative to the solution's folder) matching this glob: `**` any folders, `*` within a name.
+        #[serde(default)]
+        #[schemars(length(min = 1, max = 1024))]
+        pub include: Option<String>,
+        /// Only this project's documents, by name or project file path.
+        #[serde(default)]
+        pub project: Option<String>,
+        /// Also the other text files under the solution's folder, e.g. `README.md` (default false; never
+        /// `bin/`, `obj/`, hidden folders, binary files or files over 1 MiB).
+        #[serde(default)]
+        pub include_other_files: Option<bool>,
+    }
+}
+
+/// What find_replace did, or (in a preview) would do.
+pub type FindReplaceOutput = WriteOutput<FindReplaceOutline>;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FindReplaceOutline {
+    pub match_count: u32,
+    /// Every match (at most 500 listed; `matchCount` counts all), sorted by path and position.
+    pub matches: Vec<TextMatch>,
+    /// More matches than listed.
+    pub matches_truncated: bool,
+    /// Files searched.
+    pub files_searched: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TextMatch {
+    /// In the file as it is before the replacement.
+    pub location: Location,
+    pub text: String,
+    pub replacement: String,
+    /// The match's first line before and after.
+    pub line_before: String,
+    pub line_after: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum UnusedKindName {
+    /// Private members never referenced or never read (IDE0051, IDE0052).
+    Members,
+    /// Locals never used (CS0168, CS0219, IDE0059).
+    Locals,
+    /// Unused parameters of private methods, with their arguments (IDE0060).
+    Parameters,
+    /// Unnecessary using directives (CS8019).
+    Usings,
+}
+
+tool_input! {
+    pub struct RemoveUnusedInput(; write) {
+        /// One file, absolute or relative to the workspace root; omit for a project or the whole solution.
+        #[serde(default)]
+        pub file_path: Option<String>,
+        /// One project, by name or project file path; omit, with no `filePath`, for the whole solution.
+        #[serde(default)]
+        pub project: Option<String>,
+        /// What to remove (default all four).
+        #[serde(default)]
+        pub kinds: Option<Vec<UnusedKindName>>,
+        /// Also remove public, protected and internal members nothing in the solution references (default
+        /// false: public API is kept).
+        #[serde(default)]
+        pub include_public: Option<bool>,
+    }
+}
+
+/// What remove_unused did, or (in a preview) would do.
+pub type RemoveUnusedOutput = WriteOutput<RemoveUnusedOutline>;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RemoveUnusedOutline {
+    /// Everything removed, sorted by path and position.
+    pub removed: Vec<RemovedItem>,
+    pub removed_count: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RemovedItem {
+    pub kind: UnusedKindName,
+    pub name: String,
+    /// The diagnostic that found it (`IDE0051`, `CS0168`, ...), or `unreferenced` (with `includePublic`).
+    pub rule: String,
+    pub file_path: String,
+    pub line: u32,
+    pub column: u32,
+}

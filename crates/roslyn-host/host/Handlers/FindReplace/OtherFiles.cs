@@ -14,18 +14,20 @@ internal static class OtherFiles
 {
     public const long MaxBytes = 1024 * 1024;
 
+    private static readonly EnumerationOptions Readable = new() { IgnoreInaccessible = true, AttributesToSkip = 0 };
+
     private static readonly UTF8Encoding StrictUtf8 = new(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true);
 
     public static IEnumerable<SearchedFile> Under(string folder, Func<string, bool> wanted, List<string> warnings)
     {
-        foreach (var path in Directory.EnumerateFiles(folder).Order(StringComparer.Ordinal))
+        foreach (var path in Directory.EnumerateFiles(folder, "*", Readable).Order(StringComparer.Ordinal))
         {
             if (wanted(path) && Read(path, warnings) is { } text)
             {
                 yield return new SearchedFile(path, text, []);
             }
         }
-        foreach (var child in Directory.EnumerateDirectories(folder).Order(StringComparer.Ordinal))
+        foreach (var child in Directory.EnumerateDirectories(folder, "*", Readable).Order(StringComparer.Ordinal))
         {
             if (!IsSkippedFolder(child))
             {
@@ -46,13 +48,21 @@ internal static class OtherFiles
 
     private static SourceText? Read(string path, List<string> warnings)
     {
-        var info = new FileInfo(path);
-        if (info.Length > MaxBytes)
+        byte[] bytes;
+        try
         {
-            warnings.Add($"Skipped {path}: over 1 MiB");
+            if (new FileInfo(path).Length > MaxBytes)
+            {
+                warnings.Add($"Skipped {path}: over 1 MiB");
+                return null;
+            }
+            bytes = File.ReadAllBytes(path);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            warnings.Add($"Skipped {path}: {e.Message}");
             return null;
         }
-        var bytes = File.ReadAllBytes(path);
         if (Array.IndexOf(bytes, (byte)0) >= 0)
         {
             return null;

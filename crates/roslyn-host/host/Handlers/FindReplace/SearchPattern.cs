@@ -30,6 +30,7 @@ internal sealed class SearchPattern
         }
         var options = RegexOptions.Multiline | RegexOptions.CultureInvariant | (request.CaseSensitive ? RegexOptions.None : RegexOptions.IgnoreCase);
         var body = request.Regex ? request.Pattern : Regex.Escape(request.Pattern);
+        // Parsed alone before the word boundaries go around it, so that a parse error points into the pattern as given.
         Regex regex;
         try
         {
@@ -39,7 +40,6 @@ internal sealed class SearchPattern
         {
             throw Invalid(request, $"'{request.Pattern}' is not a valid .NET regular expression: {e.Message}", "Escape the characters meant literally, or search without regex");
         }
-        // Parsed alone first, so that a parse error points into the pattern as given.
         return new SearchPattern(request, request.WholeWord ? new Regex($@"\b(?:{body})\b", options, Timeout) : regex);
     }
 

@@ -1,4 +1,6 @@
 using System.Globalization;
+using RoslynMcp.Host.Handlers.FindReplace;
+using RoslynMcp.Host.Handlers.Format;
 using RoslynMcp.Host.Handlers.Moves;
 using RoslynMcp.Host.Handlers.Rename;
 using RoslynMcp.Host.Handlers.Usings;
@@ -124,6 +126,10 @@ public sealed class RequestDispatcher(
                 new ResponseBody.RenamePlan(await RenameHandler.HandleAsync(solution, request, cancellationToken)),
             RequestBody.PlanOrganizeUsings { Value: var request } =>
                 new ResponseBody.OrganizeUsingsPlan(await OrganizeUsingsHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.PlanFormat { Value: var request } =>
+                new ResponseBody.FormatPlan(await FormatHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.PlanFindReplace { Value: var request } =>
+                new ResponseBody.FindReplacePlan(await FindReplaceHandler.HandleAsync(solution, snapshot.SolutionPath, request, cancellationToken)),
             _ => throw new InvalidOperationException($"Unhandled request {body.GetType().Name}"),
         };
         return (response, snapshot.Version);

@@ -14,7 +14,7 @@ public static class OrganizeUsingsHandler
 {
     public static async Task<OrganizeUsingsPlan> HandleAsync(Solution solution, OrganizeUsingsRequest request, CancellationToken cancellationToken)
     {
-        var paths = await OrganizedFiles.PathsAsync(solution, request, cancellationToken);
+        var paths = await CoveredFiles.PathsAsync(solution, request.File, request.Project, cancellationToken);
         var edits = new List<FileEdit>();
         var warnings = new List<string>();
         var removed = 0;

@@ -1,21 +1,23 @@
 using Microsoft.CodeAnalysis;
-using RoslynMcp.Host.Protocol;
 
-namespace RoslynMcp.Host.Handlers.Usings;
+namespace RoslynMcp.Host.Handlers.Plans;
 
-/// <summary>The files an organize-usings request covers, each once, generated code left out.</summary>
-internal static class OrganizedFiles
+/// <summary>
+/// The files a plan over one document, one project (every target framework) or the solution covers, each once,
+/// generated code left out.
+/// </summary>
+internal static class CoveredFiles
 {
-    public static async Task<List<string>> PathsAsync(Solution solution, OrganizeUsingsRequest request, CancellationToken cancellationToken)
+    public static async Task<List<string>> PathsAsync(Solution solution, string? file, string? project, CancellationToken cancellationToken)
     {
         IEnumerable<Document> documents;
-        if (request.File is { } file)
+        if (file is not null)
         {
             documents = [PositionResolver.FindDocument(solution, file)];
         }
         else
         {
-            var projects = request.Project is { } wanted ? ProjectLookup.Find(solution, wanted) : solution.Projects;
+            var projects = project is null ? solution.Projects : ProjectLookup.Find(solution, project);
             documents = projects.SelectMany(p => p.Documents);
         }
         var paths = new SortedSet<string>(StringComparer.Ordinal);

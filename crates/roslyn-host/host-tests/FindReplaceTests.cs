@@ -87,7 +87,9 @@ public sealed class FindReplaceTests(TextualSolution fixture, ITestOutputHelper 
         Assert.Equal(
             "`OrderService.FetchOrderAsync` returns an order; `CustomerService.FetchCustomerAsync` returns its customer.",
             result.Matches.First(m => Relative(m.Span.File) == "README.md").LineAfter);
-        Assert.Equal([$"Skipped {fixture.PathOf("big.log")}: over 1 MiB"], result.Plan.Warnings);
+        Assert.Equal(
+            [$"Skipped {fixture.PathOf("big.log")}: over 1 MiB", $"Skipped {fixture.PathOf("link.md")}: a symbolic link"],
+            result.Plan.Warnings);
     }
 
     [Fact]

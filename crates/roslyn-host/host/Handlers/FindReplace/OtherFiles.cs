@@ -6,9 +6,9 @@ namespace RoslynMcp.Host.Handlers.FindReplace;
 
 /// <summary>
 /// The text files under a folder that are not documents of the solution: build output (<c>bin/</c>,
-/// <c>obj/</c>), hidden and symlinked folders are not entered; files over 1 MiB, with a NUL byte or not UTF-8
-/// are left out. The text is read without its byte order mark, as the base hash of an edit is computed and as
-/// the write puts a file's mark back.
+/// <c>obj/</c>), hidden and symlinked folders are not entered; symlinked, empty (FIFOs and devices report no
+/// size) and binary files, files over 1 MiB or not UTF-8 are left out. The text is read without its byte order
+/// mark, as the base hash of an edit is computed and as the write puts a file's mark back.
 /// </summary>
 internal static class OtherFiles
 {
@@ -51,7 +51,19 @@ internal static class OtherFiles
         byte[] bytes;
         try
         {
-            if (new FileInfo(path).Length > MaxBytes)
+            var info = new FileInfo(path);
+            if (info.LinkTarget is not null)
+            {
+                // It may lead outside the roots; the write would refuse the whole plan for it.
+                warnings.Add($"Skipped {path}: a symbolic link");
+                return null;
+            }
+            if (info.Length == 0)
+            {
+                // Nothing to replace; and a FIFO or device, which reports no size, is never opened (reading one blocks).
+                return null;
+            }
+            if (info.Length > MaxBytes)
             {
                 warnings.Add($"Skipped {path}: over 1 MiB");
                 return null;

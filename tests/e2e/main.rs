@@ -5,6 +5,7 @@ mod support;
 
 mod cancel;
 mod catalog;
+mod cleanup;
 mod daemon;
 mod daemon_start;
 mod diagnostics;

@@ -1,0 +1,147 @@
+//! format_document, find_replace and remove_unused as users call them: on private copies of the Textual and
+//! Unused fixtures (their FIXTURE.md), previewed, applied, built with `dotnet build`, and undone to the byte.
+
+use crate::support::{Fixture, Server, assert_same_tree, dotnet_build_errors, tree};
+use serde_json::{Value, json};
+
+fn read(fixture: &Fixture, relative: &str) -> String {
+    std::fs::read_to_string(fixture.path(relative)).unwrap_or_else(|e| panic!("{relative}: {e}"))
+}
+
+/// The Textual fixture without its FIXTURE.md, which names the methods too and is no part of the solution.
+fn textual() -> Fixture {
+    let fixture = Fixture::copy("Textual");
+    std::fs::remove_file(fixture.path("FIXTURE.md")).expect("remove FIXTURE.md");
+    fixture
+}
+
+async fn undo(server: &Server, applied: &Value) {
+    server.ok("undo", json!({"operationId": applied["operationId"]})).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn formatting_then_a_regex_replacement_build_and_are_undone_to_the_byte() {
+    let fixture = textual();
+    let server = Server::start(&fixture.root, &[]).await;
+    let before = tree(&fixture.root);
+    let customers = "Textual/Customers/CustomerService.cs";
+
+    // Lines 9-11 alone: the local is fixed, Count stays as it is.
+    let lines = server
+        .ok(
+            "format_document",
+            json!({"filePath": fixture.file(customers), "startLine": 9, "endLine": 11, "preview": true}),
+        )
+        .await;
+    assert_eq!(lines["summary"]["filesModified"], json!(1), "{lines}");
+    let diff = lines["pendingChanges"][0]["diff"].as_str().expect("a diff");
+    assert!(diff.contains("+        var name = \"Customer \" + id;"), "{diff}");
+    assert!(!diff.contains("+    public int Count()"), "only the lines asked for: {diff}");
+
+    let formatted = server.ok("format_document", json!({"project": "Textual"})).await;
+    assert_eq!(formatted["documentsFormatted"], json!(4));
+    assert_eq!(formatted["filesChanged"], json!(2), "the two badly formatted files; the others are left alone");
+    let text = read(&fixture, customers);
+    assert!(text.contains("    public int Count()\n    {\n        return 0;\n    }\n"), "{text}");
+    assert!(
+        read(&fixture, "Textual/Orders/OrderService.cs").contains("(decimal) id * 2"),
+        ".editorconfig's own options"
+    );
+    let again = server.ok("format_document", json!({"preview": true})).await;
+    assert_eq!(again["pendingChanges"], json!([]), "formatted already: {again}");
+
+    let preview = server
+        .ok(
+            "find_replace",
+            json!({"pattern": r"Get(\w+)Async", "replacement": "Fetch$1Async", "regex": true,
+                "includeOtherFiles": true, "preview": true}),
+        )
+        .await;
+    assert_eq!(preview["matchCount"], json!(10), "{preview}");
+    assert_eq!(preview["summary"]["filesModified"], json!(5));
+    let readme = preview["matches"]
+        .as_array()
+        .expect("matches")
+        .iter()
+        .find(|m| m["location"]["filePath"] == json!(fixture.file("README.md")))
+        .expect("README.md is searched")
+        .clone();
+    assert_eq!(readme["text"], json!("GetOrderAsync"));
+    assert_eq!(readme["replacement"], json!("FetchOrderAsync"));
+    let replaced = server.ok("apply_plan", json!({"planId": preview["planId"]})).await;
+    assert!(read(&fixture, "README.md").contains("`OrderService.FetchOrderAsync` returns an order"));
+    assert!(read(&fixture, "notes.txt").starts_with('\u{feff}'), "the byte order mark stays");
+    assert!(!read(&fixture, "Textual/Reports/ReportBuilder.cs").contains("GetOrderAsync"));
+    assert_eq!(dotnet_build_errors(&fixture.path("Textual.sln")).await, 0, "formatted and renamed, it builds");
+
+    undo(&server, &replaced).await;
+    undo(&server, &formatted).await;
+    assert_same_tree(&before, &fixture.root, "undoing both restores every byte");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn replacements_that_break_the_build_or_run_away_are_refused_and_nothing_changes() {
+    let fixture = textual();
+    let server = Server::start(&fixture.root, &[]).await;
+    let before = tree(&fixture.root);
+    let refused = server
+        .fails(
+            "find_replace",
+            json!({"pattern": "Task<Order> GetOrderAsync(", "replacement": "Task<Order> LoadOrderAsync("}),
+            "COMPILATION_ERROR",
+        )
+        .await;
+    assert!(refused["message"].as_str().expect("message").contains("CS1061"), "{refused}");
+    server
+        .fails(
+            "find_replace",
+            json!({"pattern": r"Get(\w+Async", "replacement": "x", "regex": true}),
+            "INVALID_PARAMETER",
+        )
+        .await;
+    // Catastrophic backtracking on the 60 `=` divider line: the match timeout stops it.
+    server
+        .fails("find_replace", json!({"pattern": "(=+)+#", "replacement": "x", "regex": true}), "INVALID_PARAMETER")
+        .await;
+    server
+        .fails(
+            "find_replace",
+            json!({"pattern": "x", "replacement": "y", "include": "{a,b}/*.cs"}),
+            "INVALID_PARAMETER",
+        )
+        .await;
+    server
+        .fails("find_replace", json!({"pattern": "x", "replacement": "y", "project": "Nope"}), "PROJECT_NOT_FOUND")
+        .await;
+    server.fails("find_replace", json!({"pattern": "", "replacement": "y"}), "INVALID_PARAMETER").await;
+    server.fails("format_document", json!({"startLine": 3, "endLine": 4}), "MISSING_REQUIRED_PARAM").await;
+    let customers = fixture.file("Textual/Customers/CustomerService.cs");
+    server
+        .fails("format_document", json!({"filePath": customers, "startLine": 9, "endLine": 99}), "INVALID_LINE_NUMBER")
+        .await;
+    server
+        .fails("format_document", json!({"filePath": customers, "startLine": 9, "endLine": 3}), "INVALID_LINE_NUMBER")
+        .await;
+    // A link in the solution's folder to a file elsewhere is never searched, so never written.
+    let outside = tempfile::tempdir().expect("temp dir");
+    let secret = outside.path().join("secret.md");
+    std::fs::write(&secret, "GetOrderAsync\n").expect("write");
+    std::os::unix::fs::symlink(&secret, fixture.path("linked.md")).expect("symlink");
+    let linked = server
+        .ok(
+            "find_replace",
+            json!({"pattern": "GetOrderAsync", "replacement": "x", "includeOtherFiles": true,
+            "include": "*.md", "preview": true}),
+        )
+        .await;
+    assert_eq!(linked["matchCount"], json!(1), "README.md only: {linked}");
+    let skipped = format!("Skipped {}: a symbolic link", fixture.file("linked.md"));
+    assert!(linked["warnings"].as_array().expect("warnings").contains(&json!(skipped)), "{linked}");
+    std::fs::remove_file(fixture.path("linked.md")).expect("remove the link");
+    let none = server.ok("find_replace", json!({"pattern": "NoSuchText", "replacement": "x", "preview": true})).await;
+    assert_eq!(none["matchCount"], json!(0));
+    assert_eq!(none["pendingChanges"], json!([]));
+    assert_same_tree(&before, &fixture.root, "refusals write nothing");
+    server.stop().await;
+}

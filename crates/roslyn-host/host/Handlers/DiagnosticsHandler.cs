@@ -1,5 +1,6 @@
 using System.Globalization;
 using Microsoft.CodeAnalysis;
+using RoslynMcp.Host.Handlers.Analyzers;
 using RoslynMcp.Host.Protocol;
 using ProtocolDiagnostic = RoslynMcp.Host.Protocol.Diagnostic;
 using RoslynDiagnostic = Microsoft.CodeAnalysis.Diagnostic;
@@ -24,7 +25,12 @@ public static class DiagnosticsHandler
                 var model = await document.GetSemanticModelAsync(cancellationToken);
                 if (model is not null)
                 {
-                    Collect(found, model.GetDiagnostics(cancellationToken: cancellationToken), document.Project, request.MinSeverity);
+                    Collect(found, model.GetDiagnostics(cancellationToken: cancellationToken), document.Project, request.MinSeverity, null);
+                }
+                if (request.IncludeAnalyzers)
+                {
+                    var analyzed = await AnalyzerDiagnostics.OfDocumentAsync(document, null, null, cancellationToken);
+                    Collect(found, analyzed, document.Project, request.MinSeverity, AnalyzerDiagnostics.SourcesOf(document.Project));
                 }
             }
         }
@@ -36,7 +42,12 @@ public static class DiagnosticsHandler
                 var compilation = await project.GetCompilationAsync(cancellationToken);
                 if (compilation is not null)
                 {
-                    Collect(found, compilation.GetDiagnostics(cancellationToken), project, request.MinSeverity);
+                    Collect(found, compilation.GetDiagnostics(cancellationToken), project, request.MinSeverity, null);
+                }
+                if (request.IncludeAnalyzers)
+                {
+                    var analyzed = await AnalyzerDiagnostics.OfProjectAsync(project, null, cancellationToken);
+                    Collect(found, analyzed, project, request.MinSeverity, AnalyzerDiagnostics.SourcesOf(project));
                 }
             }
         }
@@ -54,7 +65,14 @@ public static class DiagnosticsHandler
         return new DiagnosticList(sorted.ToValueList());
     }
 
-    private static void Collect(List<ProtocolDiagnostic> found, IEnumerable<RoslynDiagnostic> diagnostics, Project project, Severity minimum)
+    /// <summary>Adds the diagnostics at or above <paramref name="minimum"/>; <paramref name="sources"/> names the
+    /// analyzer assembly of each id, null for the compiler's.</summary>
+    private static void Collect(
+        List<ProtocolDiagnostic> found,
+        IEnumerable<RoslynDiagnostic> diagnostics,
+        Project project,
+        Severity minimum,
+        Dictionary<string, string>? sources)
     {
         foreach (var diagnostic in diagnostics)
         {
@@ -70,7 +88,7 @@ public static class DiagnosticsHandler
                 project.Name,
                 project.FilePath ?? "",
                 diagnostic.Location.IsInSource ? SymbolFormat.ToSpan(diagnostic.Location) : null,
-                CompilerSource));
+                sources is null ? CompilerSource : sources.GetValueOrDefault(diagnostic.Id, "analyzer")));
         }
     }
 

@@ -1,4 +1,5 @@
 using System.Globalization;
+using RoslynMcp.Host.Handlers.Actions;
 using RoslynMcp.Host.Handlers.FindReplace;
 using RoslynMcp.Host.Handlers.Format;
 using RoslynMcp.Host.Handlers.Moves;
@@ -126,6 +127,10 @@ public sealed class RequestDispatcher(
                 new ResponseBody.RenamePlan(await RenameHandler.HandleAsync(solution, request, cancellationToken)),
             RequestBody.PlanOrganizeUsings { Value: var request } =>
                 new ResponseBody.OrganizeUsingsPlan(await OrganizeUsingsHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.CodeActions { Value: var request } =>
+                new ResponseBody.CodeActions(await CodeActionsHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.PlanCodeAction { Value: var request } =>
+                new ResponseBody.CodeActionPlan(await CodeActionPlanHandler.HandleAsync(snapshot, request, cancellationToken)),
             RequestBody.PlanFormat { Value: var request } =>
                 new ResponseBody.FormatPlan(await FormatHandler.HandleAsync(solution, request, cancellationToken)),
             RequestBody.PlanFindReplace { Value: var request } =>

@@ -1,4 +1,5 @@
 using Microsoft.CodeAnalysis;
+using RoslynMcp.Host.Handlers.Plans;
 
 namespace RoslynMcp.Host.Handlers.Rename;
 

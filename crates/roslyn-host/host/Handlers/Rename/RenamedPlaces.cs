@@ -1,6 +1,7 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.FindSymbols;
 using Microsoft.CodeAnalysis.Text;
+using RoslynMcp.Host.Handlers.Plans;
 
 namespace RoslynMcp.Host.Handlers.Rename;
 

@@ -1,11 +1,12 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Text;
 
-namespace RoslynMcp.Host.Handlers.Rename;
+namespace RoslynMcp.Host.Handlers.Plans;
 
 /// <summary>
-/// Text changes per file path, against the file's original text, gathered from several renamed solutions (one
-/// per target framework): identical changes count once, different changes to one place are refused.
+/// Text changes per file path, against the file's original text, gathered from changed solutions (a rename per
+/// target framework, or one code action whose fix-all changed the file in each project that compiles it):
+/// identical changes count once, different changes to one place are refused.
 /// </summary>
 internal sealed class MergedChanges(Solution original)
 {
@@ -58,7 +59,7 @@ internal sealed class MergedChanges(Solution original)
                 if (a.Span.End > b.Span.Start || (a.Span.Start == b.Span.Start && a.Span.IsEmpty && b.Span.IsEmpty))
                 {
                     throw new InvalidOperationException(
-                        $"The target frameworks rename {path} differently at {a.Span} ('{a.NewText}') and {b.Span} ('{b.NewText}')");
+                        $"The target frameworks change {path} differently at {a.Span} ('{a.NewText}') and {b.Span} ('{b.NewText}')");
                 }
             }
         }

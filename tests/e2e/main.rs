@@ -6,6 +6,7 @@ mod support;
 mod cancel;
 mod catalog;
 mod cleanup;
+mod code_actions;
 mod daemon;
 mod daemon_start;
 mod diagnostics;

@@ -3,7 +3,10 @@
 //! - rename: `Rename.Core.Models.Invoice` (used in all three projects of the Rename fixture, its file named
 //!   after it) renamed to `Bill` and back, file included, as previews and as applied writes;
 //! - organize_usings: the whole Usings solution (two projects, one multi-targeted), as previews, then
-//!   applied and undone in turn.
+//!   applied and undone in turn;
+//! - get_code_actions at `total` in the Actions fixture's Pricing.cs (every refactoring provider and the
+//!   fixes of the diagnostics there), then apply_code_action of "Inline temporary variable" there, as a
+//!   preview and applied (listed afresh and undone between rounds, outside the timing).
 //!
 //! `cargo bench -p broker --bench refactor` (ROSLYN_MCP_BENCH_CALLS sets the calls of each kind).
 
@@ -28,6 +31,7 @@ fn main() {
     runtime.block_on(async {
         rename(calls).await;
         organize(calls).await;
+        code_actions(calls).await;
     });
 }
 
@@ -78,5 +82,36 @@ async fn organize(calls: usize) {
     println!("undo of organize_usings, {calls} calls:");
     println!("  end to end             p50 {u50:>8.2} ms   p95 {u95:>8.2} ms");
     println!("  ratio undo / the apply it undoes: p50 {:.2}x", u50 / a50);
+    server.stop().await;
+}
+
+async fn code_actions(calls: usize) {
+    let fixture = Fixture::copy("Actions");
+    let server = Server::start_alone(&fixture.root).await;
+    let place = json!({"filePath": fixture.file("Actions.Core/Pricing.cs"), "line": 8, "column": 13});
+    let inline_id = |listed: &Value| {
+        let actions = listed["actions"].as_array().expect("actions");
+        actions.iter().find(|a| a["title"] == json!("Inline temporary variable")).expect("inline offered")["id"].clone()
+    };
+    // Warm-up: the first listing makes every provider and compiles the projects.
+    for _ in 0..5 {
+        server.ok("get_code_actions", place.clone()).await;
+    }
+    let listed = measure(&server, "get_code_actions", calls, |_| place.clone()).await;
+    report("get_code_actions", "at a position (every provider)", listed);
+    let id = inline_id(&server.ok("get_code_actions", place.clone()).await);
+    let preview = measure(&server, "apply_code_action", calls, |_| json!({"id": id, "preview": true})).await;
+    report("apply_code_action", "preview (find again, compute, compile check, diffs)", preview);
+    let (mut applied, mut host) = (Vec::new(), Vec::new());
+    for _ in 0..calls {
+        let id = inline_id(&server.ok("get_code_actions", place.clone()).await);
+        let began = Instant::now();
+        let outcome = server.call("apply_code_action", json!({"id": id})).await;
+        applied.push(ms(began.elapsed()));
+        assert!(!outcome.is_error, "apply_code_action failed: {}", outcome.value);
+        host.push(outcome.host_ms);
+        server.ok("undo", json!({"operationId": outcome.value["operationId"]})).await;
+    }
+    report("apply_code_action", "applied (compute + atomic write + history + host update)", (applied, host));
     server.stop().await;
 }

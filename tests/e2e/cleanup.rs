@@ -4,10 +4,6 @@
 use crate::support::{Fixture, Server, assert_same_tree, dotnet_build_errors, tree};
 use serde_json::{Value, json};
 
-fn read(fixture: &Fixture, relative: &str) -> String {
-    std::fs::read_to_string(fixture.path(relative)).unwrap_or_else(|e| panic!("{relative}: {e}"))
-}
-
 /// The Textual fixture without its FIXTURE.md, which names the methods too and is no part of the solution.
 fn textual() -> Fixture {
     let fixture = Fixture::copy("Textual");
@@ -41,10 +37,10 @@ async fn formatting_then_a_regex_replacement_build_and_are_undone_to_the_byte() 
     let formatted = server.ok("format_document", json!({"project": "Textual"})).await;
     assert_eq!(formatted["documentsFormatted"], json!(4));
     assert_eq!(formatted["filesChanged"], json!(2), "the two badly formatted files; the others are left alone");
-    let text = read(&fixture, customers);
+    let text = fixture.read(customers);
     assert!(text.contains("    public int Count()\n    {\n        return 0;\n    }\n"), "{text}");
     assert!(
-        read(&fixture, "Textual/Orders/OrderService.cs").contains("(decimal) id * 2"),
+        fixture.read("Textual/Orders/OrderService.cs").contains("(decimal) id * 2"),
         ".editorconfig's own options"
     );
     let again = server.ok("format_document", json!({"preview": true})).await;
@@ -69,9 +65,9 @@ async fn formatting_then_a_regex_replacement_build_and_are_undone_to_the_byte() 
     assert_eq!(readme["text"], json!("GetOrderAsync"));
     assert_eq!(readme["replacement"], json!("FetchOrderAsync"));
     let replaced = server.ok("apply_plan", json!({"planId": preview["planId"]})).await;
-    assert!(read(&fixture, "README.md").contains("`OrderService.FetchOrderAsync` returns an order"));
-    assert!(read(&fixture, "notes.txt").starts_with('\u{feff}'), "the byte order mark stays");
-    assert!(!read(&fixture, "Textual/Reports/ReportBuilder.cs").contains("GetOrderAsync"));
+    assert!(fixture.read("README.md").contains("`OrderService.FetchOrderAsync` returns an order"));
+    assert!(fixture.read("notes.txt").starts_with('\u{feff}'), "the byte order mark stays");
+    assert!(!fixture.read("Textual/Reports/ReportBuilder.cs").contains("GetOrderAsync"));
     assert_eq!(dotnet_build_errors(&fixture.path("Textual.sln")).await, 0, "formatted and renamed, it builds");
 
     undo(&server, &replaced).await;
@@ -143,5 +139,56 @@ async fn replacements_that_break_the_build_or_run_away_are_refused_and_nothing_c
     assert_eq!(none["matchCount"], json!(0));
     assert_eq!(none["pendingChanges"], json!([]));
     assert_same_tree(&before, &fixture.root, "refusals write nothing");
+    server.stop().await;
+}
+
+/// The names removed_unused lists with `rule`, sorted.
+fn removed(answer: &Value, rule: Option<&str>) -> Vec<String> {
+    let items = answer["removed"].as_array().unwrap_or_else(|| panic!("no removed in {answer}"));
+    assert_eq!(answer["removedCount"], json!(items.len()), "{answer}");
+    let mut names: Vec<String> = items
+        .iter()
+        .filter(|i| rule.is_none_or(|r| i["rule"] == json!(r)))
+        .map(|i| i["name"].as_str().expect("name").to_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn remove_unused_keeps_public_api_and_every_trap_builds_and_is_undone_to_the_byte() {
+    let fixture = Fixture::copy("Unused");
+    std::fs::remove_file(fixture.path("FIXTURE.md")).expect("remove FIXTURE.md");
+    let server = Server::start(&fixture.root, &[]).await;
+    let before = tree(&fixture.root);
+    let generated = fixture.read("Lib/Generated.g.cs");
+
+    let members = server.ok("remove_unused", json!({"project": "Lib", "kinds": ["members"], "preview": true})).await;
+    assert_eq!(removed(&members, None), ["UnusedHelper", "UnusedProperty", "lastCount", "unusedField"], "{members}");
+    assert_same_tree(&before, &fixture.root, "a preview writes nothing");
+
+    let all = server.ok("remove_unused", json!({"solutionPath": fixture.file("Unused.sln")})).await;
+    assert_eq!(all["removedCount"], json!(12), "{all}");
+    assert_eq!(removed(&all, Some("IDE0060")), ["attempt"]);
+    let inventory = fixture.read("Lib/Inventory.cs");
+    assert!(inventory.starts_with("using System;\nusing System.Collections.Generic;\n\nnamespace Lib;\n"), "{inventory}");
+    assert!(inventory.contains("items.Add(Normalize(item));"), "the argument went with the parameter: {inventory}");
+    for kept in ["Retired()", "Summary()", "AddAll(", "Label()", "Unreferenced()"] {
+        assert!(inventory.contains(kept), "{kept} is kept: {inventory}");
+    }
+    let clock = fixture.read("Multi/Clock.cs");
+    assert!(clock.contains("Format(") && !clock.contains("Stale("), "net9.0 still calls Format: {clock}");
+    assert_eq!(fixture.read("Lib/Generated.g.cs"), generated, "generated code is never touched");
+    assert_eq!(dotnet_build_errors(&fixture.path("Unused.sln")).await, 0, "with everything removed it builds");
+
+    let again = server.ok("remove_unused", json!({"preview": true})).await;
+    assert_eq!(again["removedCount"], json!(0), "nothing is left to remove: {again}");
+    let public = server.ok("remove_unused", json!({"kinds": ["members"], "includePublic": true})).await;
+    assert_eq!(removed(&public, None), ["Unreferenced"], "{public}");
+    assert_eq!(removed(&public, Some("unreferenced")), ["Unreferenced"]);
+
+    undo(&server, &public).await;
+    undo(&server, &all).await;
+    assert_same_tree(&before, &fixture.root, "undoing both restores every byte");
     server.stop().await;
 }

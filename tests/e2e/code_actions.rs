@@ -19,10 +19,6 @@ fn fixture() -> Fixture {
     fixture
 }
 
-fn read(fixture: &Fixture, relative: &str) -> String {
-    std::fs::read_to_string(fixture.path(relative)).unwrap_or_else(|e| panic!("{relative}: {e}"))
-}
-
 /// The actions at a place (a position, or a selection to `end`).
 async fn actions(
     server: &Server,
@@ -74,22 +70,22 @@ async fn seven_code_actions_are_applied_build_and_are_each_undone_to_the_byte() 
         apply(&server, &fixture, (PRICING, (8, 21), Some((8, 30))), "Extract method", json!({})).await;
     assert_eq!(extracted["action"], json!("Extract method"), "{extracted}");
     assert_eq!(extracted["provider"], json!("ExtractMethodCodeRefactoringProvider"));
-    assert!(read(&fixture, PRICING).contains("var total = GetTotal(net, tax);"));
+    assert!(fixture.read(PRICING).contains("var total = GetTotal(net, tax);"));
     applied.push((extracted, before));
 
     let (inlined, before) =
         apply(&server, &fixture, (PRICING, (8, 13), None), "Inline temporary variable", json!({})).await;
-    assert!(read(&fixture, PRICING).contains("        return GetTotal(net, tax);\n"), "{inlined}");
+    assert!(fixture.read(PRICING).contains("        return GetTotal(net, tax);\n"), "{inlined}");
     applied.push((inlined, before));
 
     let options =
         json!({"options": {"extractInterface": {"interfaceName": "IShippable", "members": ["Ship", "Describe"]}}});
     let (interface, before) = apply(&server, &fixture, (ORDER, (3, 14), None), "Extract interface...", options).await;
     assert_eq!(interface["summary"]["filesCreated"], json!(1), "{interface}");
-    let created = read(&fixture, "Actions.Core/IShippable.cs");
+    let created = fixture.read("Actions.Core/IShippable.cs");
     assert!(created.contains("public interface IShippable") && created.contains("void Ship();"), "{created}");
     assert!(!created.contains("Amount"), "only the members asked for: {created}");
-    assert!(read(&fixture, ORDER).contains("public class Order : IShippable"));
+    assert!(fixture.read(ORDER).contains("public class Order : IShippable"));
     applied.push((interface, before));
 
     let (constructor, before) = apply(
@@ -100,7 +96,7 @@ async fn seven_code_actions_are_applied_build_and_are_each_undone_to_the_byte() 
         json!({}),
     )
     .await;
-    assert!(read(&fixture, CUSTOMER).contains("        this.age = age;\n"), "{constructor}");
+    assert!(fixture.read(CUSTOMER).contains("        this.age = age;\n"), "{constructor}");
     applied.push((constructor, before));
 
     let (readonly, before) =
@@ -108,7 +104,7 @@ async fn seven_code_actions_are_applied_build_and_are_each_undone_to_the_byte() 
             .await;
     assert_eq!(readonly["action"], json!("Add readonly modifier (fix all in project)"), "{readonly}");
     assert_eq!(readonly["fixAll"], json!("project"));
-    let counters = read(&fixture, COUNTERS);
+    let counters = fixture.read(COUNTERS);
     assert!(counters.contains("private readonly int start") && counters.contains("private readonly int count"));
     assert_eq!(dotnet_build_errors(&fixture.path("Actions.Core/Actions.Core.csproj")).await, 0, "Actions.Core builds");
     applied.push((readonly, before));
@@ -118,12 +114,12 @@ async fn seven_code_actions_are_applied_build_and_are_each_undone_to_the_byte() 
     assert_eq!(import["kind"], json!("fix"));
     assert_eq!(import["diagnostic"]["code"], json!("CS0246"), "{import}");
     let (using, before) = apply(&server, &fixture, (REPORT, (9, 24), None), "using System.Text;", json!({})).await;
-    assert!(read(&fixture, REPORT).starts_with("using System.Text;\nusing Actions.Core;\n"), "{using}");
+    assert!(fixture.read(REPORT).starts_with("using System.Text;\nusing Actions.Core;\n"), "{using}");
     applied.push((using, before));
 
     let (implemented, before) =
         apply(&server, &fixture, (SHAPES, (10, 23), None), "Implement interface", json!({})).await;
-    assert!(read(&fixture, SHAPES).contains("public double Area()"), "{implemented}");
+    assert!(fixture.read(SHAPES).contains("public double Area()"), "{implemented}");
     applied.push((implemented, before));
     assert_eq!(dotnet_build_errors(&fixture.path("Actions.sln")).await, 0, "with both fixes the solution builds");
 

@@ -34,10 +34,6 @@ async fn host_errors(server: &Server, fixture: &Fixture) -> Value {
     crate::support::diagnostics(&all)
 }
 
-fn read(fixture: &Fixture, relative: &str) -> String {
-    std::fs::read_to_string(fixture.path(relative)).unwrap_or_else(|e| panic!("{relative}: {e}"))
-}
-
 fn sha256(bytes: &[u8]) -> String {
     workspace_actor::checksum::sha256_hex(bytes)
 }
@@ -72,11 +68,11 @@ async fn moving_types_to_files_keeps_usings_exact_and_the_solution_compiling() {
     assert_eq!(moved["symbol"]["newLocation"]["file"], json!(target));
     assert_eq!(moved["referencesUpdated"], json!(0), "same namespace: no reference needs an edit");
     assert_checksums(&moved);
-    let square = read(&moves, "src/Moves.Core/Models/Square.cs");
+    let square = moves.read("src/Moves.Core/Models/Square.cs");
     assert!(square.contains("using System.Collections.Generic;"), "{square}");
     assert!(!square.contains("using System;"), "Square needs nothing from System:\n{square}");
     assert!(square.contains("namespace Moves.Core.Models;"), "same (file-scoped) style as the source:\n{square}");
-    let shapes_text = read(&moves, SHAPES);
+    let shapes_text = moves.read(SHAPES);
     assert!(shapes_text.contains("using System;") && !shapes_text.contains("System.Collections.Generic"));
     assert!(!shapes_text.contains("class Square"));
     let line = moved["symbol"]["newLocation"]["line"].as_u64().expect("line");
@@ -88,7 +84,7 @@ async fn moving_types_to_files_keeps_usings_exact_and_the_solution_compiling() {
         .ok("move_type_to_file", json!({"sourceFile": shapes, "symbolName": "Circle", "targetFile": target}))
         .await;
     assert_eq!(moved["changes"]["filesModified"], json!([shapes, target]));
-    let square = read(&moves, "src/Moves.Core/Models/Square.cs");
+    let square = moves.read("src/Moves.Core/Models/Square.cs");
     assert!(square.contains("/// <summary>A circle of a given radius.</summary>"), "{square}");
     assert!(square.contains("[Serializable]") && square.contains("using System;"), "{square}");
 
@@ -109,7 +105,7 @@ async fn moving_types_to_files_keeps_usings_exact_and_the_solution_compiling() {
     let sketch = moves.file("src/Moves.Legacy/Drawing/Sketch.cs");
     let canvas = moves.file("src/Moves.Legacy/Drawing/Canvas.cs");
     server.ok("move_type_to_file", json!({"sourceFile": sketch, "symbolName": "Sketch", "targetFile": canvas})).await;
-    assert!(read(&moves, "src/Moves.Legacy/Drawing/Canvas.cs").contains("public class Sketch"));
+    assert!(moves.read("src/Moves.Legacy/Drawing/Canvas.cs").contains("public class Sketch"));
 
     // A second identical call: the type is already there.
     server
@@ -145,9 +141,9 @@ async fn moving_types_to_namespaces_updates_every_consumer_with_the_least_change
     assert_eq!(moved["referencesUpdated"], json!(color_uses.len()));
     assert_eq!(moved["changes"]["filesModified"], json!([moves.file(PROGRAM), color]));
     assert_checksums(&moved);
-    let program = read(&moves, PROGRAM);
+    let program = moves.read(PROGRAM);
     assert!(program.contains("using Moves.Core.Palette;") && program.contains("using Moves.Core.Models;"), "{program}");
-    assert!(read(&moves, "src/Moves.Core/Models/Color.cs").contains("namespace Moves.Core.Palette;"));
+    assert!(moves.read("src/Moves.Core/Models/Color.cs").contains("namespace Moves.Core.Palette;"));
     assert_eq!(uses(&server, &color, 3, 13).await, color_uses, "the same uses after the move");
 
     // The same move again.
@@ -164,7 +160,7 @@ async fn moving_types_to_namespaces_updates_every_consumer_with_the_least_change
     server
         .ok("move_type_to_namespace", json!({"sourceFile": extensions, "symbolName": "ShapeExtensions", "targetNamespace": "Moves.Core.Describing"}))
         .await;
-    let program = read(&moves, PROGRAM);
+    let program = moves.read(PROGRAM);
     assert!(program.contains("using Moves.Core.Describing;"), "{program}");
     assert!(!program.contains("using Moves.Core.Extensions;"), "the old using is no longer needed:\n{program}");
 
@@ -176,7 +172,7 @@ async fn moving_types_to_namespaces_updates_every_consumer_with_the_least_change
             json!({"sourceFile": label, "symbolName": "Label", "targetNamespace": "Moves.Legacy.Labels"}),
         )
         .await;
-    let program = read(&moves, PROGRAM);
+    let program = moves.read(PROGRAM);
     assert!(program.contains("Moves.Legacy.Labels.Label") && !program.contains("Moves.Legacy.Text.Label"), "{program}");
 
     // A using would make Circle ambiguous in Gallery.cs (Moves.Legacy.Drawing has one): qualify instead.
@@ -188,7 +184,7 @@ async fn moving_types_to_namespaces_updates_every_consumer_with_the_least_change
         )
         .await;
     assert!(moved["changes"]["filesCreated"].as_array().is_some_and(|c| c.len() == 1), "extracted: {moved}");
-    let gallery = read(&moves, GALLERY);
+    let gallery = moves.read(GALLERY);
     assert!(gallery.contains("Moves.Legacy.Drawing.Square"), "{gallery}");
     assert!(!gallery.contains("using Moves.Legacy.Drawing;"), "{gallery}");
 
@@ -201,7 +197,7 @@ async fn moving_types_to_namespaces_updates_every_consumer_with_the_least_change
     assert_eq!(moved["changes"]["filesDeleted"], json!([calculator]));
     assert_eq!(moved["changes"]["filesCreated"], json!([relocated]));
     assert!(
-        read(&moves, "src/Moves.Core/Calculations/AreaCalculator.cs").contains("namespace Moves.Core.Calculations;")
+        moves.read("src/Moves.Core/Calculations/AreaCalculator.cs").contains("namespace Moves.Core.Calculations;")
     );
 
     // Back again: the emptied namespace no longer exists, so no file may keep importing it.
@@ -212,7 +208,7 @@ async fn moving_types_to_namespaces_updates_every_consumer_with_the_least_change
         )
         .await;
     assert!(moved["usingDirectivesRemoved"].as_u64().is_some_and(|n| n >= 1), "{moved}");
-    assert!(!read(&moves, PROGRAM).contains("Moves.Core.Palette"));
+    assert!(!moves.read(PROGRAM).contains("Moves.Core.Palette"));
 
     assert_eq!(host_errors(&server, &moves).await, json!([]));
     server.stop().await;

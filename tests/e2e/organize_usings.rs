@@ -5,10 +5,6 @@
 use crate::support::{Fixture, Server, assert_same_tree, dotnet_build_errors, tree};
 use serde_json::json;
 
-fn read(fixture: &Fixture, relative: &str) -> String {
-    std::fs::read_to_string(fixture.path(relative)).unwrap_or_else(|e| panic!("{relative}: {e}"))
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn one_file_then_one_project_lose_their_unnecessary_usings_and_are_sorted() {
     let fixture = Fixture::copy("Usings");
@@ -17,19 +13,19 @@ async fn one_file_then_one_project_lose_their_unnecessary_usings_and_are_sorted(
     let organized = server.ok("organize_usings", json!({"filePath": unused})).await;
     assert_eq!(organized["usingsRemoved"], json!(3));
     assert_eq!(organized["changes"]["filesModified"], json!([unused]));
-    assert!(read(&fixture, "Tidy/Unused.cs").starts_with("using System;\n\nnamespace Tidy;\n"));
+    assert!(fixture.read("Tidy/Unused.cs").starts_with("using System;\n\nnamespace Tidy;\n"));
 
-    let untouched = ["Tidy/Organized.cs", "Tidy/Helpers/Helper.cs", "Tidy/GlobalUsings.cs"].map(|f| read(&fixture, f));
+    let untouched = ["Tidy/Organized.cs", "Tidy/Helpers/Helper.cs", "Tidy/GlobalUsings.cs"].map(|f| fixture.read(f));
     let organized = server.ok("organize_usings", json!({"project": "Tidy"})).await;
     assert_eq!(organized["usingsRemoved"], json!(3), "the three left: AllUnused.cs 2, Duplicate.cs 1");
     assert_eq!(organized["filesModified"], json!(3), "AllUnused.cs, Duplicate.cs and Unsorted.cs");
-    assert!(read(&fixture, "Tidy/AllUnused.cs").starts_with("namespace Tidy;\n"));
-    assert!(read(&fixture, "Tidy/Duplicate.cs").starts_with("using System;\nusing System.Text;\n\nnamespace Tidy;\n"));
+    assert!(fixture.read("Tidy/AllUnused.cs").starts_with("namespace Tidy;\n"));
+    assert!(fixture.read("Tidy/Duplicate.cs").starts_with("using System;\nusing System.Text;\n\nnamespace Tidy;\n"));
     assert!(
-        read(&fixture, "Tidy/Unsorted.cs")
+        fixture.read("Tidy/Unsorted.cs")
             .starts_with("using System;\nusing System.Collections.Generic;\nusing Tidy.Helpers;\n\nnamespace Tidy;\n")
     );
-    let now = ["Tidy/Organized.cs", "Tidy/Helpers/Helper.cs", "Tidy/GlobalUsings.cs"].map(|f| read(&fixture, f));
+    let now = ["Tidy/Organized.cs", "Tidy/Helpers/Helper.cs", "Tidy/GlobalUsings.cs"].map(|f| fixture.read(f));
     assert_eq!(now, untouched, "organized files and the global using are left alone");
     server.stop().await;
 }
@@ -52,10 +48,10 @@ async fn the_whole_solution_keeps_what_another_target_needs_builds_and_is_undone
     );
     let applied = server.ok("apply_plan", json!({"planId": preview["planId"]})).await;
     assert!(
-        read(&fixture, "Both/Conditional.cs").starts_with("using System;\nusing System.Text;\n\nnamespace Both;\n")
+        fixture.read("Both/Conditional.cs").starts_with("using System;\nusing System.Text;\n\nnamespace Both;\n")
     );
     assert!(
-        read(&fixture, "Both/Guarded.cs")
+        fixture.read("Both/Guarded.cs")
             .starts_with("using System;\n#if NET9_0\nusing System.Text;\n#endif\n\nnamespace Both;\n")
     );
     assert_eq!(dotnet_build_errors(&fixture.path("Usings.sln")).await, 0, "both target frameworks build");

@@ -37,6 +37,11 @@ impl Fixture {
         self.root.join(relative)
     }
 
+    /// The text of a file of the copy.
+    pub fn read(&self, relative: &str) -> String {
+        std::fs::read_to_string(self.path(relative)).unwrap_or_else(|e| panic!("{relative}: {e}"))
+    }
+
     pub fn file(&self, relative: &str) -> String {
         self.path(relative).display().to_string()
     }

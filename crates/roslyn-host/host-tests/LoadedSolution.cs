@@ -99,3 +99,11 @@ public sealed class UsingsCollection : ICollectionFixture<UsingsSolution>
 {
     public const string Name = "Usings";
 }
+
+public sealed class UnusedSolution() : LoadedSolution("Unused", "Unused.sln");
+
+[CollectionDefinition(Name)]
+public sealed class UnusedCollection : ICollectionFixture<UnusedSolution>
+{
+    public const string Name = "Unused";
+}

@@ -4,6 +4,7 @@ using RoslynMcp.Host.Handlers.FindReplace;
 using RoslynMcp.Host.Handlers.Format;
 using RoslynMcp.Host.Handlers.Moves;
 using RoslynMcp.Host.Handlers.Rename;
+using RoslynMcp.Host.Handlers.Unused;
 using RoslynMcp.Host.Handlers.Usings;
 using RoslynMcp.Host.Protocol;
 using RoslynMcp.Host.Workspace;
@@ -133,6 +134,8 @@ public sealed class RequestDispatcher(
                 new ResponseBody.CodeActionPlan(await CodeActionPlanHandler.HandleAsync(snapshot, request, cancellationToken)),
             RequestBody.PlanFormat { Value: var request } =>
                 new ResponseBody.FormatPlan(await FormatHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.PlanRemoveUnused { Value: var request } =>
+                new ResponseBody.RemoveUnusedPlan(await RemoveUnusedHandler.HandleAsync(solution, request, cancellationToken)),
             RequestBody.PlanFindReplace { Value: var request } =>
                 new ResponseBody.FindReplacePlan(await FindReplaceHandler.HandleAsync(solution, snapshot.SolutionPath, request, cancellationToken)),
             _ => throw new InvalidOperationException($"Unhandled request {body.GetType().Name}"),

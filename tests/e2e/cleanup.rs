@@ -39,10 +39,7 @@ async fn formatting_then_a_regex_replacement_build_and_are_undone_to_the_byte() 
     assert_eq!(formatted["filesChanged"], json!(2), "the two badly formatted files; the others are left alone");
     let text = fixture.read(customers);
     assert!(text.contains("    public int Count()\n    {\n        return 0;\n    }\n"), "{text}");
-    assert!(
-        fixture.read("Textual/Orders/OrderService.cs").contains("(decimal) id * 2"),
-        ".editorconfig's own options"
-    );
+    assert!(fixture.read("Textual/Orders/OrderService.cs").contains("(decimal) id * 2"), ".editorconfig's own options");
     let again = server.ok("format_document", json!({"preview": true})).await;
     assert_eq!(again["pendingChanges"], json!([]), "formatted already: {again}");
 
@@ -171,7 +168,10 @@ async fn remove_unused_keeps_public_api_and_every_trap_builds_and_is_undone_to_t
     assert_eq!(all["removedCount"], json!(12), "{all}");
     assert_eq!(removed(&all, Some("IDE0060")), ["attempt"]);
     let inventory = fixture.read("Lib/Inventory.cs");
-    assert!(inventory.starts_with("using System;\nusing System.Collections.Generic;\n\nnamespace Lib;\n"), "{inventory}");
+    assert!(
+        inventory.starts_with("using System;\nusing System.Collections.Generic;\n\nnamespace Lib;\n"),
+        "{inventory}"
+    );
     assert!(inventory.contains("items.Add(Normalize(item));"), "the argument went with the parameter: {inventory}");
     for kept in ["Retired()", "Summary()", "AddAll(", "Label()", "Unreferenced()"] {
         assert!(inventory.contains(kept), "{kept} is kept: {inventory}");

@@ -196,9 +196,7 @@ async fn moving_types_to_namespaces_updates_every_consumer_with_the_least_change
     let relocated = moves.file("src/Moves.Core/Calculations/AreaCalculator.cs");
     assert_eq!(moved["changes"]["filesDeleted"], json!([calculator]));
     assert_eq!(moved["changes"]["filesCreated"], json!([relocated]));
-    assert!(
-        moves.read("src/Moves.Core/Calculations/AreaCalculator.cs").contains("namespace Moves.Core.Calculations;")
-    );
+    assert!(moves.read("src/Moves.Core/Calculations/AreaCalculator.cs").contains("namespace Moves.Core.Calculations;"));
 
     // Back again: the emptied namespace no longer exists, so no file may keep importing it.
     let moved = server

@@ -22,7 +22,8 @@ async fn one_file_then_one_project_lose_their_unnecessary_usings_and_are_sorted(
     assert!(fixture.read("Tidy/AllUnused.cs").starts_with("namespace Tidy;\n"));
     assert!(fixture.read("Tidy/Duplicate.cs").starts_with("using System;\nusing System.Text;\n\nnamespace Tidy;\n"));
     assert!(
-        fixture.read("Tidy/Unsorted.cs")
+        fixture
+            .read("Tidy/Unsorted.cs")
             .starts_with("using System;\nusing System.Collections.Generic;\nusing Tidy.Helpers;\n\nnamespace Tidy;\n")
     );
     let now = ["Tidy/Organized.cs", "Tidy/Helpers/Helper.cs", "Tidy/GlobalUsings.cs"].map(|f| fixture.read(f));
@@ -47,11 +48,10 @@ async fn the_whole_solution_keeps_what_another_target_needs_builds_and_is_undone
         "{preview}"
     );
     let applied = server.ok("apply_plan", json!({"planId": preview["planId"]})).await;
+    assert!(fixture.read("Both/Conditional.cs").starts_with("using System;\nusing System.Text;\n\nnamespace Both;\n"));
     assert!(
-        fixture.read("Both/Conditional.cs").starts_with("using System;\nusing System.Text;\n\nnamespace Both;\n")
-    );
-    assert!(
-        fixture.read("Both/Guarded.cs")
+        fixture
+            .read("Both/Guarded.cs")
             .starts_with("using System;\n#if NET9_0\nusing System.Text;\n#endif\n\nnamespace Both;\n")
     );
     assert_eq!(dotnet_build_errors(&fixture.path("Usings.sln")).await, 0, "both target frameworks build");

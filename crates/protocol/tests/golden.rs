@@ -242,7 +242,7 @@ fn broker_vectors() -> Vec<(&'static str, BrokerMessage)> {
             "broker_plan_code_action",
             request(
                 21,
-                RequestBody::PlanCodeAction(CodeActionRequest {
+                RequestBody::PlanCodeAction(Box::new(CodeActionRequest {
                     span: span("/w/a.cs", 4, 9, 9),
                     workspace_version: 300,
                     kind: CodeActionKind::Fix,
@@ -251,14 +251,14 @@ fn broker_vectors() -> Vec<(&'static str, BrokerMessage)> {
                     diagnostic_id: "CS0246".into(),
                     fix_all: Some(FixAllScope::Project),
                     options: ActionOptions::None,
-                }),
+                })),
             ),
         ),
         (
             "broker_plan_extract_interface",
             request(
                 22,
-                RequestBody::PlanCodeAction(CodeActionRequest {
+                RequestBody::PlanCodeAction(Box::new(CodeActionRequest {
                     span: span("/w/Order.cs", 3, 14, 14),
                     workspace_version: 0,
                     kind: CodeActionKind::Refactoring,
@@ -272,7 +272,7 @@ fn broker_vectors() -> Vec<(&'static str, BrokerMessage)> {
                         same_file: false,
                         members: vec!["Total".into(), "Add".into()],
                     }),
-                }),
+                })),
             ),
         ),
         (

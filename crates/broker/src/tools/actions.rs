@@ -68,7 +68,7 @@ pub async fn apply_code_action(call: &Call, input: ApplyCodeActionInput) -> Resu
     let resolved = call.resolve(Some(&action.solution.display().to_string()), Some(&file)).await?;
     let title = action.path.last().cloned().unwrap_or_default();
     call.progress.step(format!("Computing {title}")).await;
-    let request = RequestBody::PlanCodeAction(CodeActionRequest {
+    let request = RequestBody::PlanCodeAction(Box::new(CodeActionRequest {
         span: action.span.clone(),
         workspace_version: action.workspace_version,
         kind: action.kind,
@@ -77,7 +77,7 @@ pub async fn apply_code_action(call: &Call, input: ApplyCodeActionInput) -> Resu
         diagnostic_id: action.diagnostic_id.clone(),
         fix_all,
         options,
-    });
+    }));
     let id = input.id.clone();
     plan_then_write(call, resolved, input.preview.unwrap_or(false), began, request, |reply, solution| {
         action_plan(&id, &action, fix_all, reply, solution)

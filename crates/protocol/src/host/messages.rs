@@ -107,7 +107,7 @@ pub enum RequestBody {
     /// Compute (never apply) one code action listed by [`RequestBody::CodeActions`] on the same snapshot, or
     /// its fix-all; refused with CODE_ACTION_STALE when the snapshot moved on, CODE_ACTION_NOT_FOUND when the
     /// action is no longer offered.
-    PlanCodeAction(CodeActionRequest),
+    PlanCodeAction(Box<CodeActionRequest>),
     /// Compute the edits that format documents as their `.editorconfig` says.
     PlanFormat(FormatRequest),
     /// Compute a literal or regular-expression replacement over the solution's documents (and optionally the

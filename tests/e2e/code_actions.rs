@@ -153,6 +153,14 @@ async fn stale_unknown_and_build_breaking_actions_are_refused_and_nothing_change
         "an action that needs its dialog is not listed"
     );
 
+    // The SDK's analyzers ship their fixes: CA1822 (raised to a warning by .editorconfig) has Make static.
+    let at_ship = actions(&server, &fixture, ORDER, (9, 17), None).await;
+    let make_static =
+        at_ship.iter().find(|a| a["diagnostic"]["code"] == json!("CA1822")).expect("a fix of CA1822").clone();
+    let preview = server.ok("apply_code_action", json!({"id": make_static["id"], "preview": true})).await;
+    let changed = preview["pendingChanges"][0]["diff"].as_str().expect("a diff");
+    assert!(changed.contains("+    public static void Ship()"), "{changed}");
+
     let clash = json!({"id": id, "options": {"extractInterface": {"interfaceName": "Customer", "fileName": "CustomerContract.cs"}}});
     let refused = server.fails("apply_code_action", clash, "COMPILATION_ERROR").await;
     assert!(refused["message"].as_str().expect("message").contains("CS0101"), "{refused}");

@@ -109,4 +109,14 @@ public sealed class CodeActionTests(ActionsSolution fixture)
         var noFixAll = await fixture.ErrAsync(new RequestBody.PlanCodeAction(request with { FixAll = FixAllScope.Project }));
         Assert.Equal(ErrorCode.InvalidParameter, noFixAll.Code);
     }
+
+    [Fact]
+    public async Task A_project_analyzer_references_fixes_apply_to_its_diagnostics()
+    {
+        var ship = At(Order, 9, 17, 9, 17);
+        var fix = Assert.Single((await ListAsync(ship)).Actions, a => a.Diagnostic?.Id == "CA1822");
+        Assert.Equal(CodeActionKind.Fix, fix.Kind);
+        var plan = await PlanAsync(ship, fix.Path[^1]);
+        Assert.Contains("public static void Ship()", Assert.Single(plan.Edits).NewText);
+    }
 }

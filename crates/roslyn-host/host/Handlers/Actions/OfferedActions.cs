@@ -36,7 +36,7 @@ internal static class OfferedActions
         var offered = new List<OfferedAction>();
         foreach (var diagnostic in await DiagnosticsTouchingAsync(document, span, cancellationToken))
         {
-            foreach (var fixer in RoslynFeatures.FixersOf(diagnostic.Id))
+            foreach (var fixer in RoslynFeatures.FixersOf(document.Project, diagnostic.Id))
             {
                 var registered = new List<RoslynCodeAction>();
                 var context = new CodeFixContext(document, diagnostic, (action, _) => registered.Add(action), cancellationToken);
@@ -101,7 +101,7 @@ internal static class OfferedActions
         var text = await document.GetTextAsync(cancellationToken);
         // Analyzers are asked about the whole lines of the span, then kept only where they touch it.
         var lines = TextSpan.FromBounds(text.Lines.GetLineFromPosition(span.Start).Start, text.Lines.GetLineFromPosition(span.End).End);
-        var analyzed = await AnalyzerDiagnostics.OfDocumentAsync(document, lines, RoslynFeatures.FixableIds, cancellationToken);
+        var analyzed = await AnalyzerDiagnostics.OfDocumentAsync(document, lines, RoslynFeatures.FixableIds(document.Project), cancellationToken);
         return [.. model.GetDiagnostics(lines, cancellationToken).Concat(analyzed)
             .Where(d => d.Location.IsInSource && d.Location.SourceSpan.IntersectsWith(span) && !d.IsSuppressed)
             .OrderBy(d => d.Location.SourceSpan.Start)

@@ -16,7 +16,7 @@ internal static class FixerRound
     public static async Task<List<UnusedItem>> RunAsync(EvolvingSolution state, IReadOnlyList<UnusedItem> items, CancellationToken cancellationToken)
     {
         var matched = await MatchAsync(state, items, cancellationToken);
-        foreach (var group in matched.GroupBy(m => RoslynFeatures.FixersOf(m.Diagnostic.Id).FirstOrDefault()))
+        foreach (var group in matched.GroupBy(m => RoslynFeatures.FixersOf(state.Current.GetDocument(m.Document)!.Project, m.Diagnostic.Id).FirstOrDefault()))
         {
             if (group.Key is not { } fixer || fixer.GetFixAllProvider() is not { } fixAll)
             {

@@ -215,3 +215,37 @@ async fn a_host_over_its_memory_budget_is_unloaded_between_calls_and_reloads_for
     assert!(std::fs::read_to_string(&server.log).expect("log").contains("host over its memory budget"));
     server.stop().await;
 }
+
+/// After a load the host compiles every project; diagnose shows the progress, and a call that arrives meanwhile
+/// waits for it outside its own time limit (1 s here, with the warm-up held for longer), then answers.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_call_during_the_warm_up_waits_for_it_outside_its_time_limit() {
+    let shop = Fixture::copy("Shop");
+    let release = shop.root.join("release-the-warm-up");
+    let hold = release.display().to_string();
+    let env = [("ROSLYN_MCP_FAULT_HOLD_WARMUP", hold.as_str()), ("ROSLYN_MCP_REQUEST_TIMEOUT_SECS", "1")];
+    let server = std::sync::Arc::new(Server::start_with_env(&shop.root, &env).await);
+    let root = shop.root.display().to_string();
+    server.ok("initialize_workspace", json!({"workingDirectory": root})).await;
+    let warm_up = |diagnose: serde_json::Value| diagnose["workspaces"][0]["warmUp"].clone();
+    let held = warm_up(server.ok("diagnose", json!({})).await);
+    assert_eq!(held["phase"], json!("compiling"), "initialize_workspace answers once loaded: {held}");
+    assert_eq!((held["projectsWarmed"].clone(), held["projectCount"].clone()), (json!(0), json!(3)));
+
+    let references = {
+        let server = server.clone();
+        let file = shop.file("src/Shop.Core/Models/Customer.cs");
+        tokio::spawn(
+            async move { server.call("find_references", json!({"filePath": file, "line": 6, "column": 14})).await },
+        )
+    };
+    // Held for more than twice the call's limit: had the wait counted, the call would be a TIMEOUT by now.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    assert!(!references.is_finished(), "the call did not wait for the warm-up");
+    std::fs::write(&release, "").expect("release the warm-up");
+    let answered = references.await.expect("find_references");
+    assert!(!answered.is_error, "{}", answered.value);
+    assert!(answered.value["totalCount"].as_u64().is_some_and(|n| n > 0), "{}", answered.value);
+    let done = warm_up(server.ok("diagnose", json!({})).await);
+    assert_eq!((done["phase"].clone(), done["projectsWarmed"].clone()), (json!("done"), json!(3)), "{done}");
+}

@@ -314,6 +314,7 @@ fn broker_vectors() -> Vec<(&'static str, BrokerMessage)> {
                 }),
             ),
         ),
+        ("broker_warm_up", request(26, RequestBody::WarmUp(WarmUpRequest { project: "Shop.Core".into() }))),
         ("broker_cancel", BrokerMessage::Cancel(RequestId(7))),
         ("broker_shutdown", BrokerMessage::Shutdown),
     ]
@@ -784,6 +785,7 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
                 })),
             ),
         ),
+        ("host_warmed_up", response(26, Outcome::Ok(ResponseBody::WarmedUp(WarmedUp { documents: 11 })))),
     ]
 }
 

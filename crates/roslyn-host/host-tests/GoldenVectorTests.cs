@@ -131,6 +131,10 @@ public sealed class GoldenVectorTests
             "broker_plan_remove_unused",
             Request(25, new RequestBody.PlanRemoveUnused(new RemoveUnusedRequest(null, "Shop.Core", [UnusedKind.Members, UnusedKind.Usings], false)))
         },
+        {
+            "broker_warm_up",
+            Request(26, new RequestBody.WarmUp(new WarmUpRequest("Shop.Core")))
+        },
         { "broker_cancel", new BrokerMessage.Cancel(new RequestId(7)) },
         { "broker_shutdown", new BrokerMessage.Shutdown() },
     };
@@ -340,6 +344,7 @@ public sealed class GoldenVectorTests
                         new RemovedItem(UnusedKind.Parameters, "unused", "IDE0060", new Position("/w/a.cs", 9, 30)),
                     ])))
             },
+            { "host_warmed_up", Answer(26, new ResponseBody.WarmedUp(new WarmedUp(11))) },
         };
     }
 

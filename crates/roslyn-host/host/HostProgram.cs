@@ -50,12 +50,17 @@ public static class HostProgram
         {
             Log.Info($"{CrashFault.Variable}: a snippet holding its text kills this host");
         }
-        var loadHold = LoadHold.FromEnvironment();
+        var loadHold = ReleaseHold.FromEnvironment(ReleaseHold.LoadVariable);
         if (loadHold.Armed)
         {
-            Log.Info($"{LoadHold.Variable}: every load waits for its release file");
+            Log.Info($"{ReleaseHold.LoadVariable}: every load waits for its release file");
         }
-        var dispatcher = new RequestDispatcher(solutionHost, readDelay, crash, loadHold);
+        var warmUpHold = ReleaseHold.FromEnvironment(ReleaseHold.WarmUpVariable);
+        if (warmUpHold.Armed)
+        {
+            Log.Info($"{ReleaseHold.WarmUpVariable}: every warm-up waits for its release file");
+        }
+        var dispatcher = new RequestDispatcher(solutionHost, readDelay, crash, loadHold, warmUpHold);
         var exitCode = await new HostSession(stream, dispatcher, hello).RunAsync(cancellationToken);
         Log.Info($"exiting with code {exitCode}");
         return exitCode;

@@ -6,6 +6,7 @@
 use crate::own_writes::OwnWrites;
 use crate::settings::WorkspaceSettings;
 use crate::status::StatusCell;
+use crate::warm_up::{self, WarmGate};
 use crate::watcher::{self, FolderWatcher};
 use arc_swap::ArcSwapOption;
 use kameo::prelude::*;
@@ -31,6 +32,8 @@ pub struct WorkspaceActor {
     failures_in_row: u32,
     last_attempt: Option<Instant>,
     started_once: bool,
+    /// Closed while the host compiles its projects after a load.
+    warm_gate: WarmGate,
     /// Forwards file changes to the ready host until the actor stops.
     _watcher: Option<FolderWatcher>,
 }
@@ -42,6 +45,7 @@ pub struct WorkspaceArgs {
     pub status: Arc<StatusCell>,
     pub ready: Arc<ArcSwapOption<HostProcess>>,
     pub own_writes: OwnWrites,
+    pub warm_gate: WarmGate,
 }
 
 impl Actor for WorkspaceActor {
@@ -61,6 +65,7 @@ impl Actor for WorkspaceActor {
             failures_in_row: 0,
             last_attempt: None,
             started_once: false,
+            warm_gate: args.warm_gate,
             _watcher: watcher,
         })
     }
@@ -143,6 +148,13 @@ impl WorkspaceActor {
                 }
                 self.watch_for_crash(&host);
                 crate::liveness::watch(&host, self.status.clone());
+                warm_up::start(
+                    &host,
+                    &summary,
+                    self.status.clone(),
+                    self.warm_gate.clone(),
+                    self.settings.load_timeout,
+                );
                 self.ready.store(Some(host.clone()));
                 Ok(host)
             }

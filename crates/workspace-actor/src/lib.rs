@@ -11,6 +11,7 @@ mod liveness;
 mod own_writes;
 mod settings;
 mod status;
+mod warm_up;
 mod watcher;
 mod write;
 mod write_lock;
@@ -51,6 +52,7 @@ pub struct Workspace {
     settings: WorkspaceSettings,
     ready: Arc<ArcSwapOption<roslyn_host::HostProcess>>,
     own_writes: own_writes::OwnWrites,
+    warm_gate: warm_up::WarmGate,
 }
 
 /// Why a request got no answer.
@@ -76,6 +78,7 @@ impl Workspace {
         let status = Arc::new(StatusCell::new(solution.display().to_string()));
         let ready = Arc::new(ArcSwapOption::empty());
         let own_writes = own_writes::OwnWrites::default();
+        let warm_gate = warm_up::WarmGate::default();
         let actor = WorkspaceActor::spawn(WorkspaceArgs {
             solution: solution.clone(),
             install,
@@ -83,6 +86,7 @@ impl Workspace {
             status: status.clone(),
             ready: ready.clone(),
             own_writes: own_writes.clone(),
+            warm_gate: warm_gate.clone(),
         });
         Self {
             solution,
@@ -95,6 +99,7 @@ impl Workspace {
             settings,
             ready,
             own_writes,
+            warm_gate,
         }
     }
 
@@ -135,8 +140,8 @@ impl Workspace {
         self.write_lock.try_acquire(&self.solution.display().to_string())
     }
 
-    /// Sends one request to the host, loading the solution first if needed, within `limit` (the read timeout
-    /// by default; a refactoring's computation has the write's). It is sent once: what may be sent again is
+    /// Sends one request to the host, loading the solution first if needed and waiting for its warm-up, within
+    /// `limit` (the read timeout by default; a refactoring's computation has the write's). It is sent once: what may be sent again is
     /// the caller's one retry policy, told by [`RequestError::Unsent`]. A host that dies while answering
     /// fails the request, which may be what killed it.
     pub async fn request_within(
@@ -156,6 +161,11 @@ impl Workspace {
             // Died between being handed out and being asked: the next acquire restarts it.
             let error = ToolError::new(ErrorCode::ROSLYN_ERROR, format!("the Roslyn host (pid {}) died", host.pid()));
             return Err(RequestError::Unsent(Box::new(body), error));
+        }
+        // A call waits for the warm-up after a load outside its own time limit: it would wait for the same
+        // compilations anyway, and the warm-up's are shared.
+        if !self.warm_gate.passed(cancel).await {
+            return Err(RequestError::Failed(roslyn_host::HostFailure::Cancelled.into()));
         }
         host.connection().request(body, limit, cancel).await.map_err(|failure| {
             RequestError::Failed(if failure.is_crash() {

@@ -13,7 +13,7 @@ use crate::ErrorCode;
 use bincode::{Decode, Encode};
 
 /// Bumped on any change to the types in this module.
-pub const PROTOCOL_VERSION: u32 = 6;
+pub const PROTOCOL_VERSION: u32 = 7;
 
 /// Correlates a response with its request; unique per connection, chosen by the broker.
 #[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -115,6 +115,9 @@ pub enum RequestBody {
     PlanFindReplace(FindReplaceRequest),
     /// Compute the removal of what Roslyn's analyzers find unused.
     PlanRemoveUnused(RemoveUnusedRequest),
+    /// Compile one project of the loaded solution as a build would (every document bound), so that the first
+    /// question after a load does not pay for it. The service sends one per project after each load.
+    WarmUp(WarmUpRequest),
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -221,6 +224,7 @@ pub enum ResponseBody {
     FormatPlan(EditPlan),
     FindReplacePlan(FindReplacePlan),
     RemoveUnusedPlan(RemoveUnusedPlan),
+    WarmedUp(WarmedUp),
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -964,4 +968,16 @@ pub struct RemovedItem {
     /// The diagnostic that found it (`IDE0051`, `CS0168`, ...), or `unreferenced` for a non-private member.
     pub rule: String,
     pub location: Position,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct WarmUpRequest {
+    /// As [`ProjectSummary::name`]; every project of that name or project file.
+    pub project: String,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct WarmedUp {
+    /// Documents compiled.
+    pub documents: u32,
 }

@@ -61,6 +61,9 @@ pub struct WorkspaceStatus {
     pub host_resident_bytes: Option<u64>,
     /// Whether a writing tool holds this workspace's lock.
     pub write_locked: bool,
+    /// Compiling every project after the load; absent before the first load.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warm_up: Option<WarmUp>,
     /// Load failures and host faults.
     pub errors: Vec<String>,
     /// What MSBuild reported while loading.
@@ -82,10 +85,33 @@ impl WorkspaceStatus {
             last_load_ms: None,
             host_resident_bytes: None,
             write_locked: false,
+            warm_up: None,
             errors: Vec::new(),
             warnings: Vec::new(),
         }
     }
+}
+
+/// After each load the service compiles every project, one by one, as a build would; calls that arrive
+/// meanwhile wait for it without counting the wait against their time limit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WarmUp {
+    pub phase: WarmUpPhase,
+    /// Projects compiled so far (one per target framework).
+    pub projects_warmed: u32,
+    pub project_count: u32,
+    /// Time spent warming so far, or in all once it ended.
+    pub ms: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum WarmUpPhase {
+    Compiling,
+    Done,
+    /// A project could not be compiled in time, or the host went away: calls no longer wait for it.
+    Stopped,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

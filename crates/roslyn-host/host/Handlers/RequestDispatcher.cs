@@ -13,15 +13,17 @@ namespace RoslynMcp.Host.Handlers;
 
 /// <summary>
 /// Routes each request to its handler against the solution snapshot current when it started. A positive
-/// <paramref name="readDelay"/> makes every request but Load, ApplyFileChanges and Ping wait that long first, so that
+/// <paramref name="readDelay"/> makes every request but Load, ApplyFileChanges, WarmUp and Ping wait that long first, so that
 /// tests can observe slow, cancelled and timed-out reads; an armed <paramref name="crash"/> kills the process on
-/// its snippet; an armed <paramref name="loadHold"/> keeps every load waiting for its release.
+/// its snippet; an armed <paramref name="loadHold"/> keeps every load waiting for its release, an armed
+/// <paramref name="warmUpHold"/> every warm-up.
 /// </summary>
 public sealed class RequestDispatcher(
     SolutionHost host,
     TimeSpan readDelay = default,
     CrashFault? crash = null,
-    LoadHold? loadHold = null) : IRequestHandler
+    ReleaseHold? loadHold = null,
+    ReleaseHold? warmUpHold = null) : IRequestHandler
 {
     public const string ReadDelayVariable = "ROSLYN_MCP_FAULT_READ_DELAY_MS";
 
@@ -86,6 +88,16 @@ public sealed class RequestDispatcher(
             }
         }
 
+        // Warm-up is the service's own work, not a read a test slows down.
+        if (body is RequestBody.WarmUp { Value: var warmUp })
+        {
+            if (warmUpHold is not null)
+            {
+                await warmUpHold.WaitAsync(cancellationToken);
+            }
+            var warmed = await WarmUpHandler.HandleAsync((snapshot ?? throw SolutionHost.NotLoaded()).Solution, warmUp, cancellationToken);
+            return (new ResponseBody.WarmedUp(warmed), snapshot.Version);
+        }
         if (readDelay > TimeSpan.Zero)
         {
             await Task.Delay(readDelay, cancellationToken);

@@ -11,7 +11,7 @@ namespace RoslynMcp.Host.Protocol;
 public static class ProtocolVersion
 {
     /// <summary>The Rust side's <c>PROTOCOL_VERSION</c>; both sides refuse any other.</summary>
-    public const uint Current = 6;
+    public const uint Current = 7;
 }
 
 /// <summary>Correlates a response with its request; unique per connection, chosen by the broker.</summary>
@@ -261,6 +261,12 @@ public abstract partial record RequestBody : IBincode<RequestBody>
     /// <summary>Compute the removal of what Roslyn's analyzers find unused.</summary>
     public sealed record PlanRemoveUnused(RemoveUnusedRequest Value) : RequestBody;
 
+    /// <summary>
+    /// Compile one project of the loaded solution as a build would (every document bound), so that the first
+    /// question after a load does not pay for it. The service sends one per project after each load.
+    /// </summary>
+    public sealed record WarmUp(WarmUpRequest Value) : RequestBody;
+
     public void Encode(BincodeWriter writer)
     {
         switch (this)
@@ -357,6 +363,10 @@ public abstract partial record RequestBody : IBincode<RequestBody>
                 writer.WriteVariant(22);
                 m.Value.Encode(writer);
                 break;
+            case WarmUp m:
+                writer.WriteVariant(23);
+                m.Value.Encode(writer);
+                break;
             default:
                 throw new UnreachableException();
         }
@@ -387,6 +397,7 @@ public abstract partial record RequestBody : IBincode<RequestBody>
         20 => new PlanFormat(FormatRequest.Decode(reader)),
         21 => new PlanFindReplace(FindReplaceRequest.Decode(reader)),
         22 => new PlanRemoveUnused(RemoveUnusedRequest.Decode(reader)),
+        23 => new WarmUp(WarmUpRequest.Decode(reader)),
         var index => throw BincodeReader.UnknownVariant(nameof(RequestBody), index),
     };
 }
@@ -635,6 +646,8 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
 
     public sealed record RemoveUnusedPlan(global::RoslynMcp.Host.Protocol.RemoveUnusedPlan Value) : ResponseBody;
 
+    public sealed record WarmedUp(global::RoslynMcp.Host.Protocol.WarmedUp Value) : ResponseBody;
+
     public void Encode(BincodeWriter writer)
     {
         switch (this)
@@ -730,6 +743,10 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
                 writer.WriteVariant(22);
                 m.Value.Encode(writer);
                 break;
+            case WarmedUp m:
+                writer.WriteVariant(23);
+                m.Value.Encode(writer);
+                break;
             default:
                 throw new UnreachableException();
         }
@@ -760,6 +777,7 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
         20 => new FormatPlan(EditPlan.Decode(reader)),
         21 => new FindReplacePlan(global::RoslynMcp.Host.Protocol.FindReplacePlan.Decode(reader)),
         22 => new RemoveUnusedPlan(global::RoslynMcp.Host.Protocol.RemoveUnusedPlan.Decode(reader)),
+        23 => new WarmedUp(global::RoslynMcp.Host.Protocol.WarmedUp.Decode(reader)),
         var index => throw BincodeReader.UnknownVariant(nameof(ResponseBody), index),
     };
 }
@@ -2267,6 +2285,32 @@ public sealed partial record RemovedItem(
         reader.ReadString(),
         reader.ReadString(),
         Position.Decode(reader));
+}
+
+/// <param name="Project">As <c>ProjectSummary.name</c>; every project of that name or project file.</param>
+public sealed partial record WarmUpRequest(
+    string Project) : IBincode<WarmUpRequest>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(Project);
+    }
+
+    public static WarmUpRequest Decode(BincodeReader reader) => new(
+        reader.ReadString());
+}
+
+/// <param name="Documents">Documents compiled.</param>
+public sealed partial record WarmedUp(
+    uint Documents) : IBincode<WarmedUp>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteU32(Documents);
+    }
+
+    public static WarmedUp Decode(BincodeReader reader) => new(
+        reader.ReadU32());
 }
 
 /// <summary>A catalog code of <c>crates/protocol/src/error.rs</c>.</summary>

@@ -1,0 +1,126 @@
+//! The first answer after a load, against a bare in-process Roslyn (`benches/probe`, MSBuildWorkspace and
+//! SymbolFinder alone) in the same run, on the Shop fixture:
+//! - the service: `initialize_workspace` (answers once loaded), the warm-up that follows (diagnose's
+//!   `warmUp`), the first find_references after it, then warm ones;
+//! - the probe: load, compile every project, the first FindReferencesAsync, then warm ones.
+//!
+//! Reported: load + first answer of each and their ratio, and the first answer after the warm-up against a
+//! warm one. `cargo bench -p broker --bench first_answer` (ROSLYN_MCP_BENCH_ROUNDS sets the rounds).
+
+#[path = "common/stats.rs"]
+mod stats;
+#[path = "../../../tests/e2e/support/mod.rs"]
+mod support;
+
+use serde_json::{Value, json};
+use stats::{ms, percentiles};
+use std::path::Path;
+use std::time::{Duration, Instant};
+use support::{Fixture, Server, eventually};
+
+const WARM_CALLS: usize = 100;
+const POSITION: (&str, u32, u32) = ("src/Shop.Core/Models/Customer.cs", 6, 14);
+
+fn main() {
+    let rounds: usize = std::env::var("ROSLYN_MCP_BENCH_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(3);
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
+    runtime.block_on(run(rounds));
+}
+
+struct Round {
+    load: f64,
+    warm_up: f64,
+    first: f64,
+    warm: f64,
+}
+
+async fn run(rounds: usize) {
+    let shop = Fixture::copy("Shop");
+    let probe_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/probe");
+    build_probe(&probe_dir);
+    // Restores the copied fixture once, so that neither side pays for it below.
+    probe(&probe_dir, &shop, 0);
+
+    let (mut service, mut bare) = (Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        service.push(service_round(&shop).await);
+        bare.push(probe(&probe_dir, &shop, WARM_CALLS));
+    }
+    let median = |values: Vec<f64>| percentiles(&mut values.clone()).0;
+    let field = |name: &str| median(bare.iter().map(|p| p[name].as_f64().expect(name)).collect());
+    let (s_load, s_warm_up, s_first, s_warm) = (
+        median(service.iter().map(|r| r.load).collect()),
+        median(service.iter().map(|r| r.warm_up).collect()),
+        median(service.iter().map(|r| r.first).collect()),
+        median(service.iter().map(|r| r.warm).collect()),
+    );
+    let (p_load, p_compile, p_first, p_warm) =
+        (field("loadMs"), field("compileMs"), field("firstReferencesMs"), field("warmReferencesP50Ms"));
+    println!("medians of {rounds} rounds, Shop fixture, find_references of Customer:");
+    println!(
+        "  service: load {s_load:>7.1} ms, warm-up {s_warm_up:>7.1} ms, first answer {s_first:>6.1} ms, warm p50 {s_warm:>5.2} ms"
+    );
+    println!(
+        "  probe:   load {p_load:>7.1} ms, compile {p_compile:>7.1} ms, first answer {p_first:>6.1} ms, warm p50 {p_warm:>5.2} ms"
+    );
+    let service_total = s_load + s_warm_up + s_first;
+    let probe_total = p_load + p_compile + p_first;
+    println!(
+        "  load + first answer: service {service_total:.1} ms, probe {probe_total:.1} ms: ratio {:.2}x",
+        service_total / probe_total
+    );
+    println!(
+        "  first answer after the warm-up / warm answer: service {:.2}x, probe {:.2}x",
+        s_first / s_warm,
+        p_first / p_warm
+    );
+}
+
+async fn service_round(shop: &Fixture) -> Round {
+    let server = Server::start(&shop.root, &[]).await;
+    let began = Instant::now();
+    server.ok("initialize_workspace", json!({"workingDirectory": shop.root.display().to_string()})).await;
+    let load = ms(began.elapsed());
+    let began = Instant::now();
+    let done = eventually(Duration::from_secs(300), || async {
+        let diagnose = server.ok("diagnose", json!({})).await;
+        (diagnose["workspaces"][0]["warmUp"]["phase"] == json!("done")).then_some(())
+    })
+    .await;
+    assert!(done.is_some(), "the warm-up did not end");
+    let warm_up = ms(began.elapsed());
+    let question = json!({"filePath": shop.file(POSITION.0), "line": POSITION.1, "column": POSITION.2});
+    let began = Instant::now();
+    server.ok("find_references", question.clone()).await;
+    let first = ms(began.elapsed());
+    let mut warm = Vec::with_capacity(WARM_CALLS);
+    for _ in 0..WARM_CALLS {
+        let began = Instant::now();
+        server.ok("find_references", question.clone()).await;
+        warm.push(ms(began.elapsed()));
+    }
+    server.stop().await;
+    Round { load, warm_up, first, warm: percentiles(&mut warm).0 }
+}
+
+fn build_probe(dir: &Path) {
+    let status = std::process::Command::new("dotnet")
+        .args(["build", "-c", "Release", "-nologo", "-v:q"])
+        .current_dir(dir)
+        .status()
+        .expect("run dotnet build");
+    assert!(status.success(), "the probe did not build");
+}
+
+fn probe(dir: &Path, shop: &Fixture, warm_calls: usize) -> Value {
+    let output = std::process::Command::new("dotnet")
+        .arg(dir.join("bin/Release/net10.0/Probe.dll"))
+        .arg(shop.path("Shop.sln"))
+        .arg(shop.path(POSITION.0))
+        .args([POSITION.1.to_string(), POSITION.2.to_string(), warm_calls.to_string()])
+        .output()
+        .expect("run the probe");
+    assert!(output.status.success(), "probe failed: {}", String::from_utf8_lossy(&output.stderr));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    serde_json::from_str(stdout.lines().last().expect("a line")).expect("the probe's JSON")
+}

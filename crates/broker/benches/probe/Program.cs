@@ -1,0 +1,65 @@
+// Probe: load a solution with MSBuildWorkspace, then time what the service's first answer needs, in process:
+// compiling every project as a build would, the first FindReferencesAsync of the symbol at a position, and
+// warm ones. Prints one JSON line.
+//
+// dotnet run -c Release -- <solution> <file> <line> <column> <warm calls>
+
+using System.Diagnostics;
+using System.Text.Json;
+using Microsoft.Build.Locator;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.FindSymbols;
+using Microsoft.CodeAnalysis.MSBuild;
+using Microsoft.CodeAnalysis.Text;
+
+MSBuildLocator.RegisterDefaults();
+await Probe.RunAsync(args[0], args[1], int.Parse(args[2]), int.Parse(args[3]), int.Parse(args[4]));
+
+internal static class Probe
+{
+    public static async Task RunAsync(string solutionPath, string file, int line, int column, int warmCalls)
+    {
+        var clock = Stopwatch.StartNew();
+        using var workspace = MSBuildWorkspace.Create();
+        var solution = await workspace.OpenSolutionAsync(solutionPath);
+        var loadMs = clock.Elapsed.TotalMilliseconds;
+
+        clock.Restart();
+        foreach (var project in solution.Projects)
+        {
+            (await project.GetCompilationAsync())?.GetDiagnostics();
+        }
+        var compileMs = clock.Elapsed.TotalMilliseconds;
+
+        var document = solution.GetDocument(solution.GetDocumentIdsWithFilePath(Path.GetFullPath(file))[0])!;
+        var text = await document.GetTextAsync();
+        var position = text.Lines.GetPosition(new LinePosition(line - 1, column - 1));
+        clock.Restart();
+        var firstCount = await ReferencesAsync(solution, document, position);
+        var firstMs = clock.Elapsed.TotalMilliseconds;
+
+        var warm = new List<double>();
+        for (var i = 0; i < warmCalls; i++)
+        {
+            clock.Restart();
+            await ReferencesAsync(solution, document, position);
+            warm.Add(clock.Elapsed.TotalMilliseconds);
+        }
+        warm.Sort();
+        Console.WriteLine(JsonSerializer.Serialize(new
+        {
+            loadMs,
+            compileMs,
+            firstReferencesMs = firstMs,
+            warmReferencesP50Ms = warm.Count == 0 ? 0 : warm[warm.Count / 2],
+            locations = firstCount,
+        }));
+    }
+
+    private static async Task<int> ReferencesAsync(Solution solution, Document document, int position)
+    {
+        var symbol = await SymbolFinder.FindSymbolAtPositionAsync(document, position);
+        var found = await SymbolFinder.FindReferencesAsync(symbol!, solution);
+        return found.Sum(r => r.Locations.Count());
+    }
+}

@@ -7,7 +7,7 @@ use protocol::host::{ActionOptions, CodeActionKind, FixAllScope, Span};
 use protocol::{ErrorCode, ToolError};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 /// How long a listed action can be applied (if the solution does not change first).
 pub const ACTION_TTL: Duration = Duration::from_secs(15 * 60);
@@ -31,6 +31,13 @@ pub struct ListedAction {
     pub options: ActionOptions,
 }
 
+impl ListedAction {
+    /// The action's own title, the last of its path.
+    pub fn title(&self) -> String {
+        self.path.last().cloned().unwrap_or_default()
+    }
+}
+
 pub struct ActionStore {
     actions: moka::sync::Cache<String, Arc<ListedAction>>,
 }
@@ -42,10 +49,9 @@ impl Default for ActionStore {
 }
 
 impl ActionStore {
-    /// Keeps `action` under `id`; returns when it expires.
-    pub fn keep(&self, id: String, action: ListedAction) -> SystemTime {
+    /// Keeps `action` under `id` for [`ACTION_TTL`].
+    pub fn keep(&self, id: String, action: ListedAction) {
         self.actions.insert(id, Arc::new(action));
-        SystemTime::now() + ACTION_TTL
     }
 
     pub fn get(&self, id: &str) -> Result<Arc<ListedAction>, ToolError> {

@@ -85,7 +85,6 @@ impl Registry {
         all
     }
 
-    /// A loaded workspace, without touching its recency (diagnose must not keep solutions alive).
     /// Every solution loaded now, with the folders of its projects (for resolving a file's solution).
     pub fn loaded(&self) -> Vec<Loaded> {
         self.cache
@@ -102,6 +101,7 @@ impl Registry {
             .collect()
     }
 
+    /// A loaded workspace, without touching its recency (diagnose must not keep solutions alive).
     pub fn peek(&self, solution: &PathBuf) -> Option<Arc<Workspace>> {
         self.cache.iter().find(|(k, _)| k.as_ref() == solution).map(|(_, w)| w)
     }

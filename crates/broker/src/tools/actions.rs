@@ -2,13 +2,13 @@
 //! offer at a place; the broker keeps each under a stable id ([`crate::actions`]) and applies one, or its
 //! fix-all, through the one write path ([`super::writes`]).
 
-use super::writes::{plan_then_write, render, rfc3339};
-use super::{Call, convert, unexpected};
+use super::writes::{edit_plan, plan_then_write, rfc3339};
+use super::{Call, both_or_neither, convert, unexpected};
 use crate::actions::ListedAction;
 use crate::plans::Plan;
 use protocol::host::{
-    self, ActionOptions, CodeActionKind, CodeActionRequest, CodeActionsRequest, EditPlan, ExtractInterfaceOptions,
-    FixAllScope, RequestBody, ResponseBody, Span,
+    self, ActionOptions, CodeActionKind, CodeActionRequest, CodeActionsRequest, ExtractInterfaceOptions, FixAllScope,
+    RequestBody, ResponseBody, Span,
 };
 use protocol::tools::actions::*;
 use protocol::tools::plans::WriteOutput;
@@ -27,7 +27,7 @@ pub async fn get_code_actions(call: &Call, input: GetCodeActionsInput) -> Result
         call.ask(&resolved.workspace, RequestBody::CodeActions(CodeActionsRequest { span: span.clone() })).await?;
     let ResponseBody::CodeActions(list) = reply.body else { return Err(unexpected(reply.body)) };
     let solution = resolved.target.solution.clone();
-    let mut expires_at = None;
+    let expires_at = std::time::SystemTime::now() + crate::actions::ACTION_TTL;
     let actions: Vec<CodeActionItem> = list
         .actions
         .into_iter()
@@ -45,14 +45,14 @@ pub async fn get_code_actions(call: &Call, input: GetCodeActionsInput) -> Result
                 options: action.options.clone(),
             };
             let id = action_id(&listed);
-            expires_at = Some(call.services.actions.keep(id.clone(), listed));
+            call.services.actions.keep(id.clone(), listed);
             item(id, action)
         })
         .collect();
     Ok(CodeActionsOutput {
         count: actions.len() as u32,
         actions,
-        expires_at: rfc3339(expires_at.unwrap_or_else(|| std::time::SystemTime::now() + crate::actions::ACTION_TTL)),
+        expires_at: rfc3339(expires_at),
         omitted_outside_roots: 0,
         resolved_from_solution: solution.display().to_string(),
     })
@@ -66,7 +66,7 @@ pub async fn apply_code_action(call: &Call, input: ApplyCodeActionInput) -> Resu
     // The applying session's own walls: an id carries no right to the file it was listed for.
     let file = call.file(&action.span.file, "id")?;
     let resolved = call.resolve(Some(&action.solution.display().to_string()), Some(&file)).await?;
-    let title = action.path.last().cloned().unwrap_or_default();
+    let title = action.title();
     call.progress.step(format!("Computing {title}")).await;
     let request = RequestBody::PlanCodeAction(Box::new(CodeActionRequest {
         span: action.span.clone(),
@@ -87,20 +87,12 @@ pub async fn apply_code_action(call: &Call, input: ApplyCodeActionInput) -> Resu
 
 /// The span between the position and an optional end, both 1-based; the end must not come first.
 fn selection(position: host::Position, end_line: Option<u32>, end_column: Option<u32>) -> Result<Span, ToolError> {
-    let (end_line, end_column) = match (end_line, end_column) {
-        (None, None) => (position.line, position.column),
-        (Some(line), Some(column)) if (line, column) >= (position.line, position.column) => (line, column),
-        (Some(_), Some(_)) => {
+    let (end_line, end_column) = match both_or_neither(end_line, end_column, ["endLine", "endColumn"])? {
+        None => (position.line, position.column),
+        Some(end) if end >= (position.line, position.column) => end,
+        Some(_) => {
             return Err(ToolError::new(ErrorCode::INVALID_PARAMETER, "The selection ends before it starts")
                 .detail("field", "endLine"));
-        }
-        (line, _) => {
-            let missing = if line.is_none() { "endLine" } else { "endColumn" };
-            return Err(ToolError::new(
-                ErrorCode::MISSING_REQUIRED_PARAM,
-                "Give both endLine and endColumn, or neither",
-            )
-            .detail("field", missing));
         }
     };
     Ok(Span { file: position.file, start_line: position.line, start_column: position.column, end_line, end_column })
@@ -108,17 +100,13 @@ fn selection(position: host::Position, end_line: Option<u32>, end_column: Option
 
 /// `sha256:` of the solution, the snapshot and the action's identity: stable while the solution is unchanged.
 fn action_id(action: &ListedAction) -> String {
-    let s = &action.span;
     convert::stable_id(&format!(
-        "{}|{}|{}|{}|{}:{}|{}:{}|{:?}|{}|{}|{}",
+        "{}|{}|{}|{}|{}|{:?}|{}|{}|{}",
         action.solution.display(),
         action.host_pid,
         action.workspace_version,
-        s.file,
-        s.start_line,
-        s.start_column,
-        s.end_line,
-        s.end_column,
+        action.span.file,
+        convert::range_key(&convert::range(&action.span)),
         action.kind,
         action.provider,
         action.path.join("\u{1f}"),
@@ -245,28 +233,17 @@ fn action_plan(
     if reply.host_pid != action.host_pid {
         return Err(stale(id));
     }
-    let ResponseBody::CodeActionPlan(EditPlan { title, edits, documents: _, changes, warnings }) = reply.body else {
-        return Err(unexpected(reply.body));
-    };
-    let files_changed = edits.len() as u32;
-    let title = match fix_all {
-        Some(scope) => format!("{title} (fix all in {})", scope_word(scope)),
-        None => title,
-    };
-    Ok(Plan {
-        tool: "apply_code_action",
-        solution: solution.to_path_buf(),
-        summary: render::summary(&edits, changes, 0),
-        edits,
-        warnings,
-        title: title.clone(),
-        outline: Outline::CodeAction(CodeActionOutline {
-            action: title,
-            provider: action.provider.clone(),
-            fix_all: fix_all.map(scope_name),
-            files_changed,
-        }),
-    })
+    let ResponseBody::CodeActionPlan(mut plan) = reply.body else { return Err(unexpected(reply.body)) };
+    if let Some(scope) = fix_all {
+        plan.title = format!("{} (fix all in {})", plan.title, scope_word(scope));
+    }
+    let outline = Outline::CodeAction(CodeActionOutline {
+        action: plan.title.clone(),
+        provider: action.provider.clone(),
+        fix_all: fix_all.map(scope_name),
+        files_changed: plan.edits.len() as u32,
+    });
+    Ok(edit_plan("apply_code_action", plan, solution, outline))
 }
 
 fn stale(id: &str) -> ToolError {

@@ -2,18 +2,16 @@
 //! the project's `.editorconfig`; a literal or .NET regular-expression replacement; what Roslyn's analyzers
 //! find unused), checked to compile, and the one write path ([`super::writes`]) previews or applies them.
 
-use super::writes::{plan_then_write, render};
-use super::{Call, Documents, convert, unexpected};
-use crate::plans::Plan;
+use super::writes::{edit_plan, plan_then_write};
+use super::{Call, Documents, both_or_neither, convert, unexpected};
 use protocol::host::{
-    EditPlan, FindReplacePlan, FindReplaceRequest, FormatRequest, LineRange, RemoveUnusedPlan, RemoveUnusedRequest,
-    RequestBody, ResponseBody, UnusedKind,
+    FindReplacePlan, FindReplaceRequest, FormatRequest, LineRange, RemoveUnusedPlan, RemoveUnusedRequest, RequestBody,
+    ResponseBody, UnusedKind,
 };
 use protocol::tools::cleanup::*;
 use protocol::tools::plans::WriteOutput;
 use protocol::tools::refactor::Outline;
 use protocol::{ErrorCode, ToolError};
-use std::path::Path;
 use std::time::Instant;
 
 /// Matches listed in an answer; `matchCount` counts them all.
@@ -21,24 +19,16 @@ const LISTED_MATCHES: usize = 500;
 
 pub async fn format_document(call: &Call, input: FormatDocumentInput) -> Result<WriteOutput<Outline>, ToolError> {
     let began = Instant::now();
-    let lines = match (input.start_line, input.end_line) {
-        (None, None) => None,
-        (Some(_), Some(_)) if input.file_path.is_none() => {
+    let lines = match both_or_neither(input.start_line, input.end_line, ["startLine", "endLine"])? {
+        None => None,
+        Some(_) if input.file_path.is_none() => {
             return Err(ToolError::new(ErrorCode::MISSING_REQUIRED_PARAM, "A line range needs filePath")
                 .detail("field", "filePath"));
         }
-        (Some(start_line), Some(end_line)) if start_line <= end_line => Some(LineRange { start_line, end_line }),
-        (Some(_), Some(_)) => {
+        Some((start_line, end_line)) if start_line <= end_line => Some(LineRange { start_line, end_line }),
+        Some(_) => {
             return Err(ToolError::new(ErrorCode::INVALID_LINE_NUMBER, "endLine comes before startLine")
                 .detail("field", "endLine"));
-        }
-        (start, _) => {
-            let missing = if start.is_none() { "startLine" } else { "endLine" };
-            return Err(ToolError::new(
-                ErrorCode::MISSING_REQUIRED_PARAM,
-                "Give both startLine and endLine, or neither",
-            )
-            .detail("field", missing));
         }
     };
     let (resolved, Documents { file, project }) =
@@ -48,7 +38,7 @@ pub async fn format_document(call: &Call, input: FormatDocumentInput) -> Result<
     plan_then_write(call, resolved, input.preview.unwrap_or(false), began, request, |reply, solution| {
         let ResponseBody::FormatPlan(plan) = reply.body else { return Err(unexpected(reply.body)) };
         let outline = FormatOutline { documents_formatted: plan.documents, files_changed: plan.edits.len() as u32 };
-        Ok(to_plan("format_document", plan, solution, Outline::Format(outline)))
+        Ok(edit_plan("format_document", plan, solution, Outline::Format(outline)))
     })
     .await
 }
@@ -81,7 +71,7 @@ pub async fn find_replace(call: &Call, input: FindReplaceInput) -> Result<WriteO
             matches: matches.into_iter().take(LISTED_MATCHES).map(text_match).collect(),
             files_searched: plan.documents,
         };
-        Ok(to_plan("find_replace", plan, solution, Outline::FindReplace(outline)))
+        Ok(edit_plan("find_replace", plan, solution, Outline::FindReplace(outline)))
     })
     .await
 }
@@ -118,22 +108,9 @@ pub async fn remove_unused(call: &Call, input: RemoveUnusedInput) -> Result<Writ
                 })
                 .collect(),
         };
-        Ok(to_plan("remove_unused", plan, solution, Outline::RemoveUnused(outline)))
+        Ok(edit_plan("remove_unused", plan, solution, Outline::RemoveUnused(outline)))
     })
     .await
-}
-
-fn to_plan(tool: &'static str, plan: EditPlan, solution: &Path, outline: Outline) -> Plan {
-    let EditPlan { title, edits, documents: _, changes, warnings } = plan;
-    Plan {
-        tool,
-        solution: solution.to_path_buf(),
-        summary: render::summary(&edits, changes, 0),
-        edits,
-        warnings,
-        title,
-        outline,
-    }
 }
 
 fn text_match(m: protocol::host::TextMatch) -> TextMatch {

@@ -46,13 +46,13 @@ pub struct Call {
     pub host_micros: Arc<AtomicU64>,
 }
 
-/// A call's resolved target with its workspace.
 /// One document (absolute path), else one project (name or project file), else the whole solution.
 pub struct Documents {
     pub file: Option<String>,
     pub project: Option<String>,
 }
 
+/// A call's resolved target with its workspace.
 pub struct Resolved {
     pub target: Target,
     pub workspace: Arc<Workspace>,
@@ -206,4 +206,25 @@ impl Call {
 /// The answer of the wrong kind is a host fault, never a panic.
 pub fn unexpected(body: ResponseBody) -> ToolError {
     ToolError::new(protocol::ErrorCode::ROSLYN_ERROR, format!("unexpected answer from the Roslyn host: {body:?}"))
+}
+
+/// Two inputs that go together (`startLine`/`endLine`, `endLine`/`endColumn`): both, or neither; one alone is
+/// MISSING_REQUIRED_PARAM naming the other.
+pub fn both_or_neither(
+    first: Option<u32>,
+    second: Option<u32>,
+    names: [&str; 2],
+) -> Result<Option<(u32, u32)>, ToolError> {
+    match (first, second) {
+        (None, None) => Ok(None),
+        (Some(first), Some(second)) => Ok(Some((first, second))),
+        (first, _) => {
+            let missing = if first.is_none() { names[0] } else { names[1] };
+            Err(ToolError::new(
+                protocol::ErrorCode::MISSING_REQUIRED_PARAM,
+                format!("Give both {} and {}, or neither", names[0], names[1]),
+            )
+            .detail("field", missing))
+        }
+    }
 }

@@ -17,12 +17,14 @@ public static class PositionResolver
     /// The document of a file; for a file in several projects (each framework of a multi-targeted project), the
     /// one of the project first in ordinal order, so that every question about it is asked of the same one.
     /// </summary>
-    public static Document? DocumentAt(Solution solution, string path) =>
-        solution.GetDocumentIdsWithFilePath(path)
+    public static Document? DocumentAt(Solution solution, string path) => DocumentsAt(solution, path).FirstOrDefault();
+
+    /// <summary>Every document of a file (one per project compiling it), the first project in ordinal order first.</summary>
+    public static List<Document> DocumentsAt(Solution solution, string path) =>
+        [.. solution.GetDocumentIdsWithFilePath(path)
             .Select(solution.GetDocument)
             .OfType<Document>()
-            .OrderBy(d => d.Project.Name, StringComparer.Ordinal)
-            .FirstOrDefault();
+            .OrderBy(d => d.Project.Name, StringComparer.Ordinal)];
 
     public static async Task<ResolvedPosition> ResolveAsync(Solution solution, Position position, CancellationToken cancellationToken)
     {

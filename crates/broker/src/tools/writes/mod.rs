@@ -9,7 +9,7 @@ pub mod render;
 
 use super::{Call, Resolved};
 use crate::plans::{self, Plan};
-use protocol::host::RequestBody;
+use protocol::host::{EditPlan, RequestBody};
 use protocol::tools::plans::{Applied, PlanPreview, WriteOutput};
 use protocol::tools::refactor::Outline;
 use protocol::{ErrorCode, ToolError};
@@ -150,6 +150,21 @@ fn computing_timeout(limit: Duration) -> ToolError {
     ToolError::new(ErrorCode::TIMEOUT, "Computing the change exceeded the write time limit; nothing was changed")
         .detail("timeoutMs", limit.as_millis() as u64)
         .suggest("Retry, or raise the write timeout (at most 120 s)")
+}
+
+/// The plan of a host's [`EditPlan`] (whole new texts), as format, find/replace, remove unused and code actions
+/// answer.
+pub fn edit_plan(tool: &'static str, plan: EditPlan, solution: &Path, outline: Outline) -> Plan {
+    let EditPlan { title, edits, documents: _, changes, warnings } = plan;
+    Plan {
+        tool,
+        solution: solution.to_path_buf(),
+        summary: render::summary(&edits, changes, 0),
+        edits,
+        warnings,
+        title,
+        outline,
+    }
 }
 
 pub fn rfc3339(time: SystemTime) -> String {

@@ -31,7 +31,7 @@ public static class CodeActionPlanHandler
         }
         var solution = snapshot.Solution;
         var (document, span) = await CodeActionsHandler.SpanAsync(solution, request.Span, cancellationToken);
-        var offered = (await OfferedActions.AtAsync(document, span, cancellationToken))
+        var offered = (await OfferedActions.AtAsync(document, span, cancellationToken, (request.Kind, request.Provider)))
             .FirstOrDefault(a => a.Is(request.Kind, request.Provider, request.Path, request.DiagnosticId))
             ?? throw HostErrorException.Create(
                 ErrorCode.CodeActionNotFound,
@@ -89,14 +89,12 @@ public static class CodeActionPlanHandler
             var action = await fixAll.GetFixAsync(context);
             return action is null ? [] : await action.GetOperationsAsync(cancellationToken);
         }
-        if (request.Options is ActionOptions.ExtractInterface { Value: var options } && ExtractInterface.Is(offered.Action))
-        {
-            return await ExtractInterface.OperationsAsync(offered.Action, document, span, options, cancellationToken);
-        }
         if (ExtractInterface.Is(offered.Action))
         {
-            var defaults = await ExtractInterface.DefaultsAsync(document, span, cancellationToken);
-            return await ExtractInterface.OperationsAsync(offered.Action, document, span, defaults, cancellationToken);
+            var options = request.Options is ActionOptions.ExtractInterface { Value: var given }
+                ? given
+                : await ExtractInterface.DefaultsAsync(document, span, cancellationToken);
+            return await ExtractInterface.OperationsAsync(offered.Action, document, span, options, cancellationToken);
         }
         return await offered.Action.GetOperationsAsync(cancellationToken);
     }

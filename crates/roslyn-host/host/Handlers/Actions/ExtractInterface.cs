@@ -58,7 +58,7 @@ internal static class ExtractInterface
                 "Name members from the action's listed options, or none for all of them");
         }
         var members = options.Members.Count == 0 ? extractable : [.. extractable.Where(e => options.Members.Contains(e.Name))];
-        var result = CreateOptions(members, options);
+        var result = CreateOptions(action, members, options);
         var operations = await ((CodeActionWithOptions)action).GetOperationsAsync(result, cancellationToken);
         return [.. operations ?? []];
     }
@@ -83,10 +83,10 @@ internal static class ExtractInterface
         throw new InvalidOperationException("Extract interface was offered where no type is declared");
     }
 
-    private static object CreateOptions(ImmutableArray<ISymbol> members, ExtractInterfaceOptions options)
+    /// <summary>The options the dialog would return, of the type in the action's own assembly.</summary>
+    private static object CreateOptions(RoslynCodeAction action, ImmutableArray<ISymbol> members, ExtractInterfaceOptions options)
     {
-        var type = typeof(RoslynCodeAction).Assembly.GetType(OptionsType)
-            ?? AppDomain.CurrentDomain.GetAssemblies().Select(a => a.GetType(OptionsType)).OfType<Type>().First();
+        var type = action.GetType().Assembly.GetType(OptionsType, throwOnError: true)!;
         var location = type.GetNestedType("ExtractLocation", BindingFlags.Public | BindingFlags.NonPublic)!;
         var where = Enum.Parse(location, options.SameFile ? "SameFile" : "NewFile");
         return Activator.CreateInstance(

@@ -17,14 +17,16 @@ internal sealed class FixAllDiagnostics(IReadOnlySet<string> ids) : FixAllContex
     public override Task<IEnumerable<Diagnostic>> GetProjectDiagnosticsAsync(Project project, CancellationToken cancellationToken) =>
         Task.FromResult<IEnumerable<Diagnostic>>([]);
 
+    /// <summary>
+    /// The project's in one pass: one compilation's diagnostics and one analyzer run over it, rather than an
+    /// analyzer run (with its own copy of the compilation) per document.
+    /// </summary>
     public override async Task<IEnumerable<Diagnostic>> GetAllDiagnosticsAsync(Project project, CancellationToken cancellationToken)
     {
-        var all = new List<Diagnostic>();
-        foreach (var document in project.Documents)
-        {
-            all.AddRange(await DocumentAsync(document, cancellationToken));
-        }
-        return all;
+        var compilation = await project.GetCompilationAsync(cancellationToken);
+        var compiler = compilation?.GetDiagnostics(cancellationToken).Where(d => ids.Contains(d.Id)) ?? [];
+        var analyzed = await AnalyzerDiagnostics.OfProjectAsync(project, ids, cancellationToken);
+        return compiler.Concat(analyzed).Where(d => d.Location.IsInSource && !d.IsSuppressed);
     }
 
     private async Task<IEnumerable<Diagnostic>> DocumentAsync(Document document, CancellationToken cancellationToken)

@@ -31,12 +31,22 @@ internal sealed record OfferedAction(
 /// </summary>
 internal static class OfferedActions
 {
-    public static async Task<List<OfferedAction>> AtAsync(Document document, TextSpan span, CancellationToken cancellationToken)
+    /// <summary>
+    /// The actions at <paramref name="span"/>; with <paramref name="only"/> (a listed action's kind and provider),
+    /// only that provider is asked, so finding one listed action again does not run every other provider.
+    /// </summary>
+    public static async Task<List<OfferedAction>> AtAsync(
+        Document document,
+        TextSpan span,
+        CancellationToken cancellationToken,
+        (ActionKind Kind, string Provider)? only = null)
     {
+        bool Wanted(ActionKind kind, object provider) => only is not { } one || (one.Kind == kind && one.Provider == Name(provider));
         var offered = new List<OfferedAction>();
-        foreach (var diagnostic in await DiagnosticsTouchingAsync(document, span, cancellationToken))
+        var diagnostics = only is { Kind: ActionKind.Refactoring } ? [] : await DiagnosticsTouchingAsync(document, span, cancellationToken);
+        foreach (var diagnostic in diagnostics)
         {
-            foreach (var fixer in RoslynFeatures.FixersOf(document.Project, diagnostic.Id))
+            foreach (var fixer in RoslynFeatures.FixersOf(document.Project, diagnostic.Id).Where(f => Wanted(ActionKind.Fix, f)))
             {
                 var registered = new List<RoslynCodeAction>();
                 var context = new CodeFixContext(document, diagnostic, (action, _) => registered.Add(action), cancellationToken);
@@ -47,7 +57,7 @@ internal static class OfferedActions
                 }
             }
         }
-        foreach (var provider in RoslynFeatures.Refactorings)
+        foreach (var provider in RoslynFeatures.Refactorings.Where(p => Wanted(ActionKind.Refactoring, p)))
         {
             var registered = new List<RoslynCodeAction>();
             var context = new CodeRefactoringContext(document, span, registered.Add, cancellationToken);
@@ -109,7 +119,7 @@ internal static class OfferedActions
     }
 
     /// <summary>A provider that throws offers nothing; the others still do.</summary>
-    private static async Task Guarded(object provider, Func<Task> run)
+    internal static async Task Guarded(object provider, Func<Task> run)
     {
         try
         {

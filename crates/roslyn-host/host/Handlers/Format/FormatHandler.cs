@@ -28,8 +28,7 @@ public static class FormatHandler
         var after = solution;
         foreach (var path in paths)
         {
-            var documents = solution.GetDocumentIdsWithFilePath(path).Select(solution.GetDocument).OfType<Document>()
-                .OrderBy(d => d.Project.Name, StringComparer.Ordinal).ToList();
+            var documents = PositionResolver.DocumentsAt(solution, path);
             var original = await documents[0].GetTextAsync(cancellationToken);
             TextSpan? span = request.Lines is { } lines ? LineSpan.Of(original, lines, path) : null;
             var text = await FormattedFile.FormatAsync(documents, span, cancellationToken);

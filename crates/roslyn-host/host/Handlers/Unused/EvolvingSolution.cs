@@ -20,8 +20,7 @@ internal sealed class EvolvingSolution(Solution original)
     public Document? DocumentAt(string path) => PositionResolver.DocumentAt(Current, path);
 
     /// <summary>Every document of a path in the current solution, the first project by name first.</summary>
-    public List<Document> DocumentsAt(string path) =>
-        [.. Current.GetDocumentIdsWithFilePath(path).Select(Current.GetDocument).OfType<Document>().OrderBy(d => d.Project.Name, StringComparer.Ordinal)];
+    public List<Document> DocumentsAt(string path) => PositionResolver.DocumentsAt(Current, path);
 
     /// <summary>
     /// Where an original span stands now; null once a round changed text inside it (it went with something

@@ -63,7 +63,9 @@ internal static class FixerRound
                 continue;
             }
             var model = (await document.GetSemanticModelAsync(cancellationToken))!;
-            var compiled = model.GetDiagnostics(cancellationToken: cancellationToken).Where(d => rules.Contains(d.Id));
+            var compiled = rules.Overlaps(UnusedRules.Compiled)
+                ? model.GetDiagnostics(cancellationToken: cancellationToken).Where(d => rules.Contains(d.Id))
+                : [];
             var analyzed = rules.Overlaps(UnusedRules.Analyzed)
                 ? await AnalyzerDiagnostics.OfDocumentAsync(document, null, rules, cancellationToken)
                 : [];
@@ -87,7 +89,8 @@ internal static class FixerRound
     private static async Task<CodeAction?> RemovingActionAsync(CodeFixProvider fixer, Document document, Diagnostic diagnostic, CancellationToken cancellationToken)
     {
         var actions = new List<CodeAction>();
-        await fixer.RegisterCodeFixesAsync(new CodeFixContext(document, diagnostic, (action, _) => actions.Add(action), cancellationToken));
+        var context = new CodeFixContext(document, diagnostic, (action, _) => actions.Add(action), cancellationToken);
+        await OfferedActions.Guarded(fixer, () => fixer.RegisterCodeFixesAsync(context));
         return actions.FirstOrDefault(a => a.Title.StartsWith("Remove", StringComparison.OrdinalIgnoreCase));
     }
 

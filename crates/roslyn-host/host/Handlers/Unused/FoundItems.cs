@@ -26,8 +26,7 @@ internal static class FoundItems
         var items = new List<UnusedItem>();
         foreach (var path in paths)
         {
-            var documents = solution.GetDocumentIdsWithFilePath(path).Select(solution.GetDocument).OfType<Document>()
-                .OrderBy(d => d.Project.Name, StringComparer.Ordinal).ToList();
+            var documents = PositionResolver.DocumentsAt(solution, path);
             HashSet<(string Rule, TextSpan Span)>? agreed = null;
             foreach (var document in documents)
             {

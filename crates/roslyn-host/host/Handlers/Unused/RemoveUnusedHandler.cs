@@ -17,7 +17,9 @@ public static class RemoveUnusedHandler
         var kinds = request.Kinds.Count == 0 ? Enum.GetValues<UnusedKind>().ToHashSet() : request.Kinds.ToHashSet();
         var paths = await CoveredFiles.PathsAsync(solution, request.File, request.Project, cancellationToken);
         var found = await FoundItems.InAsync(solution, paths, kinds, request.IncludePublic, cancellationToken);
-        var editable = (await CoveredFiles.PathsAsync(solution, null, null, cancellationToken)).ToHashSet(StringComparer.Ordinal);
+        // The files an edit may touch beyond those examined: every non-generated file of the solution.
+        var everyFile = request.File is null && request.Project is null ? paths : await CoveredFiles.PathsAsync(solution, null, null, cancellationToken);
+        var editable = everyFile.ToHashSet(StringComparer.Ordinal);
 
         var state = new EvolvingSolution(solution);
         var removed = new List<UnusedItem>();

@@ -21,8 +21,7 @@ public static class OrganizeUsingsHandler
         var after = solution;
         foreach (var path in paths)
         {
-            var documents = solution.GetDocumentIdsWithFilePath(path).Select(solution.GetDocument).OfType<Document>()
-                .OrderBy(d => d.Project.Name, StringComparer.Ordinal).ToList();
+            var documents = PositionResolver.DocumentsAt(solution, path);
             var original = await documents[0].GetTextAsync(cancellationToken);
             var text = original;
             var notes = new List<string>();

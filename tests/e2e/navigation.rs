@@ -154,7 +154,8 @@ async fn find_references_returns_every_use_across_projects_and_nothing_else() {
 }
 
 /// A file of a multi-targeted project is in one project per framework: each place is found once, always in
-/// the project first in ordinal order, so that the same question gets the same bytes.
+/// the project first in ordinal order, so that the same question gets the same bytes, and names the
+/// frameworks that see it.
 #[tokio::test(flavor = "multi_thread")]
 async fn references_in_a_multi_targeted_project_name_the_same_project_every_time() {
     let multi = Fixture::copy("MultiTarget");
@@ -167,6 +168,9 @@ async fn references_in_a_multi_targeted_project_name_the_same_project_every_time
     // Seen by both frameworks: the first in ordinal order; seen by net9.0 alone (`#if NET9_0`): that one.
     let projects: Vec<_> = references.iter().map(|r| r["project"].as_str().expect("project")).collect();
     assert_eq!(projects, [["Multi(net10.0)"; 5].as_slice(), &["Multi(net9.0)"; 2]].concat(), "{first}");
+    let frameworks: Vec<_> = references.iter().map(|r| r["frameworks"].clone()).collect();
+    let both = json!(["net10.0", "net9.0"]);
+    assert_eq!(frameworks, [vec![both; 5], vec![json!(["net9.0"]); 2]].concat(), "{first}");
     for _ in 0..10 {
         let again = server.ok("find_references", question.clone()).await;
         assert_eq!(again["references"], first["references"]);

@@ -408,6 +408,7 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
                         line_text: "var total = new PriceCalculator().Calculate(10m);".into(),
                         kind: ReferenceKind::Invocation,
                         project: "Shop.App".into(),
+                        frameworks: vec!["net10.0".into(), "net9.0".into()],
                     }],
                 })),
             ),

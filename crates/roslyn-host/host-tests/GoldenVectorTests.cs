@@ -169,7 +169,8 @@ public sealed class GoldenVectorTests
                 LineSpan("/work/Shop/src/Shop.App/Program.cs", 20, 40, 49),
                 "var total = new PriceCalculator().Calculate(10m);",
                 ReferenceKind.Invocation,
-                "Shop.App")]);
+                "Shop.App",
+                ["net10.0", "net9.0"])]);
         var diagnostics = new DiagnosticList(
         [
             new Diagnostic("CS8021", Severity.Info, "No value for RuntimeMetadataVersion found.", "Broken", "/w/Broken.csproj", null, "compiler"),

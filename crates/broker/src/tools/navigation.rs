@@ -111,6 +111,7 @@ pub async fn find_references(call: &Call, input: FindReferencesInput) -> Result<
                     line_text: r.line_text.clone(),
                     kind: r.kind.name().to_owned(),
                     project: r.project.clone(),
+                    frameworks: r.frameworks.clone(),
                 })
                 .collect();
             convert::canonical(&mut items, |a, b| (&a.location, &a.kind).cmp(&(&b.location, &b.kind)));

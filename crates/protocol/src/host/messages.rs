@@ -13,7 +13,7 @@ use crate::ErrorCode;
 use bincode::{Decode, Encode};
 
 /// Bumped on any change to the types in this module.
-pub const PROTOCOL_VERSION: u32 = 7;
+pub const PROTOCOL_VERSION: u32 = 8;
 
 /// Correlates a response with its request; unique per connection, chosen by the broker.
 #[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -357,7 +357,11 @@ pub struct Reference {
     /// The full text of the referencing line, trimmed.
     pub line_text: String,
     pub kind: ReferenceKind,
+    /// The first project in ordinal order that sees the place.
     pub project: String,
+    /// For a multi-targeted project, every target framework whose compilation sees the place, in ordinal
+    /// order; empty otherwise.
+    pub frameworks: Vec<String>,
 }
 
 /// How a reference uses its symbol.

@@ -64,6 +64,10 @@ pub struct ReferenceItem {
     /// The project of the file; for a file in several (the frameworks of a multi-targeted project,
     /// `Lib(net10.0)` and `Lib(net9.0)`), the first in ordinal order, every time.
     pub project: String,
+    /// For a multi-targeted project, the target frameworks whose compilation sees this place (a place inside
+    /// `#if NET9_0` is seen by one), in ordinal order; absent for a project built once.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub frameworks: Vec<String>,
 }
 
 tool_output! {

@@ -2,8 +2,9 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.FindSymbols;
+using Microsoft.CodeAnalysis.Text;
+using RoslynMcp.Host.Workspace;
 using RoslynMcp.Host.Protocol;
-using ProtocolSpan = RoslynMcp.Host.Protocol.Span;
 
 namespace RoslynMcp.Host.Handlers;
 
@@ -26,17 +27,16 @@ public static class ReferencesHandler
                 .SelectMany(d => d.Locations.Where(l => l.IsInSource)));
         }
 
-        // A span found several times (a type and its constructor at `new T()`, a file of a multi-targeted project)
-        // is reported once (see Replaces).
-        var references = new Dictionary<ProtocolSpan, Reference>();
+        // A place is found once per project compiling its file (once per target framework) and, at `new T()`, as
+        // a type and its constructor. Only a cheap key is taken per find; the text, line and kind are worked out
+        // once per place, for the location that wins it (see Wins).
+        var places = new Dictionary<(string Path, TextSpan Span), Place>();
         foreach (var location in declarations)
         {
             cancellationToken.ThrowIfCancellationRequested();
-            var span = SymbolFormat.ToSpan(location);
-            if (solution.GetDocument(location.SourceTree) is { } document && Replaces(references, span, document.Project.Name, true))
+            if (solution.GetDocument(location.SourceTree) is { } document)
             {
-                var text = await location.SourceTree!.GetTextAsync(cancellationToken);
-                references[span] = new Reference(span, SymbolFormat.LineText(text, location.SourceSpan.Start), ReferenceKind.Declaration, document.Project.Name);
+                Note(places, new Found(location, document.Project.Name, null));
             }
         }
         // Texts and trees already in memory come back without looking at the token: check it per use, or a
@@ -46,38 +46,77 @@ public static class ReferencesHandler
             foreach (var use in referenced.Locations.Where(l => !l.IsImplicit && l.Location.IsInSource))
             {
                 cancellationToken.ThrowIfCancellationRequested();
-                var span = SymbolFormat.ToSpan(use.Location);
-                if (!Replaces(references, span, use.Document.Project.Name, false))
-                {
-                    continue;
-                }
-                var text = await use.Document.GetTextAsync(cancellationToken);
-                var kind = await KindOfAsync(use, referenced.Definition, cancellationToken);
-                references[span] = new Reference(span, SymbolFormat.LineText(text, use.Location.SourceSpan.Start), kind, use.Document.Project.Name);
+                Note(places, new Found(use.Location, use.Document.Project.Name, referenced.Definition));
             }
         }
-        return new ReferenceList(SymbolFormat.Summarize(symbol), references.Values.InSourceOrder(r => r.Span).ToValueList());
+
+        var references = new List<Reference>(places.Count);
+        foreach (var place in places.Values)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            var winner = place.Winner;
+            var tree = winner.Location.SourceTree!;
+            var text = await tree.GetTextAsync(cancellationToken);
+            var kind = winner.Definition is null
+                ? ReferenceKind.Declaration
+                : await KindOfAsync(tree, winner.Location.SourceSpan, winner.Definition, cancellationToken);
+            var frameworks = place.Projects
+                .Select(TargetFrameworks.InName)
+                .OfType<string>()
+                .Distinct(StringComparer.OrdinalIgnoreCase)
+                .Order(StringComparer.Ordinal)
+                .ToValueList();
+            references.Add(new Reference(
+                SymbolFormat.ToSpan(winner.Location),
+                SymbolFormat.LineText(text, winner.Location.SourceSpan.Start),
+                kind,
+                winner.Project,
+                frameworks));
+        }
+        return new ReferenceList(SymbolFormat.Summarize(symbol), references.InSourceOrder(r => r.Span).ToValueList());
+    }
+
+    /// <summary>One find of a place: a declaration when <see cref="Definition"/> is null, else a use of it.</summary>
+    private sealed record Found(Location Location, string Project, ISymbol? Definition);
+
+    private sealed class Place(Found first)
+    {
+        public Found Winner { get; set; } = first;
+
+        public HashSet<string> Projects { get; } = new(StringComparer.Ordinal) { first.Project };
+    }
+
+    private static void Note(Dictionary<(string Path, TextSpan Span), Place> places, Found found)
+    {
+        var key = (found.Location.SourceTree!.FilePath, found.Location.SourceSpan);
+        if (!places.TryGetValue(key, out var place))
+        {
+            places[key] = new Place(found);
+            return;
+        }
+        place.Projects.Add(found.Project);
+        if (Wins(found, place.Winner))
+        {
+            place.Winner = found;
+        }
     }
 
     /// <summary>
-    /// Whether a span found (again) in <paramref name="project"/> replaces what is kept for it: a declaration
-    /// wins over a use, then the project first in ordinal order (<c>Lib(net10.0)</c> before <c>Lib(net9.0)</c> for
-    /// a multi-targeted project), so that the answer does not depend on the order the search finds them in.
+    /// Whether a find of a place wins over the one kept: a declaration wins over a use, then the project first in
+    /// ordinal order (<c>Lib(net10.0)</c> before <c>Lib(net9.0)</c> for a multi-targeted project), so that the
+    /// answer does not depend on the order the search finds them in.
     /// </summary>
-    private static bool Replaces(Dictionary<ProtocolSpan, Reference> references, ProtocolSpan span, string project, bool declaration)
+    private static bool Wins(Found found, Found kept)
     {
-        if (!references.TryGetValue(span, out var kept))
-        {
-            return true;
-        }
-        var keptDeclaration = kept.Kind == ReferenceKind.Declaration;
-        return keptDeclaration == declaration ? string.CompareOrdinal(project, kept.Project) < 0 : declaration;
+        var declaration = found.Definition is null;
+        var keptDeclaration = kept.Definition is null;
+        return keptDeclaration == declaration ? string.CompareOrdinal(found.Project, kept.Project) < 0 : declaration;
     }
 
-    private static async Task<ReferenceKind> KindOfAsync(ReferenceLocation use, ISymbol definition, CancellationToken cancellationToken)
+    private static async Task<ReferenceKind> KindOfAsync(SyntaxTree tree, TextSpan span, ISymbol definition, CancellationToken cancellationToken)
     {
-        var root = await use.Location.SourceTree!.GetRootAsync(cancellationToken);
-        var node = root.FindNode(use.Location.SourceSpan, findInsideTrivia: true, getInnermostNodeForTie: true);
+        var root = await tree.GetRootAsync(cancellationToken);
+        var node = root.FindNode(span, findInsideTrivia: true, getInnermostNodeForTie: true);
         if (node.AncestorsAndSelf().Any(n => n is CrefSyntax))
         {
             return ReferenceKind.Other;

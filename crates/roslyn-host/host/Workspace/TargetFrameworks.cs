@@ -16,7 +16,7 @@ public static class TargetFrameworks
     {
         var loaded = solution.Projects
             .Where(p => p.FilePath == project.FilePath)
-            .Select(p => FrameworkOf(p.Name))
+            .Select(p => InName(p.Name))
             .OfType<string>()
             .Distinct(StringComparer.OrdinalIgnoreCase)
             .Order(StringComparer.Ordinal)
@@ -25,7 +25,7 @@ public static class TargetFrameworks
     }
 
     /// <summary>The framework in a project name of the form <c>Name(framework)</c>.</summary>
-    private static string? FrameworkOf(string name) =>
+    public static string? InName(string name) =>
         name.EndsWith(')') && name.LastIndexOf('(') is var open and > 0 ? name[(open + 1)..^1] : null;
 
     private static IReadOnlyList<string> Of(string projectPath)

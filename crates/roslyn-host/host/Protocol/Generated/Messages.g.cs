@@ -11,7 +11,7 @@ namespace RoslynMcp.Host.Protocol;
 public static class ProtocolVersion
 {
     /// <summary>The Rust side's <c>PROTOCOL_VERSION</c>; both sides refuse any other.</summary>
-    public const uint Current = 7;
+    public const uint Current = 8;
 }
 
 /// <summary>Correlates a response with its request; unique per connection, chosen by the broker.</summary>
@@ -1032,11 +1032,14 @@ public sealed partial record ReferenceList(
 }
 
 /// <param name="LineText">The full text of the referencing line, trimmed.</param>
+/// <param name="Project">The first project in ordinal order that sees the place.</param>
+/// <param name="Frameworks">For a multi-targeted project, every target framework whose compilation sees the place, in ordinal order; empty otherwise.</param>
 public sealed partial record Reference(
     Span Span,
     string LineText,
     ReferenceKind Kind,
-    string Project) : IBincode<Reference>
+    string Project,
+    ValueList<string> Frameworks) : IBincode<Reference>
 {
     public void Encode(BincodeWriter writer)
     {
@@ -1044,13 +1047,15 @@ public sealed partial record Reference(
         writer.WriteString(LineText);
         writer.Write(Kind);
         writer.WriteString(Project);
+        writer.WriteSeq(Frameworks, static (w0, v0) => w0.WriteString(v0));
     }
 
     public static Reference Decode(BincodeReader reader) => new(
         Span.Decode(reader),
         reader.ReadString(),
         reader.ReadReferenceKind(),
-        reader.ReadString());
+        reader.ReadString(),
+        reader.ReadSeq(static r0 => r0.ReadString()));
 }
 
 /// <summary>How a reference uses its symbol.</summary>

@@ -1,0 +1,28 @@
+using System.Collections.Immutable;
+using System.Runtime.CompilerServices;
+using Microsoft.CodeAnalysis;
+
+namespace RoslynMcp.Host.Handlers;
+
+/// <summary>
+/// The compiler's diagnostics of a whole compilation, kept as long as the compilation lives. Roslyn binds every
+/// method body again on each <see cref="Compilation.GetDiagnostics"/>, while a project nothing changed keeps its
+/// <see cref="Compilation"/> from one snapshot to the next: the warm-up, solution-wide diagnostics, a fix-all and
+/// the compile check of every write ask the same compilation, and pay for it once.
+/// </summary>
+public static class CompilerDiagnostics
+{
+    private static readonly ConditionalWeakTable<Compilation, StrongBox<ImmutableArray<Diagnostic>>> Kept = new();
+
+    public static ImmutableArray<Diagnostic> Of(Compilation compilation, CancellationToken cancellationToken)
+    {
+        if (Kept.TryGetValue(compilation, out var kept))
+        {
+            return kept.Value;
+        }
+        // A cancelled computation throws before anything is kept; two callers racing compute the same thing.
+        var diagnostics = compilation.GetDiagnostics(cancellationToken);
+        Kept.AddOrUpdate(compilation, new StrongBox<ImmutableArray<Diagnostic>>(diagnostics));
+        return diagnostics;
+    }
+}

@@ -16,17 +16,17 @@ use protocol::tools::{
     PositionInput, actions, analyze, cleanup, diagnose, diagnostics, hierarchy, input_schema, members, moves,
     navigation, output_schema, plans, refactor, symbols, workspace,
 };
+use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{
     CallToolResult, Implementation, InitializeRequestParams, InitializeResult, JsonObject, ServerCapabilities,
 };
 use rmcp::service::{NotificationContext, RequestContext};
-use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::future::Future;
-use std::sync::{Arc, LazyLock};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, LazyLock};
 use std::time::Instant;
 use tracing::Instrument;
 

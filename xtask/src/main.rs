@@ -1,6 +1,8 @@
 //! Project tasks. `cargo xtask codegen` writes the C# side of the host protocol from the Rust types;
 //! `cargo xtask codegen --check` fails when the committed file differs from what it would write.
+//! `cargo xtask corpus <out-dir>` writes a large generated C# solution for the benches (`corpus.rs`).
 
+mod corpus;
 mod csharp;
 mod model;
 
@@ -28,7 +30,8 @@ fn main() -> Result<()> {
             }
             Ok(())
         }
-        _ => bail!("usage: cargo xtask codegen [--check]"),
+        ["corpus", args @ ..] => corpus::run(args),
+        _ => bail!("usage: cargo xtask codegen [--check]\n       {}", corpus::USAGE),
     }
 }
 

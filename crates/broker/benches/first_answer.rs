@@ -7,16 +7,19 @@
 //! Reported: load + first answer of each and their ratio, and the first answer after the warm-up against a
 //! warm one. `cargo bench -p broker --bench first_answer` (ROSLYN_MCP_BENCH_ROUNDS sets the rounds).
 
+#[path = "common/probe.rs"]
+mod probe;
 #[path = "common/stats.rs"]
 mod stats;
 #[path = "../../../tests/e2e/support/mod.rs"]
 mod support;
+#[path = "common/warm_up.rs"]
+mod warm_up;
 
-use serde_json::{Value, json};
+use serde_json::json;
 use stats::{ms, percentiles};
-use std::path::Path;
 use std::time::{Duration, Instant};
-use support::{Fixture, Server, eventually};
+use support::{Fixture, Server};
 
 /// Warm calls measured, after as many again unmeasured (as the end_to_end bench does, so the runtime has
 /// settled on its optimized code).
@@ -38,18 +41,19 @@ struct Round {
 
 async fn run(rounds: usize) {
     let shop = Fixture::copy("Shop");
-    let probe_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/probe");
-    build_probe(&probe_dir);
+    probe::build();
+    let bare =
+        |warm_calls| probe::run(&shop.path("Shop.sln"), &shop.path(POSITION.0), (POSITION.1, POSITION.2), warm_calls);
     // Restores the copied fixture once, so that neither side pays for it below.
-    probe(&probe_dir, &shop, 0);
+    bare(0);
 
-    let (mut service, mut bare) = (Vec::new(), Vec::new());
+    let (mut service, mut probed) = (Vec::new(), Vec::new());
     for _ in 0..rounds {
         service.push(service_round(&shop).await);
-        bare.push(probe(&probe_dir, &shop, WARM_CALLS));
+        probed.push(bare(WARM_CALLS));
     }
     let median = |values: Vec<f64>| percentiles(&mut values.clone()).0;
-    let field = |name: &str| median(bare.iter().map(|p| p[name].as_f64().expect(name)).collect());
+    let field = |name: &str| median(probed.iter().map(|p| p[name].as_f64().expect(name)).collect());
     let (s_load, s_warm_up, s_first, s_warm) = (
         median(service.iter().map(|r| r.load).collect()),
         median(service.iter().map(|r| r.warm_up).collect()),
@@ -84,12 +88,7 @@ async fn service_round(shop: &Fixture) -> Round {
     server.ok("initialize_workspace", json!({"workingDirectory": shop.root.display().to_string()})).await;
     let load = ms(began.elapsed());
     let began = Instant::now();
-    let done = eventually(Duration::from_secs(300), || async {
-        let diagnose = server.ok("diagnose", json!({})).await;
-        (diagnose["workspaces"][0]["warmUp"]["phase"] == json!("done")).then_some(())
-    })
-    .await;
-    assert!(done.is_some(), "the warm-up did not end");
+    warm_up::finished(&server, Duration::from_secs(300)).await;
     let warm_up = ms(began.elapsed());
     let question = json!({"filePath": shop.file(POSITION.0), "line": POSITION.1, "column": POSITION.2});
     let began = Instant::now();
@@ -106,26 +105,4 @@ async fn service_round(shop: &Fixture) -> Round {
     }
     server.stop().await;
     Round { load, warm_up, first, warm: percentiles(&mut warm).0 }
-}
-
-fn build_probe(dir: &Path) {
-    let status = std::process::Command::new("dotnet")
-        .args(["build", "-c", "Release", "-nologo", "-v:q"])
-        .current_dir(dir)
-        .status()
-        .expect("run dotnet build");
-    assert!(status.success(), "the probe did not build");
-}
-
-fn probe(dir: &Path, shop: &Fixture, warm_calls: usize) -> Value {
-    let output = std::process::Command::new("dotnet")
-        .arg(dir.join("bin/Release/net10.0/Probe.dll"))
-        .arg(shop.path("Shop.sln"))
-        .arg(shop.path(POSITION.0))
-        .args([POSITION.1.to_string(), POSITION.2.to_string(), warm_calls.to_string()])
-        .output()
-        .expect("run the probe");
-    assert!(output.status.success(), "probe failed: {}", String::from_utf8_lossy(&output.stderr));
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    serde_json::from_str(stdout.lines().last().expect("a line")).expect("the probe's JSON")
 }

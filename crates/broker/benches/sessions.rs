@@ -8,12 +8,15 @@
 //! ROSLYN_MCP_BENCH_BASELINE_SESSIONS="1,10" those of the one-process-per-session baseline,
 //! ROSLYN_MCP_BENCH_CALLS the measured calls of each tool per session).
 
+#[path = "common/procfs.rs"]
+mod procfs;
 #[path = "common/stats.rs"]
 mod stats;
 #[path = "../../../tests/e2e/support/mod.rs"]
 mod support;
 
 use futures::future::join_all;
+use procfs::{cpu_ms, vm_rss};
 use rmcp::ClientHandler;
 use serde_json::{Value, json};
 use stats::{ms, percentiles, quantile};
@@ -30,6 +33,8 @@ const WARM_UP: usize = 30;
 /// The baseline's first answers: at 50 sessions, their hosts load at once and pass the default 30 s limit.
 const REQUEST_TIMEOUT: (&str, &str) = ("ROSLYN_MCP_REQUEST_TIMEOUT_SECS", "120");
 const MIB: f64 = 1024.0 * 1024.0;
+/// The diagnose flood makes this many calls per session for each measured round of the mixed run.
+const FLOOD_ROUNDS: usize = 5;
 
 #[derive(Clone, Copy, PartialEq)]
 enum Setup {
@@ -75,6 +80,8 @@ struct Level {
     diagnose: Latency,
     references: Latency,
     resident_bytes: u64,
+    /// diagnose alone, through a daemon.
+    flood: Option<Flood>,
 }
 
 impl Level {
@@ -143,7 +150,9 @@ async fn through_daemon(setup: Setup, n: usize, shop: &Fixture, calls: usize, qu
         Setup::Http => join_all((0..n).map(|_| state.http_client(None))).await,
         Setup::Embedded => unreachable!("the baseline has no daemon"),
     };
-    let level = measure(setup, &clients.iter().collect::<Vec<_>>(), began, calls, question).await;
+    let sessions: Vec<&Client<_>> = clients.iter().collect();
+    let mut level = measure(setup, &sessions, began, calls, question).await;
+    level.flood = Some(flood(&sessions, daemon.id(), calls * FLOOD_ROUNDS).await);
     join_all(clients.into_iter().map(Client::close)).await;
     signal(daemon.id(), "-TERM");
     assert!(daemon.wait().expect("daemon exit").success(), "daemon log: {}", state.serve_log());
@@ -175,6 +184,38 @@ async fn measure<H: ClientHandler>(
         diagnose: Latency::of(diagnose),
         references: Latency::of(references),
         resident_bytes: resident_bytes(&hosts),
+        flood: None,
+    }
+}
+
+/// diagnose alone from every session at once, back to back: the most calls the daemon answers per second
+/// here, their latency, and the daemon's CPU time per call (what the per-call path costs, Roslyn aside).
+struct Flood {
+    per_second: f64,
+    latency: Latency,
+    daemon_cpu_ms: f64,
+}
+
+async fn flood<H: ClientHandler>(sessions: &[&Client<H>], daemon: u32, calls: usize) -> Flood {
+    let cpu = cpu_ms(daemon);
+    let began = Instant::now();
+    let per_session = join_all(sessions.iter().map(|client| async move {
+        let mut samples = Vec::with_capacity(calls);
+        for _ in 0..calls {
+            let call = Instant::now();
+            client.ok("diagnose", json!({})).await;
+            samples.push(ms(call.elapsed()));
+        }
+        samples
+    }))
+    .await;
+    let elapsed = began.elapsed();
+    let daemon_cpu = cpu_ms(daemon) - cpu;
+    let latency = Latency::of(per_session.concat());
+    Flood {
+        per_second: latency.calls as f64 / elapsed.as_secs_f64(),
+        daemon_cpu_ms: daemon_cpu / latency.calls as f64,
+        latency,
     }
 }
 
@@ -212,14 +253,8 @@ fn resident_bytes(hosts: &BTreeSet<u32>) -> u64 {
     pids.into_iter().map(vm_rss).sum()
 }
 
-/// VmRSS of a process from /proc/<pid>/status; 0 once it is gone.
-fn vm_rss(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    let kib = status.lines().find_map(|line| line.strip_prefix("VmRSS:")).and_then(|v| v.trim().strip_suffix("kB"));
-    kib.and_then(|v| v.trim().parse::<u64>().ok()).map_or(0, |kib| kib * 1024)
-}
-
 fn report(results: &[Level], baseline: &[usize], calls: usize) {
+    report_flood(results, calls);
     let counts = baseline.iter().map(usize::to_string).collect::<Vec<_>>().join(", ");
     println!();
     println!("Shop fixture; per session {calls} measured rounds of diagnose + warm find_references, after");
@@ -272,5 +307,28 @@ fn report(results: &[Level], baseline: &[usize], calls: usize) {
             level.references.p99 / base.references.p99,
             level.mib() / base.mib(),
         );
+    }
+}
+
+fn report_flood(results: &[Level], calls: usize) {
+    println!();
+    println!(
+        "diagnose alone, {} calls per session back to back, every session at once (daemon CPU: its",
+        calls * FLOOD_ROUNDS
+    );
+    println!("user + system time over the run / calls; the clients share the same 2 cores)");
+    println!("{:<24} {:>3} {:>9} {:>19} {:>16}", "setup", "N", "calls/s", "diagnose p50/p99", "daemon CPU/call");
+    for level in results {
+        if let Some(flood) = &level.flood {
+            println!(
+                "{:<24} {:>3} {:>9.1} {:>8.2} /{:>7.2} ms {:>13.3} ms",
+                level.setup.label(),
+                level.sessions,
+                flood.per_second,
+                flood.latency.p50,
+                flood.latency.p99,
+                flood.daemon_cpu_ms
+            );
+        }
     }
 }

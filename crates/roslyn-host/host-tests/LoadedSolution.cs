@@ -16,6 +16,9 @@ public abstract class LoadedSolution(string fixture, string solutionFile) : IAsy
 
     public RequestDispatcher Dispatcher => new(host);
 
+    /// <summary>A dispatcher of this solution's host with its own number of computation slots.</summary>
+    public RequestDispatcher DispatcherWithSlots(int slots) => new(host, computeSlots: slots);
+
     public WorkspaceSummary Summary { get; private set; } = null!;
 
     /// <summary>The current snapshot's solution, for checks in memory.</summary>

@@ -38,17 +38,17 @@ public sealed class Shared
 
 /// Writes the `Large` solution (`Large.slnx`) with `files` consumers of `Shared` into a temporary folder.
 pub fn generate(files: usize) -> Fixture {
-    let dir = tempfile::Builder::new().prefix("roslyn-mcp-e2e-").tempdir().expect("temp dir");
-    let root = std::fs::canonicalize(dir.path()).expect("canonical temp dir").join("Large");
+    let fixture = Fixture::empty("Large");
+    let root = &fixture.root;
     std::fs::create_dir_all(root.join("Uses")).expect("create the Large folders");
-    write(&root, "Directory.Build.props", PROPS);
-    write(&root, "Large.slnx", "<Solution>\n  <Project Path=\"Large.csproj\" />\n</Solution>\n");
-    write(&root, "Large.csproj", "<Project Sdk=\"Microsoft.NET.Sdk\">\n</Project>\n");
-    write(&root, SHARED_FILE, SHARED);
+    write(root, "Directory.Build.props", PROPS);
+    write(root, "Large.slnx", "<Solution>\n  <Project Path=\"Large.csproj\" />\n</Solution>\n");
+    write(root, "Large.csproj", "<Project Sdk=\"Microsoft.NET.Sdk\">\n</Project>\n");
+    write(root, SHARED_FILE, SHARED);
     for index in 0..files {
-        write(&root, &format!("Uses/Use{index:04}.cs"), &consumer(index));
+        write(root, &format!("Uses/Use{index:04}.cs"), &consumer(index));
     }
-    Fixture { _dir: dir, root }
+    fixture
 }
 
 /// One consumer: members whose bodies the compiler must bind (lambdas, overload resolution) around each

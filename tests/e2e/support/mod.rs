@@ -27,9 +27,15 @@ pub struct Fixture {
 impl Fixture {
     pub fn copy(name: &str) -> Self {
         let source = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures").join(name);
+        let fixture = Self::empty(name);
+        copy_tree(&source, &fixture.root);
+        fixture
+    }
+
+    /// A temporary folder whose `root` (`<tmp>/<name>`) is not made yet: for solutions a test writes itself.
+    pub fn empty(name: &str) -> Self {
         let dir = tempfile::Builder::new().prefix("roslyn-mcp-e2e-").tempdir().expect("temp dir");
         let root = std::fs::canonicalize(dir.path()).expect("canonical temp dir").join(name);
-        copy_tree(&source, &root);
         Self { _dir: dir, root }
     }
 

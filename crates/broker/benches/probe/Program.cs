@@ -31,7 +31,12 @@ internal static class Probe
         }
         var compileMs = clock.Elapsed.TotalMilliseconds;
 
-        var document = solution.GetDocument(solution.GetDocumentIdsWithFilePath(Path.GetFullPath(file))[0])!;
+        // The document of the project first in ordinal order (`Lib(net10.0)` of a multi-targeted one), as the service
+        // picks it.
+        var document = solution.GetDocumentIdsWithFilePath(Path.GetFullPath(file))
+            .Select(id => solution.GetDocument(id)!)
+            .OrderBy(d => d.Project.Name, StringComparer.Ordinal)
+            .First();
         var text = await document.GetTextAsync();
         var position = text.Lines.GetPosition(new LinePosition(line - 1, column - 1));
         clock.Restart();
@@ -53,6 +58,8 @@ internal static class Probe
             firstReferencesMs = firstMs,
             warmReferencesP50Ms = warm.Count == 0 ? 0 : warm[warm.Count / 2],
             locations = firstCount,
+            // Resident memory with the solution loaded, compiled and searched, as the service's host holds it.
+            workingSetBytes = Environment.WorkingSet,
         }));
     }
 

@@ -16,15 +16,25 @@ namespace RoslynMcp.Host.Handlers;
 /// <paramref name="readDelay"/> makes every request but Load, ApplyFileChanges, WarmUp and Ping wait that long first, so that
 /// tests can observe slow, cancelled and timed-out reads; an armed <paramref name="crash"/> kills the process on
 /// its snippet; an armed <paramref name="loadHold"/> keeps every load waiting for its release, an armed
-/// <paramref name="warmUpHold"/> every warm-up.
+/// <paramref name="warmUpHold"/> every warm-up. <paramref name="computeSlots"/> bounds the computations at once.
 /// </summary>
 public sealed class RequestDispatcher(
     SolutionHost host,
     TimeSpan readDelay = default,
     CrashFault? crash = null,
     ReleaseHold? loadHold = null,
-    ReleaseHold? warmUpHold = null) : IRequestHandler
+    ReleaseHold? warmUpHold = null,
+    int? computeSlots = null) : IRequestHandler
 {
+    /// <summary>
+    /// Roslyn computations (reads and plans) run at most this many at once; the rest wait their turn. A burst
+    /// from many sessions then queues instead of growing the heap by one working set per call in flight, and
+    /// work bound by the CPU gains nothing from running on more threads than there are cores.
+    /// </summary>
+    public static int DefaultComputeSlots => Math.Max(4, Environment.ProcessorCount);
+
+    private readonly SemaphoreSlim computing = new(computeSlots ?? DefaultComputeSlots);
+
     public const string ReadDelayVariable = "ROSLYN_MCP_FAULT_READ_DELAY_MS";
 
     public static TimeSpan ReadDelayFromEnvironment() => ParseReadDelay(Environment.GetEnvironmentVariable(ReadDelayVariable));
@@ -108,50 +118,59 @@ public sealed class RequestDispatcher(
             throw SolutionHost.NotLoaded();
         }
         var solution = snapshot.Solution;
-        ResponseBody response = body switch
+        // Loads, file changes and the warm-up do not queue here: they are not a session's computation.
+        await computing.WaitAsync(cancellationToken);
+        try
         {
-            RequestBody.TypeAtPosition { Value: var position } =>
-                new ResponseBody.TypeAtPosition(await TypeAtPositionHandler.HandleAsync(solution, position, cancellationToken)),
-            RequestBody.SymbolDefinition { Value: var position } =>
-                new ResponseBody.SymbolDefinition(await DefinitionHandler.HandleAsync(solution, position, cancellationToken)),
-            RequestBody.References { Value: var request } =>
-                new ResponseBody.References(await ReferencesHandler.HandleAsync(solution, request, cancellationToken)),
-            RequestBody.CompilationDiagnostics { Value: var request } =>
-                new ResponseBody.CompilationDiagnostics(await DiagnosticsHandler.HandleAsync(solution, request, cancellationToken)),
-            RequestBody.PlanMove { Value: var request } =>
-                new ResponseBody.MovePlan(await MoveHandler.HandleAsync(solution, request, cancellationToken)),
-            RequestBody.Members { Value: var request } =>
-                new ResponseBody.Members(await MembersHandler.HandleAsync(solution, request, cancellationToken)),
-            RequestBody.Implementations { Value: var request } =>
-                new ResponseBody.Implementations(await ImplementationsHandler.HandleAsync(solution, request, cancellationToken)),
-            RequestBody.Overloads { Value: var position } =>
-                new ResponseBody.Overloads(await OverloadsHandler.HandleAsync(solution, position, cancellationToken)),
-            RequestBody.TypeHierarchy { Value: var target } =>
-                new ResponseBody.TypeHierarchy(await TypeHierarchyHandler.HandleAsync(solution, target, cancellationToken)),
-            RequestBody.CallHierarchy { Value: var request } =>
-                new ResponseBody.CallHierarchy(await CallHierarchyHandler.HandleAsync(solution, request, cancellationToken)),
-            RequestBody.DocumentSymbols { Value: var request } =>
-                new ResponseBody.DocumentSymbols(await DocumentSymbolsHandler.HandleAsync(solution, request, cancellationToken)),
-            RequestBody.SearchSymbols { Value: var request } =>
-                new ResponseBody.SearchSymbols(await SymbolSearchHandler.HandleAsync(solution, request, cancellationToken)),
-            RequestBody.AnalyzeCode { Value: var block } =>
-                new ResponseBody.CodeAnalysis(await CodeAnalysisHandler.HandleAsync(solution, block, cancellationToken)),
-            RequestBody.PlanRename { Value: var request } =>
-                new ResponseBody.RenamePlan(await RenameHandler.HandleAsync(solution, request, cancellationToken)),
-            RequestBody.PlanOrganizeUsings { Value: var request } =>
-                new ResponseBody.OrganizeUsingsPlan(await OrganizeUsingsHandler.HandleAsync(solution, request, cancellationToken)),
-            RequestBody.CodeActions { Value: var request } =>
-                new ResponseBody.CodeActions(await CodeActionsHandler.HandleAsync(solution, request, cancellationToken)),
-            RequestBody.PlanCodeAction { Value: var request } =>
-                new ResponseBody.CodeActionPlan(await CodeActionPlanHandler.HandleAsync(snapshot, request, cancellationToken)),
-            RequestBody.PlanFormat { Value: var request } =>
-                new ResponseBody.FormatPlan(await FormatHandler.HandleAsync(solution, request, cancellationToken)),
-            RequestBody.PlanRemoveUnused { Value: var request } =>
-                new ResponseBody.RemoveUnusedPlan(await RemoveUnusedHandler.HandleAsync(solution, request, cancellationToken)),
-            RequestBody.PlanFindReplace { Value: var request } =>
-                new ResponseBody.FindReplacePlan(await FindReplaceHandler.HandleAsync(solution, snapshot.SolutionPath, request, cancellationToken)),
-            _ => throw new InvalidOperationException($"Unhandled request {body.GetType().Name}"),
-        };
-        return (response, snapshot.Version);
+            ResponseBody response = body switch
+            {
+                RequestBody.TypeAtPosition { Value: var position } =>
+                    new ResponseBody.TypeAtPosition(await TypeAtPositionHandler.HandleAsync(solution, position, cancellationToken)),
+                RequestBody.SymbolDefinition { Value: var position } =>
+                    new ResponseBody.SymbolDefinition(await DefinitionHandler.HandleAsync(solution, position, cancellationToken)),
+                RequestBody.References { Value: var request } =>
+                    new ResponseBody.References(await ReferencesHandler.HandleAsync(solution, request, cancellationToken)),
+                RequestBody.CompilationDiagnostics { Value: var request } =>
+                    new ResponseBody.CompilationDiagnostics(await DiagnosticsHandler.HandleAsync(solution, request, cancellationToken)),
+                RequestBody.PlanMove { Value: var request } =>
+                    new ResponseBody.MovePlan(await MoveHandler.HandleAsync(solution, request, cancellationToken)),
+                RequestBody.Members { Value: var request } =>
+                    new ResponseBody.Members(await MembersHandler.HandleAsync(solution, request, cancellationToken)),
+                RequestBody.Implementations { Value: var request } =>
+                    new ResponseBody.Implementations(await ImplementationsHandler.HandleAsync(solution, request, cancellationToken)),
+                RequestBody.Overloads { Value: var position } =>
+                    new ResponseBody.Overloads(await OverloadsHandler.HandleAsync(solution, position, cancellationToken)),
+                RequestBody.TypeHierarchy { Value: var target } =>
+                    new ResponseBody.TypeHierarchy(await TypeHierarchyHandler.HandleAsync(solution, target, cancellationToken)),
+                RequestBody.CallHierarchy { Value: var request } =>
+                    new ResponseBody.CallHierarchy(await CallHierarchyHandler.HandleAsync(solution, request, cancellationToken)),
+                RequestBody.DocumentSymbols { Value: var request } =>
+                    new ResponseBody.DocumentSymbols(await DocumentSymbolsHandler.HandleAsync(solution, request, cancellationToken)),
+                RequestBody.SearchSymbols { Value: var request } =>
+                    new ResponseBody.SearchSymbols(await SymbolSearchHandler.HandleAsync(solution, request, cancellationToken)),
+                RequestBody.AnalyzeCode { Value: var block } =>
+                    new ResponseBody.CodeAnalysis(await CodeAnalysisHandler.HandleAsync(solution, block, cancellationToken)),
+                RequestBody.PlanRename { Value: var request } =>
+                    new ResponseBody.RenamePlan(await RenameHandler.HandleAsync(solution, request, cancellationToken)),
+                RequestBody.PlanOrganizeUsings { Value: var request } =>
+                    new ResponseBody.OrganizeUsingsPlan(await OrganizeUsingsHandler.HandleAsync(solution, request, cancellationToken)),
+                RequestBody.CodeActions { Value: var request } =>
+                    new ResponseBody.CodeActions(await CodeActionsHandler.HandleAsync(solution, request, cancellationToken)),
+                RequestBody.PlanCodeAction { Value: var request } =>
+                    new ResponseBody.CodeActionPlan(await CodeActionPlanHandler.HandleAsync(snapshot, request, cancellationToken)),
+                RequestBody.PlanFormat { Value: var request } =>
+                    new ResponseBody.FormatPlan(await FormatHandler.HandleAsync(solution, request, cancellationToken)),
+                RequestBody.PlanRemoveUnused { Value: var request } =>
+                    new ResponseBody.RemoveUnusedPlan(await RemoveUnusedHandler.HandleAsync(solution, request, cancellationToken)),
+                RequestBody.PlanFindReplace { Value: var request } =>
+                    new ResponseBody.FindReplacePlan(await FindReplaceHandler.HandleAsync(solution, snapshot.SolutionPath, request, cancellationToken)),
+                _ => throw new InvalidOperationException($"Unhandled request {body.GetType().Name}"),
+            };
+            return (response, snapshot.Version);
+        }
+        finally
+        {
+            computing.Release();
+        }
     }
 }

@@ -1,0 +1,34 @@
+//! The bare in-process Roslyn of `benches/probe` (MSBuildWorkspace and SymbolFinder alone): the baseline the
+//! service's load, warm-up, first and warm answers are set against in the same run.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/probe")
+}
+
+pub fn build() {
+    let status = std::process::Command::new("dotnet")
+        .args(["build", "-c", "Release", "-nologo", "-v:q"])
+        .current_dir(dir())
+        .status()
+        .expect("run dotnet build");
+    assert!(status.success(), "the probe did not build");
+}
+
+/// Loads `solution`, compiles every project, then finds the references of the symbol at (line, column) of
+/// `file` once and `warm_calls` times more: `{loadMs, compileMs, firstReferencesMs, warmReferencesP50Ms,
+/// locations, workingSetBytes}`.
+pub fn run(solution: &Path, file: &Path, (line, column): (u32, u32), warm_calls: usize) -> Value {
+    let output = std::process::Command::new("dotnet")
+        .arg(dir().join("bin/Release/net10.0/Probe.dll"))
+        .arg(solution)
+        .arg(file)
+        .args([line.to_string(), column.to_string(), warm_calls.to_string()])
+        .output()
+        .expect("run the probe");
+    assert!(output.status.success(), "probe failed: {}", String::from_utf8_lossy(&output.stderr));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    serde_json::from_str(stdout.lines().last().expect("a line")).expect("the probe's JSON")
+}

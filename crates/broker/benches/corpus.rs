@@ -1,0 +1,300 @@
+//! Generated corpora (`cargo xtask corpus`), against a bare in-process Roslyn (`benches/probe`) and
+//! `dotnet build` in the same run:
+//! - `large` (~50 projects, ~5,000 documents): load, warm-up, first and warm find_references, solution-wide
+//!   diagnostics (warm, and after an edit of a method body), the host's resident memory against the probe's,
+//!   and a daemon's resident memory with 1, 10 and 50 sessions on it;
+//! - `multi-target` (one library, 5 target frameworks, 315 documents): warm find_references against
+//!   FindReferencesAsync, solution-wide diagnostics against a no-op `dotnet build --no-restore` and against
+//!   `dotnet build --no-restore` after an edit.
+//!
+//! `cargo bench -p broker --bench corpus` (ROSLYN_MCP_BENCH_CORPUS="large,multi-target" picks the shapes).
+
+#[path = "common/calls.rs"]
+mod calls;
+#[path = "common/probe.rs"]
+mod probe;
+#[path = "common/procfs.rs"]
+mod procfs;
+#[path = "common/stats.rs"]
+mod stats;
+#[path = "../../../tests/e2e/support/mod.rs"]
+mod support;
+#[path = "common/warm_up.rs"]
+mod warm_up;
+
+use futures::future::join_all;
+use procfs::vm_rss;
+use serde_json::{Value, json};
+use stats::{ms, percentiles};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+use support::daemon::{Agent, StateDir, host_pids, signal};
+use support::{Client, Fixture, Server, eventually, group_members};
+
+const WARM_CALLS: usize = 30;
+/// A large corpus's solution-wide diagnostics after an edit may pass the default 30 s limit of a read;
+/// its load and warm-up have limits of their own.
+const LIMITS: [(&str, &str); 2] =
+    [("ROSLYN_MCP_REQUEST_TIMEOUT_SECS", "120"), ("ROSLYN_MCP_LOAD_TIMEOUT_SECS", "1200")];
+const MIB: f64 = 1024.0 * 1024.0;
+
+fn main() {
+    let shapes = std::env::var("ROSLYN_MCP_BENCH_CORPUS").unwrap_or_else(|_| "large,multi-target".into());
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
+    probe::build();
+    for shape in shapes.split(',').map(str::trim) {
+        let corpus = Corpus::generate(shape);
+        match shape {
+            "large" => runtime.block_on(large(&corpus)),
+            "multi-target" => runtime.block_on(multi_target(&corpus)),
+            other => panic!("ROSLYN_MCP_BENCH_CORPUS: no shape {other:?}"),
+        }
+    }
+}
+
+/// A corpus written by `cargo xtask corpus` and restored, with the places its benches ask about.
+struct Corpus {
+    fixture: Fixture,
+    solution: PathBuf,
+    /// The declaration of the type whose references are found.
+    query: (PathBuf, u32, u32),
+    /// A line inside a method body where a statement can go without changing any declaration.
+    edit: (PathBuf, u32),
+}
+
+impl Corpus {
+    fn generate(shape: &str) -> Self {
+        let fixture = Fixture::empty("Corpus");
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let output = Command::new(cargo)
+            .args(["run", "-q", "-p", "xtask", "--", "corpus"])
+            .arg(&fixture.root)
+            .args(["--shape", shape])
+            .output()
+            .expect("run cargo xtask corpus");
+        assert!(output.status.success(), "corpus: {}", String::from_utf8_lossy(&output.stderr));
+        let line: Value = serde_json::from_slice(&output.stdout).expect("the corpus's JSON line");
+        let path = |value: &Value| PathBuf::from(value.as_str().expect("a path"));
+        let number = |value: &Value| value.as_u64().expect("a number") as u32;
+        let corpus = Self {
+            solution: path(&line["solution"]),
+            query: (path(&line["query"]["file"]), number(&line["query"]["line"]), number(&line["query"]["column"])),
+            edit: (path(&line["edit"]["file"]), number(&line["edit"]["line"])),
+            fixture,
+        };
+        eprintln!(
+            "{shape}: {} projects, {} documents in {}",
+            line["projects"],
+            line["documents"],
+            corpus.fixture.root.display()
+        );
+        dotnet(&corpus.fixture.root, &["restore", "-nologo", "-v:q"]);
+        corpus
+    }
+
+    fn question(&self) -> Value {
+        let (file, line, column) = &self.query;
+        json!({"filePath": file.display().to_string(), "line": line, "column": column})
+    }
+
+    fn probe(&self, warm_calls: usize) -> Value {
+        let (file, line, column) = &self.query;
+        probe::run(&self.solution, file, (*line, *column), warm_calls)
+    }
+
+    /// Puts a statement (an unused local: warning CS0219) at the edit line.
+    fn edit_body(&self) {
+        let (file, line) = &self.edit;
+        let text = std::fs::read_to_string(file).expect("the edited file");
+        let mut lines: Vec<&str> = text.split('\n').collect();
+        lines.insert(*line as usize - 1, "        int corpusEdit = 1;");
+        std::fs::write(file, lines.join("\n")).expect("write the edit");
+    }
+}
+
+/// Runs dotnet in `dir`; the milliseconds it took.
+fn dotnet(dir: &Path, args: &[&str]) -> f64 {
+    let began = Instant::now();
+    let output = Command::new("dotnet").args(args).current_dir(dir).output().expect("run dotnet");
+    assert!(output.status.success(), "dotnet {args:?}: {}", String::from_utf8_lossy(&output.stdout));
+    ms(began.elapsed())
+}
+
+/// What the service measured on a corpus, one session.
+struct Service {
+    load: f64,
+    warm_up: f64,
+    first: f64,
+    warm: f64,
+    warm_host: f64,
+    references: usize,
+    /// Solution-wide diagnostics after the warm-up, then after an edit of a method body.
+    diagnostics: f64,
+    diagnostics_after_edit: f64,
+    host_resident: f64,
+}
+
+async fn measure_service(corpus: &Corpus) -> Service {
+    let server = Server::start_with_env(&corpus.fixture.root, &LIMITS).await;
+    let began = Instant::now();
+    let root = corpus.fixture.root.display().to_string();
+    server.ok("initialize_workspace", json!({"workingDirectory": root, "preferredSolution": corpus.solution})).await;
+    let load = ms(began.elapsed());
+    let began = Instant::now();
+    warm_up::finished(&server, Duration::from_secs(1800)).await;
+    let warm_up = ms(began.elapsed());
+
+    let question = corpus.question();
+    let began = Instant::now();
+    let first = server.ok("find_references", question.clone()).await;
+    let first_ms = ms(began.elapsed());
+    let references = first["totalCount"].as_u64().expect("totalCount") as usize;
+    calls::measure(&server, "find_references", 10, |_| question.clone()).await;
+    let (mut warm, mut warm_host) = calls::measure(&server, "find_references", WARM_CALLS, |_| question.clone()).await;
+
+    let everything = json!({"solutionPath": corpus.solution.display().to_string(), "minSeverity": "error"});
+    let began = Instant::now();
+    let clean = server.ok("get_compilation_diagnostics", everything.clone()).await;
+    let diagnostics = ms(began.elapsed());
+    assert_eq!(clean["errorCount"], json!(0), "the corpus compiles: {clean}");
+    let version = workspace_version(&server).await;
+    corpus.edit_body();
+    let seen =
+        eventually(Duration::from_secs(60), || async { (workspace_version(&server).await > version).then_some(()) })
+            .await;
+    assert!(seen.is_some(), "the host never saw the edit");
+    let began = Instant::now();
+    let edited = server.ok("get_compilation_diagnostics", everything).await;
+    let diagnostics_after_edit = ms(began.elapsed());
+    assert_eq!(edited["errorCount"], json!(0), "a body edit adds no error: {edited}");
+    let diagnose = server.ok("diagnose", json!({})).await;
+    let host_resident = diagnose["workspaces"][0]["hostResidentBytes"].as_f64().unwrap_or(0.0) / MIB;
+    server.stop().await;
+    Service {
+        load,
+        warm_up,
+        first: first_ms,
+        warm: percentiles(&mut warm).0,
+        warm_host: percentiles(&mut warm_host).0,
+        references,
+        diagnostics,
+        diagnostics_after_edit,
+        host_resident,
+    }
+}
+
+async fn workspace_version(server: &Server) -> u64 {
+    let diagnose = server.ok("diagnose", json!({})).await;
+    diagnose["workspaces"][0]["workspaceVersion"].as_u64().unwrap_or(0)
+}
+
+async fn large(corpus: &Corpus) {
+    let bare = corpus.probe(WARM_CALLS);
+    let service = measure_service(corpus).await;
+    let field = |name: &str| bare[name].as_f64().unwrap_or_else(|| panic!("probe {name}"));
+    println!(
+        "large corpus, find_references of Entity ({} places; the probe counts {} locations):",
+        service.references, bare["locations"]
+    );
+    println!(
+        "  service: load {:.0} ms, warm-up {:.0} ms, first answer {:.1} ms, warm p50 {:.1} ms (host {:.1} ms)",
+        service.load, service.warm_up, service.first, service.warm, service.warm_host
+    );
+    println!(
+        "  probe:   load {:.0} ms, compile {:.0} ms, first answer {:.1} ms, warm p50 {:.1} ms",
+        field("loadMs"),
+        field("compileMs"),
+        field("firstReferencesMs"),
+        field("warmReferencesP50Ms")
+    );
+    let service_total = service.load + service.warm_up + service.first;
+    let probe_total = field("loadMs") + field("compileMs") + field("firstReferencesMs");
+    println!(
+        "  load + warm-up + first answer: service {service_total:.0} ms, probe (load + compile + first) {probe_total:.0} ms: {:.2}x",
+        service_total / probe_total
+    );
+    println!(
+        "  warm find_references: service / probe {:.2}x end to end, {:.2}x in the host",
+        service.warm / field("warmReferencesP50Ms"),
+        service.warm_host / field("warmReferencesP50Ms")
+    );
+    println!(
+        "  solution-wide diagnostics: {:.1} ms after the warm-up, {:.0} ms after a body edit (probe compile {:.0} ms)",
+        service.diagnostics,
+        service.diagnostics_after_edit,
+        field("compileMs")
+    );
+    println!(
+        "  resident memory: host {:.0} MiB, probe {:.0} MiB: {:.2}x",
+        service.host_resident,
+        field("workingSetBytes") / MIB,
+        service.host_resident / (field("workingSetBytes") / MIB)
+    );
+    sessions(corpus, &[1, 10, 50]).await;
+}
+
+/// One daemon, sessions added up to each level; each session asks find_references (the first loads the
+/// corpus and warms it up), then the daemon's and its host's resident memory is taken.
+async fn sessions(corpus: &Corpus, levels: &[usize]) {
+    let state = StateDir::default();
+    let mut daemon = state.serve(&[], &LIMITS);
+    assert_eq!(state.daemon_pid().await, daemon.id(), "the daemon this bench started serves it");
+    let question = corpus.question();
+    let mut clients: Vec<Client<Agent>> = Vec::new();
+    let mut resident = Vec::new();
+    for &level in levels {
+        let added = join_all((clients.len()..level).map(|_| state.http_client(None))).await;
+        clients.extend(added);
+        join_all(clients.iter().map(|client| client.ok("find_references", question.clone()))).await;
+        let warmed = warm_up::finished(&clients[0], Duration::from_secs(1800)).await;
+        let hosts: BTreeSet<u32> = host_pids(&warmed).into_iter().flat_map(group_members).collect();
+        let host_bytes: u64 = hosts.into_iter().map(vm_rss).sum();
+        resident.push((level, vm_rss(daemon.id()) as f64 / MIB, host_bytes as f64 / MIB));
+    }
+    join_all(clients.into_iter().map(Client::close)).await;
+    signal(daemon.id(), "-TERM");
+    assert!(daemon.wait().expect("daemon exit").success(), "daemon log: {}", state.serve_log());
+    let one = resident[0].1 + resident[0].2;
+    for (level, daemon, host) in resident {
+        println!(
+            "  resident memory, {level:>2} sessions: daemon {daemon:.0} MiB + host {host:.0} MiB = {:.0} MiB, {:.3}x one session's",
+            daemon + host,
+            (daemon + host) / one
+        );
+    }
+}
+
+async fn multi_target(corpus: &Corpus) {
+    let root = &corpus.fixture.root;
+    // The first build compiles; the second finds nothing to do.
+    dotnet(root, &["build", "--no-restore", "-nologo", "-v:q"]);
+    let no_op_build = dotnet(root, &["build", "--no-restore", "-nologo", "-v:q"]);
+    let bare = corpus.probe(WARM_CALLS);
+    let service = measure_service(corpus).await;
+    let build_after_edit = dotnet(root, &["build", "--no-restore", "-nologo", "-v:q"]);
+    dotnet(root, &["build-server", "shutdown"]);
+    let probe_warm = bare["warmReferencesP50Ms"].as_f64().expect("probe warm");
+    println!(
+        "multi-target library (5 frameworks), find_references: {} places, the probe's FindReferencesAsync {} locations",
+        service.references, bare["locations"]
+    );
+    println!(
+        "  warm p50: service {:.2} ms end to end ({:.2} ms in the host), probe {probe_warm:.2} ms: {:.2}x end to end, {:.2}x in the host",
+        service.warm,
+        service.warm_host,
+        service.warm / probe_warm,
+        service.warm_host / probe_warm
+    );
+    println!(
+        "  solution-wide diagnostics after the warm-up {:.1} ms, no-op dotnet build --no-restore {no_op_build:.0} ms: {:.3}x",
+        service.diagnostics,
+        service.diagnostics / no_op_build
+    );
+    println!(
+        "  after a body edit: diagnostics {:.0} ms, dotnet build --no-restore {build_after_edit:.0} ms: build / diagnostics {:.1}x",
+        service.diagnostics_after_edit,
+        build_after_edit / service.diagnostics_after_edit
+    );
+}

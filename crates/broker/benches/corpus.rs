@@ -39,6 +39,8 @@ const WARM_CALLS: usize = 30;
 const LIMITS: [(&str, &str); 2] =
     [("ROSLYN_MCP_REQUEST_TIMEOUT_SECS", "120"), ("ROSLYN_MCP_LOAD_TIMEOUT_SECS", "1200")];
 const MIB: f64 = 1024.0 * 1024.0;
+/// Longer than the host's idle time before it gives back a burst's heap.
+const IDLE: Duration = Duration::from_secs(5);
 
 fn main() {
     let shapes = std::env::var("ROSLYN_MCP_BENCH_CORPUS").unwrap_or_else(|_| "large,multi-target".into());
@@ -235,8 +237,9 @@ async fn large(corpus: &Corpus) {
     sessions(corpus, &[1, 10, 50]).await;
 }
 
-/// One daemon, sessions added up to each level; each session asks find_references (the first loads the
-/// corpus and warms it up), then the daemon's and its host's resident memory is taken.
+/// One daemon, sessions added up to each level; each session asks find_references at once (the first loads
+/// the corpus and warms it up), then the host's resident memory is taken right after, and the daemon's and
+/// the host's once they have been idle a few seconds.
 async fn sessions(corpus: &Corpus, levels: &[usize]) {
     let state = StateDir::default();
     let mut daemon = state.serve(&[], &LIMITS);
@@ -250,16 +253,19 @@ async fn sessions(corpus: &Corpus, levels: &[usize]) {
         join_all(clients.iter().map(|client| client.ok("find_references", question.clone()))).await;
         let warmed = warm_up::finished(&clients[0], Duration::from_secs(1800)).await;
         let hosts: BTreeSet<u32> = host_pids(&warmed).into_iter().flat_map(group_members).collect();
-        let host_bytes: u64 = hosts.into_iter().map(vm_rss).sum();
-        resident.push((level, vm_rss(daemon.id()) as f64 / MIB, host_bytes as f64 / MIB));
+        let host_mib = || hosts.iter().copied().map(vm_rss).sum::<u64>() as f64 / MIB;
+        let burst = host_mib();
+        // The host gives back what the burst grew once it has been idle for 2 s (HeapTrim).
+        tokio::time::sleep(IDLE).await;
+        resident.push((level, vm_rss(daemon.id()) as f64 / MIB, burst, host_mib()));
     }
     join_all(clients.into_iter().map(Client::close)).await;
     signal(daemon.id(), "-TERM");
     assert!(daemon.wait().expect("daemon exit").success(), "daemon log: {}", state.serve_log());
-    let one = resident[0].1 + resident[0].2;
-    for (level, daemon, host) in resident {
+    let one = resident[0].1 + resident[0].3;
+    for (level, daemon, burst, host) in resident {
         println!(
-            "  resident memory, {level:>2} sessions: daemon {daemon:.0} MiB + host {host:.0} MiB = {:.0} MiB, {:.3}x one session's",
+            "  resident memory, {level:>2} sessions, idle: daemon {daemon:.0} MiB + host {host:.0} MiB = {:.0} MiB, {:.3}x one session's (host right after the burst: {burst:.0} MiB)",
             daemon + host,
             (daemon + host) / one
         );

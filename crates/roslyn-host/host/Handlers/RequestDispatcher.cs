@@ -16,7 +16,8 @@ namespace RoslynMcp.Host.Handlers;
 /// <paramref name="readDelay"/> makes every request but Load, ApplyFileChanges, WarmUp and Ping wait that long first, so that
 /// tests can observe slow, cancelled and timed-out reads; an armed <paramref name="crash"/> kills the process on
 /// its snippet; an armed <paramref name="loadHold"/> keeps every load waiting for its release, an armed
-/// <paramref name="warmUpHold"/> every warm-up. <paramref name="computeSlots"/> bounds the computations at once.
+/// <paramref name="warmUpHold"/> every warm-up. <paramref name="computeSlots"/> bounds the computations at once; <paramref name="heapTrim"/>
+/// gives back the heap a burst of them grew.
 /// </summary>
 public sealed class RequestDispatcher(
     SolutionHost host,
@@ -24,7 +25,8 @@ public sealed class RequestDispatcher(
     CrashFault? crash = null,
     ReleaseHold? loadHold = null,
     ReleaseHold? warmUpHold = null,
-    int? computeSlots = null) : IRequestHandler
+    int? computeSlots = null,
+    HeapTrim? heapTrim = null) : IRequestHandler
 {
     /// <summary>
     /// Roslyn computations (reads and plans) run at most this many at once; the rest wait their turn. A burst
@@ -34,6 +36,8 @@ public sealed class RequestDispatcher(
     public static int DefaultComputeSlots => Math.Max(4, Environment.ProcessorCount);
 
     private readonly SemaphoreSlim computing = new(computeSlots ?? DefaultComputeSlots);
+
+    private readonly HeapTrim trim = heapTrim ?? new HeapTrim(HeapTrim.DefaultIdle);
 
     public const string ReadDelayVariable = "ROSLYN_MCP_FAULT_READ_DELAY_MS";
 
@@ -105,8 +109,16 @@ public sealed class RequestDispatcher(
             {
                 await warmUpHold.WaitAsync(cancellationToken);
             }
-            var warmed = await WarmUpHandler.HandleAsync((snapshot ?? throw SolutionHost.NotLoaded()).Solution, warmUp, cancellationToken);
-            return (new ResponseBody.WarmedUp(warmed), snapshot.Version);
+            trim.Began();
+            try
+            {
+                var warmed = await WarmUpHandler.HandleAsync((snapshot ?? throw SolutionHost.NotLoaded()).Solution, warmUp, cancellationToken);
+                return (new ResponseBody.WarmedUp(warmed), snapshot.Version);
+            }
+            finally
+            {
+                trim.Ended();
+            }
         }
         if (readDelay > TimeSpan.Zero)
         {
@@ -120,6 +132,7 @@ public sealed class RequestDispatcher(
         var solution = snapshot.Solution;
         // Loads, file changes and the warm-up do not queue here: they are not a session's computation.
         await computing.WaitAsync(cancellationToken);
+        trim.Began();
         try
         {
             ResponseBody response = body switch
@@ -170,6 +183,7 @@ public sealed class RequestDispatcher(
         }
         finally
         {
+            trim.Ended();
             computing.Release();
         }
     }

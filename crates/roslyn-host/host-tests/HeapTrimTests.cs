@@ -1,0 +1,52 @@
+using RoslynMcp.Host.Handlers;
+
+namespace RoslynMcp.Host.Tests;
+
+/// <summary>A burst's heap is given back once nothing has run for the idle time, and not while anything runs.</summary>
+public sealed class HeapTrimTests
+{
+    private const long MiB = 1024 * 1024;
+
+    [Theory]
+    [InlineData(0, 64, true)]
+    [InlineData(0, 63, false)]
+    [InlineData(1000, 1249, false)]
+    [InlineData(1000, 1250, true)]
+    [InlineData(1000, 900, false)]
+    public void ATrimIsWorthAQuarterOfTheHeapAndAtLeast64MiB(long beforeMiB, long committedMiB, bool worth) =>
+        Assert.Equal(worth, HeapTrim.Worth(committedMiB * MiB, beforeMiB * MiB));
+
+    [Fact]
+    public async Task ABurstIsTrimmedOnceIdleAndAComputationThatBeginsPutsItOff()
+    {
+        var trim = new HeapTrim(TimeSpan.FromMilliseconds(100));
+        trim.Began();
+        Burst();
+        trim.Ended();
+        trim.Began();
+        await Task.Delay(400);
+        Assert.Equal(0, trim.Trims);
+
+        trim.Ended();
+        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(30);
+        while (trim.Trims == 0 && DateTime.UtcNow < deadline)
+        {
+            await Task.Delay(50);
+        }
+        Assert.Equal(1, trim.Trims);
+    }
+
+    /// <summary>Garbage enough to grow the committed heap past the threshold from any start.</summary>
+    private static void Burst()
+    {
+        var held = new List<byte[]>();
+        for (var i = 0; i < 192; i++)
+        {
+            var block = new byte[MiB];
+            block[i] = 1;
+            held.Add(block);
+        }
+        GC.KeepAlive(held);
+        GC.Collect(0);
+    }
+}

@@ -1,0 +1,78 @@
+using System.Runtime;
+
+namespace RoslynMcp.Host.Handlers;
+
+/// <summary>
+/// Gives back to the system the heap a burst of computations grew. The GC keeps what it committed for a burst
+/// (many sessions searching at once, a warm-up) long after the burst's objects are garbage, and the service
+/// reads a host's resident memory against its memory budget between calls. So once no computation has run for
+/// <see cref="Idle"/>, and the committed heap grew past both thresholds since the last trim, one full, compacting
+/// collection that decommits what it frees runs. A computation that starts meanwhile waits for it (tens to
+/// hundreds of milliseconds, once per burst).
+/// </summary>
+public sealed class HeapTrim(TimeSpan idle)
+{
+    /// <summary>Growth that makes a trim worth its pause: a quarter of the heap, and at least this much.</summary>
+    public const long MinimumGrowthBytes = 64L * 1024 * 1024;
+
+    public static TimeSpan DefaultIdle { get; } = TimeSpan.FromSeconds(2);
+
+    private readonly object gate = new();
+    private int running;
+    private long generation;
+    private long committedAfterTrim;
+
+    public TimeSpan Idle { get; } = idle;
+
+    /// <summary>Trims done: for tests and diagnostics.</summary>
+    public int Trims { get; private set; }
+
+    public void Began()
+    {
+        lock (gate)
+        {
+            running++;
+            generation++;
+        }
+    }
+
+    public void Ended()
+    {
+        long mine;
+        lock (gate)
+        {
+            running--;
+            if (running > 0)
+            {
+                return;
+            }
+            mine = ++generation;
+        }
+        _ = Task.Delay(Idle).ContinueWith(_ => TrimIfStillIdle(mine), TaskScheduler.Default);
+    }
+
+    public static bool Worth(long committed, long before) =>
+        committed - before >= Math.Max(MinimumGrowthBytes, before / 4);
+
+    private void TrimIfStillIdle(long scheduled)
+    {
+        lock (gate)
+        {
+            // Anything that began or ended since then has its own look coming, or is running.
+            if (generation != scheduled || running > 0)
+            {
+                return;
+            }
+            var committed = GC.GetGCMemoryInfo().TotalCommittedBytes;
+            if (!Worth(committed, committedAfterTrim))
+            {
+                return;
+            }
+            GCSettings.LargeObjectHeapCompactionMode = GCLargeObjectHeapCompactionMode.CompactOnce;
+            GC.Collect(GC.MaxGeneration, GCCollectionMode.Aggressive, blocking: true, compacting: true);
+            Trims++;
+            committedAfterTrim = GC.GetGCMemoryInfo().TotalCommittedBytes;
+            Log.Info($"heap trimmed after a burst: {committed / (1024 * 1024)} MiB committed, {committedAfterTrim / (1024 * 1024)} MiB after");
+        }
+    }
+}

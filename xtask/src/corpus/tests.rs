@@ -1,21 +1,9 @@
 use super::*;
 use std::collections::BTreeMap;
 
-/// A folder under the system's temp folder, unique to this process and test, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(test: &str) -> TempDir {
-        let path = std::env::temp_dir().join(format!("xtask-corpus-{}-{test}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&path);
-        TempDir(path)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+/// An empty folder of its own, removed when dropped.
+fn out_dir() -> tempfile::TempDir {
+    tempfile::Builder::new().prefix("xtask-corpus-").tempdir().expect("temp dir")
 }
 
 fn generate(args: &[&str]) -> Corpus {
@@ -50,9 +38,9 @@ fn line(text: &str, number: usize) -> &str {
 
 #[test]
 fn a_small_large_corpus_has_exactly_the_asked_numbers_of_projects_and_documents() {
-    let out = TempDir::new("counts");
+    let out = out_dir();
     let corpus = generate(&["unused", "--projects", "6", "--documents", "60"]);
-    let root = corpus.write(&out.0).expect("written");
+    let root = corpus.write(out.path()).expect("written");
     let files = tree(&root);
     assert_eq!(count_ending(&files, "csproj"), 6, "one project file per project");
     assert_eq!(count_ending(&files, "cs"), 60, "the documents asked for");
@@ -69,10 +57,10 @@ fn a_small_large_corpus_has_exactly_the_asked_numbers_of_projects_and_documents(
 
 #[test]
 fn the_same_arguments_write_the_same_bytes() {
-    let (first, second) = (TempDir::new("first"), TempDir::new("second"));
+    let (first, second) = (out_dir(), out_dir());
     let args = ["unused", "--projects", "6", "--documents", "60"];
-    let first = tree(&generate(&args).write(&first.0).expect("written"));
-    let second = tree(&generate(&args).write(&second.0).expect("written"));
+    let first = tree(&generate(&args).write(first.path()).expect("written"));
+    let second = tree(&generate(&args).write(second.path()).expect("written"));
     assert_eq!(first.keys().collect::<Vec<_>>(), second.keys().collect::<Vec<_>>(), "the same files");
     for (path, bytes) in &first {
         assert!(bytes == &second[path], "{} differs from one run to the next", path.display());
@@ -81,11 +69,11 @@ fn the_same_arguments_write_the_same_bytes() {
 
 #[test]
 fn the_query_points_at_the_identifier_of_entitys_declaration() {
-    let out = TempDir::new("query");
+    let out = out_dir();
     for args in [&["unused", "--projects", "6", "--documents", "60"][..], &["unused", "--shape", "multi-target"]] {
         let corpus = generate(args);
-        let _ = std::fs::remove_dir_all(&out.0);
-        let root = corpus.write(&out.0).expect("written");
+        let _ = std::fs::remove_dir_all(out.path());
+        let root = corpus.write(out.path()).expect("written");
         let text = std::fs::read_to_string(absolute(&root, &corpus.query.file)).expect("the query file");
         let declaration = line(&text, corpus.query.line);
         let at = &declaration[corpus.query.column - 1..];
@@ -178,12 +166,12 @@ fn the_multi_target_library_has_315_documents_and_about_95_entity_places() {
 
 #[test]
 fn a_folder_that_is_not_empty_is_refused_and_left_alone() {
-    let out = TempDir::new("refused");
-    std::fs::create_dir_all(&out.0).expect("created");
-    std::fs::write(out.0.join("keep.txt"), "mine").expect("written");
-    let error = generate(&["unused", "--projects", "1", "--documents", "6"]).write(&out.0).expect_err("refused");
+    let out = out_dir();
+    std::fs::create_dir_all(out.path()).expect("created");
+    std::fs::write(out.path().join("keep.txt"), "mine").expect("written");
+    let error = generate(&["unused", "--projects", "1", "--documents", "6"]).write(out.path()).expect_err("refused");
     assert!(error.to_string().contains("not empty"), "{error}");
-    assert_eq!(tree(&out.0).len(), 1, "nothing written");
+    assert_eq!(tree(out.path()).len(), 1, "nothing written");
 }
 
 #[test]

@@ -6,11 +6,11 @@ namespace RoslynMcp.Host.Handlers;
 /// Gives back to the system the heap a burst of computations grew. The GC keeps what it committed for a burst
 /// (many sessions searching at once, a warm-up) long after the burst's objects are garbage, and the service
 /// reads a host's resident memory against its memory budget between calls. So once no computation has run for
-/// <see cref="Idle"/>, and the committed heap grew past both thresholds since the last trim, one full, compacting
-/// collection that decommits what it frees runs. A computation that starts meanwhile waits for it (tens to
-/// hundreds of milliseconds, once per burst).
+/// <paramref name="idle"/>, and the committed heap grew past both thresholds since the last trim, one full, compacting
+/// collection that decommits what it frees runs. A computation that starts meanwhile waits for it.
+/// <paramref name="committedBytes"/> reads the committed heap (the GC's own figure unless a test gives one).
 /// </summary>
-public sealed class HeapTrim(TimeSpan idle)
+public sealed class HeapTrim(TimeSpan idle, Func<long>? committedBytes = null)
 {
     /// <summary>Growth that makes a trim worth its pause: a quarter of the heap, and at least this much.</summary>
     public const long MinimumGrowthBytes = 64L * 1024 * 1024;
@@ -22,9 +22,9 @@ public sealed class HeapTrim(TimeSpan idle)
     private long generation;
     private long committedAfterTrim;
 
-    public TimeSpan Idle { get; } = idle;
+    private readonly Func<long> committed = committedBytes ?? (() => GC.GetGCMemoryInfo().TotalCommittedBytes);
 
-    /// <summary>Trims done: for tests and diagnostics.</summary>
+    /// <summary>Trims done, for tests.</summary>
     public int Trims { get; private set; }
 
     public void Began()
@@ -48,7 +48,7 @@ public sealed class HeapTrim(TimeSpan idle)
             }
             mine = ++generation;
         }
-        _ = Task.Delay(Idle).ContinueWith(_ => TrimIfStillIdle(mine), TaskScheduler.Default);
+        _ = Task.Delay(idle).ContinueWith(_ => TrimIfStillIdle(mine), TaskScheduler.Default);
     }
 
     public static bool Worth(long committed, long before) =>
@@ -63,16 +63,16 @@ public sealed class HeapTrim(TimeSpan idle)
             {
                 return;
             }
-            var committed = GC.GetGCMemoryInfo().TotalCommittedBytes;
-            if (!Worth(committed, committedAfterTrim))
+            var before = committed();
+            if (!Worth(before, committedAfterTrim))
             {
                 return;
             }
             GCSettings.LargeObjectHeapCompactionMode = GCLargeObjectHeapCompactionMode.CompactOnce;
             GC.Collect(GC.MaxGeneration, GCCollectionMode.Aggressive, blocking: true, compacting: true);
             Trims++;
-            committedAfterTrim = GC.GetGCMemoryInfo().TotalCommittedBytes;
-            Log.Info($"heap trimmed after a burst: {committed / (1024 * 1024)} MiB committed, {committedAfterTrim / (1024 * 1024)} MiB after");
+            committedAfterTrim = committed();
+            Log.Info($"heap trimmed after a burst: {before / (1024 * 1024)} MiB committed, {committedAfterTrim / (1024 * 1024)} MiB after");
         }
     }
 }

@@ -60,18 +60,12 @@ public static class ReferencesHandler
             var kind = winner.Definition is null
                 ? ReferenceKind.Declaration
                 : await KindOfAsync(tree, winner.Location.SourceSpan, winner.Definition, cancellationToken);
-            var frameworks = place.Projects
-                .Select(TargetFrameworks.InName)
-                .OfType<string>()
-                .Distinct(StringComparer.OrdinalIgnoreCase)
-                .Order(StringComparer.Ordinal)
-                .ToValueList();
             references.Add(new Reference(
                 SymbolFormat.ToSpan(winner.Location),
                 SymbolFormat.LineText(text, winner.Location.SourceSpan.Start),
                 kind,
                 winner.Project,
-                frameworks));
+                TargetFrameworks.InNames(place.Projects)));
         }
         return new ReferenceList(SymbolFormat.Summarize(symbol), references.InSourceOrder(r => r.Span).ToValueList());
     }

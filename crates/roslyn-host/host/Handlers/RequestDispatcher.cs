@@ -109,16 +109,9 @@ public sealed class RequestDispatcher(
             {
                 await warmUpHold.WaitAsync(cancellationToken);
             }
-            trim.Began();
-            try
-            {
-                var warmed = await WarmUpHandler.HandleAsync((snapshot ?? throw SolutionHost.NotLoaded()).Solution, warmUp, cancellationToken);
-                return (new ResponseBody.WarmedUp(warmed), snapshot.Version);
-            }
-            finally
-            {
-                trim.Ended();
-            }
+            var loaded = snapshot ?? throw SolutionHost.NotLoaded();
+            var warmed = await TrimmedAfterAsync(() => WarmUpHandler.HandleAsync(loaded.Solution, warmUp, cancellationToken));
+            return (new ResponseBody.WarmedUp(warmed), loaded.Version);
         }
         if (readDelay > TimeSpan.Zero)
         {
@@ -129,62 +122,78 @@ public sealed class RequestDispatcher(
         {
             throw SolutionHost.NotLoaded();
         }
-        var solution = snapshot.Solution;
         // Loads, file changes and the warm-up do not queue here: they are not a session's computation.
         await computing.WaitAsync(cancellationToken);
+        try
+        {
+            return (await TrimmedAfterAsync(() => AnswerAsync(body, snapshot, cancellationToken)), snapshot.Version);
+        }
+        finally
+        {
+            computing.Release();
+        }
+    }
+
+    /// <summary>Runs one computation counted by the heap trim, which looks for a burst to give back once none runs.</summary>
+    private async Task<T> TrimmedAfterAsync<T>(Func<Task<T>> compute)
+    {
         trim.Began();
         try
         {
-            ResponseBody response = body switch
-            {
-                RequestBody.TypeAtPosition { Value: var position } =>
-                    new ResponseBody.TypeAtPosition(await TypeAtPositionHandler.HandleAsync(solution, position, cancellationToken)),
-                RequestBody.SymbolDefinition { Value: var position } =>
-                    new ResponseBody.SymbolDefinition(await DefinitionHandler.HandleAsync(solution, position, cancellationToken)),
-                RequestBody.References { Value: var request } =>
-                    new ResponseBody.References(await ReferencesHandler.HandleAsync(solution, request, cancellationToken)),
-                RequestBody.CompilationDiagnostics { Value: var request } =>
-                    new ResponseBody.CompilationDiagnostics(await DiagnosticsHandler.HandleAsync(solution, request, cancellationToken)),
-                RequestBody.PlanMove { Value: var request } =>
-                    new ResponseBody.MovePlan(await MoveHandler.HandleAsync(solution, request, cancellationToken)),
-                RequestBody.Members { Value: var request } =>
-                    new ResponseBody.Members(await MembersHandler.HandleAsync(solution, request, cancellationToken)),
-                RequestBody.Implementations { Value: var request } =>
-                    new ResponseBody.Implementations(await ImplementationsHandler.HandleAsync(solution, request, cancellationToken)),
-                RequestBody.Overloads { Value: var position } =>
-                    new ResponseBody.Overloads(await OverloadsHandler.HandleAsync(solution, position, cancellationToken)),
-                RequestBody.TypeHierarchy { Value: var target } =>
-                    new ResponseBody.TypeHierarchy(await TypeHierarchyHandler.HandleAsync(solution, target, cancellationToken)),
-                RequestBody.CallHierarchy { Value: var request } =>
-                    new ResponseBody.CallHierarchy(await CallHierarchyHandler.HandleAsync(solution, request, cancellationToken)),
-                RequestBody.DocumentSymbols { Value: var request } =>
-                    new ResponseBody.DocumentSymbols(await DocumentSymbolsHandler.HandleAsync(solution, request, cancellationToken)),
-                RequestBody.SearchSymbols { Value: var request } =>
-                    new ResponseBody.SearchSymbols(await SymbolSearchHandler.HandleAsync(solution, request, cancellationToken)),
-                RequestBody.AnalyzeCode { Value: var block } =>
-                    new ResponseBody.CodeAnalysis(await CodeAnalysisHandler.HandleAsync(solution, block, cancellationToken)),
-                RequestBody.PlanRename { Value: var request } =>
-                    new ResponseBody.RenamePlan(await RenameHandler.HandleAsync(solution, request, cancellationToken)),
-                RequestBody.PlanOrganizeUsings { Value: var request } =>
-                    new ResponseBody.OrganizeUsingsPlan(await OrganizeUsingsHandler.HandleAsync(solution, request, cancellationToken)),
-                RequestBody.CodeActions { Value: var request } =>
-                    new ResponseBody.CodeActions(await CodeActionsHandler.HandleAsync(solution, request, cancellationToken)),
-                RequestBody.PlanCodeAction { Value: var request } =>
-                    new ResponseBody.CodeActionPlan(await CodeActionPlanHandler.HandleAsync(snapshot, request, cancellationToken)),
-                RequestBody.PlanFormat { Value: var request } =>
-                    new ResponseBody.FormatPlan(await FormatHandler.HandleAsync(solution, request, cancellationToken)),
-                RequestBody.PlanRemoveUnused { Value: var request } =>
-                    new ResponseBody.RemoveUnusedPlan(await RemoveUnusedHandler.HandleAsync(solution, request, cancellationToken)),
-                RequestBody.PlanFindReplace { Value: var request } =>
-                    new ResponseBody.FindReplacePlan(await FindReplaceHandler.HandleAsync(solution, snapshot.SolutionPath, request, cancellationToken)),
-                _ => throw new InvalidOperationException($"Unhandled request {body.GetType().Name}"),
-            };
-            return (response, snapshot.Version);
+            return await compute();
         }
         finally
         {
             trim.Ended();
-            computing.Release();
         }
+    }
+
+    private static async Task<ResponseBody> AnswerAsync(RequestBody body, SolutionSnapshot snapshot, CancellationToken cancellationToken)
+    {
+        var solution = snapshot.Solution;
+        return body switch
+        {
+            RequestBody.TypeAtPosition { Value: var position } =>
+                new ResponseBody.TypeAtPosition(await TypeAtPositionHandler.HandleAsync(solution, position, cancellationToken)),
+            RequestBody.SymbolDefinition { Value: var position } =>
+                new ResponseBody.SymbolDefinition(await DefinitionHandler.HandleAsync(solution, position, cancellationToken)),
+            RequestBody.References { Value: var request } =>
+                new ResponseBody.References(await ReferencesHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.CompilationDiagnostics { Value: var request } =>
+                new ResponseBody.CompilationDiagnostics(await DiagnosticsHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.PlanMove { Value: var request } =>
+                new ResponseBody.MovePlan(await MoveHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.Members { Value: var request } =>
+                new ResponseBody.Members(await MembersHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.Implementations { Value: var request } =>
+                new ResponseBody.Implementations(await ImplementationsHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.Overloads { Value: var position } =>
+                new ResponseBody.Overloads(await OverloadsHandler.HandleAsync(solution, position, cancellationToken)),
+            RequestBody.TypeHierarchy { Value: var target } =>
+                new ResponseBody.TypeHierarchy(await TypeHierarchyHandler.HandleAsync(solution, target, cancellationToken)),
+            RequestBody.CallHierarchy { Value: var request } =>
+                new ResponseBody.CallHierarchy(await CallHierarchyHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.DocumentSymbols { Value: var request } =>
+                new ResponseBody.DocumentSymbols(await DocumentSymbolsHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.SearchSymbols { Value: var request } =>
+                new ResponseBody.SearchSymbols(await SymbolSearchHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.AnalyzeCode { Value: var block } =>
+                new ResponseBody.CodeAnalysis(await CodeAnalysisHandler.HandleAsync(solution, block, cancellationToken)),
+            RequestBody.PlanRename { Value: var request } =>
+                new ResponseBody.RenamePlan(await RenameHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.PlanOrganizeUsings { Value: var request } =>
+                new ResponseBody.OrganizeUsingsPlan(await OrganizeUsingsHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.CodeActions { Value: var request } =>
+                new ResponseBody.CodeActions(await CodeActionsHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.PlanCodeAction { Value: var request } =>
+                new ResponseBody.CodeActionPlan(await CodeActionPlanHandler.HandleAsync(snapshot, request, cancellationToken)),
+            RequestBody.PlanFormat { Value: var request } =>
+                new ResponseBody.FormatPlan(await FormatHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.PlanRemoveUnused { Value: var request } =>
+                new ResponseBody.RemoveUnusedPlan(await RemoveUnusedHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.PlanFindReplace { Value: var request } =>
+                new ResponseBody.FindReplacePlan(await FindReplaceHandler.HandleAsync(solution, snapshot.SolutionPath, request, cancellationToken)),
+            _ => throw new InvalidOperationException($"Unhandled request {body.GetType().Name}"),
+        };
     }
 }

@@ -1,6 +1,7 @@
 using System.Xml;
 using System.Xml.Linq;
 using Microsoft.CodeAnalysis;
+using RoslynMcp.Host.Protocol;
 
 namespace RoslynMcp.Host.Workspace;
 
@@ -14,18 +15,21 @@ public static class TargetFrameworks
 {
     public static IReadOnlyList<string> Of(Solution solution, Project project)
     {
-        var loaded = solution.Projects
-            .Where(p => p.FilePath == project.FilePath)
-            .Select(p => InName(p.Name))
-            .OfType<string>()
-            .Distinct(StringComparer.OrdinalIgnoreCase)
-            .Order(StringComparer.Ordinal)
-            .ToList();
+        var loaded = InNames(solution.Projects.Where(p => p.FilePath == project.FilePath).Select(p => p.Name));
         return loaded.Count > 0 ? loaded : project.FilePath is null ? [] : Of(project.FilePath);
     }
 
+    /// <summary>The frameworks named by projects of the form <c>Name(framework)</c>, once each, in ordinal order.</summary>
+    public static ValueList<string> InNames(IEnumerable<string> projectNames) =>
+        projectNames
+            .Select(InName)
+            .OfType<string>()
+            .Distinct(StringComparer.OrdinalIgnoreCase)
+            .Order(StringComparer.Ordinal)
+            .ToValueList();
+
     /// <summary>The framework in a project name of the form <c>Name(framework)</c>.</summary>
-    public static string? InName(string name) =>
+    private static string? InName(string name) =>
         name.EndsWith(')') && name.LastIndexOf('(') is var open and > 0 ? name[(open + 1)..^1] : null;
 
     private static IReadOnlyList<string> Of(string projectPath)

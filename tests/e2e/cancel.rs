@@ -20,7 +20,22 @@ async fn a_cancelled_find_references_stops_in_the_host_before_the_search_would_e
     let server = Server::start_alone(&solution.root).await;
     let (line, column) = solution.position_of(large::SHARED_FILE, "Shared", 0);
     let shared = json!({"filePath": solution.file(large::SHARED_FILE), "line": line, "column": column});
-    // Warms up: loads the solution and binds Shared.cs, without searching.
+    // Loads the solution; its warm-up searches Shared (the project's first type), which leaves every use
+    // bound for as long as that compilation lives.
+    server.ok("find_symbol_definition", shared.clone()).await;
+    // An edit of Shared.cs makes a new compilation, so the search below binds every consumer again and
+    // cannot be over before the cancellation reaches it, however fast the machine.
+    let solution_path = solution.path("Large.slnx");
+    let version = server.workspace_status(&solution_path).await.expect("loaded")["workspaceVersion"].clone();
+    let shared_file = solution.path(large::SHARED_FILE);
+    let edited = std::fs::read_to_string(&shared_file).expect("read Shared.cs") + "// edited\n";
+    std::fs::write(&shared_file, edited).expect("edit Shared.cs");
+    let changed = eventually(Duration::from_secs(20), || async {
+        let status = server.workspace_status(&solution_path).await?;
+        (status["workspaceVersion"] != version).then_some(())
+    })
+    .await;
+    assert!(changed.is_some(), "the host never saw the edit");
     server.ok("find_symbol_definition", shared.clone()).await;
 
     let arguments = shared.as_object().cloned().expect("arguments are an object");

@@ -1,5 +1,6 @@
 //! The host's life: restart after a crash, eviction of the least recently used solution, no orphan when
-//! the service dies, diagnose answering while a solution loads, and a slow start holding up no other solution.
+//! the service dies, diagnose answering while a solution loads, a slow start holding up no other solution,
+//! and the spare host a load takes.
 
 use crate::support::{Fixture, Server, alive, children, eventually, group_members, kill9};
 use serde_json::json;
@@ -7,6 +8,63 @@ use std::time::Duration;
 
 fn host_pid(status: &serde_json::Value) -> u32 {
     status["hostPid"].as_u64().unwrap_or_else(|| panic!("no hostPid in {status}")) as u32
+}
+
+/// The Roslyn hosts the service process started.
+fn hosts_of(service: u32) -> Vec<u32> {
+    children(service)
+        .into_iter()
+        .filter(|pid| {
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            cmdline.split(|b| *b == 0).any(|arg| arg.ends_with(b"RoslynMcp.Host.dll"))
+        })
+        .collect()
+}
+
+/// Waits for the first workspace's warm-up to end.
+async fn warmed_up(server: &Server) {
+    let done = eventually(Duration::from_secs(120), || async {
+        let diagnose = server.ok("diagnose", json!({})).await;
+        (diagnose["workspaces"][0]["warmUp"]["phase"] == json!("done")).then_some(())
+    })
+    .await;
+    assert!(done.is_some(), "the warm-up did not end");
+}
+
+/// The service starts a host before any load; the first load takes that host, and the next spare starts
+/// once the warm-up is over.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_load_takes_the_spare_host_and_the_next_spare_starts_after_the_warm_up() {
+    let beta = Fixture::copy("tiny/Beta");
+    let server = Server::start(&beta.root, &[]).await;
+    let spare = eventually(Duration::from_secs(60), || async { hosts_of(server.pid).first().copied() }).await;
+    let spare = spare.expect("the service starts a spare host before any load");
+
+    server.ok("initialize_workspace", json!({"workingDirectory": beta.root.display().to_string()})).await;
+    let serving = host_pid(&server.workspace_status(&beta.path("Beta.csproj")).await.expect("Beta loaded"));
+    assert_eq!(serving, spare, "the load started a host of its own instead of taking the spare");
+
+    warmed_up(&server).await;
+    let next =
+        eventually(Duration::from_secs(60), || async { hosts_of(server.pid).into_iter().find(|&pid| pid != serving) })
+            .await;
+    assert!(next.is_some(), "no spare host started after the warm-up: {:?}", hosts_of(server.pid));
+    let question = json!({"filePath": beta.file("Beta.cs"), "line": 3, "column": 14});
+    let definition = server.ok("find_symbol_definition", question).await;
+    assert_eq!(definition["definitionLocation"]["filePath"], json!(beta.file("Beta.cs")), "{definition}");
+    server.stop().await;
+}
+
+/// `--spare-host false`: the load starts its own host, and no other host is started.
+#[tokio::test(flavor = "multi_thread")]
+async fn without_a_spare_the_load_starts_its_own_host_and_no_other() {
+    let beta = Fixture::copy("tiny/Beta");
+    let server = Server::start(&beta.root, &["--spare-host", "false"]).await;
+    server.ok("initialize_workspace", json!({"workingDirectory": beta.root.display().to_string()})).await;
+    warmed_up(&server).await;
+    let serving = host_pid(&server.workspace_status(&beta.path("Beta.csproj")).await.expect("Beta loaded"));
+    assert_eq!(hosts_of(server.pid), vec![serving]);
+    server.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -1,7 +1,9 @@
 //! The first answer after a load, against a bare in-process Roslyn (`benches/probe`, MSBuildWorkspace and
 //! SymbolFinder alone) in the same run, on the Shop fixture:
-//! - the service: `initialize_workspace` (answers once loaded), the warm-up that follows (diagnose's
+//! - the service as it runs, up and idle with its spare host ready (the host has logged its MEF
+//!   composition): `initialize_workspace` (answers once loaded), the warm-up that follows (diagnose's
 //!   `warmUp`), the first find_references after it, then warm ones;
+//! - the same with `--spare-host false`: the load starts its host;
 //! - the probe: load, compile every project, the first FindReferencesAsync, then warm ones.
 //!
 //! Reported: load + first answer of each and their ratio, and the first answer after the warm-up against a
@@ -47,19 +49,24 @@ async fn run(rounds: usize) {
     // Restores the copied fixture once, so that neither side pays for it below.
     bare(0);
 
-    let (mut service, mut probed) = (Vec::new(), Vec::new());
+    let (mut service, mut unspared, mut probed) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..rounds {
-        service.push(service_round(&shop).await);
+        service.push(service_round(&shop, Spare::Ready).await);
+        unspared.push(service_round(&shop, Spare::Off).await);
         probed.push(bare(WARM_CALLS));
     }
     let median = |values: Vec<f64>| percentiles(&mut values.clone()).0;
     let field = |name: &str| median(probed.iter().map(|p| p[name].as_f64().expect(name)).collect());
-    let (s_load, s_warm_up, s_first, s_warm) = (
-        median(service.iter().map(|r| r.load).collect()),
-        median(service.iter().map(|r| r.warm_up).collect()),
-        median(service.iter().map(|r| r.first).collect()),
-        median(service.iter().map(|r| r.warm).collect()),
-    );
+    let medians = |rounds: &[Round]| {
+        (
+            median(rounds.iter().map(|r| r.load).collect()),
+            median(rounds.iter().map(|r| r.warm_up).collect()),
+            median(rounds.iter().map(|r| r.first).collect()),
+            median(rounds.iter().map(|r| r.warm).collect()),
+        )
+    };
+    let (s_load, s_warm_up, s_first, s_warm) = medians(&service);
+    let (u_load, u_warm_up, u_first, u_warm) = medians(&unspared);
     let (p_load, p_compile, p_first, p_warm) =
         (field("loadMs"), field("compileMs"), field("firstReferencesMs"), field("warmReferencesP50Ms"));
     println!("medians of {rounds} rounds, Shop fixture, find_references of Customer:");
@@ -67,13 +74,18 @@ async fn run(rounds: usize) {
         "  service: load {s_load:>7.1} ms, warm-up {s_warm_up:>7.1} ms, first answer {s_first:>6.1} ms, warm p50 {s_warm:>5.2} ms"
     );
     println!(
+        "  no spare: load {u_load:>6.1} ms, warm-up {u_warm_up:>7.1} ms, first answer {u_first:>6.1} ms, warm p50 {u_warm:>5.2} ms"
+    );
+    println!(
         "  probe:   load {p_load:>7.1} ms, compile {p_compile:>7.1} ms, first answer {p_first:>6.1} ms, warm p50 {p_warm:>5.2} ms"
     );
     let service_total = s_load + s_warm_up + s_first;
+    let unspared_total = u_load + u_warm_up + u_first;
     let probe_total = p_load + p_compile + p_first;
     println!(
-        "  load + first answer: service {service_total:.1} ms, probe {probe_total:.1} ms: ratio {:.2}x",
-        service_total / probe_total
+        "  load + first answer: service {service_total:.1} ms, no spare {unspared_total:.1} ms, probe {probe_total:.1} ms: ratios {:.2}x and {:.2}x",
+        service_total / probe_total,
+        unspared_total / probe_total
     );
     println!(
         "  first answer after the warm-up / warm answer: service {:.2}x, probe {:.2}x",
@@ -82,8 +94,24 @@ async fn run(rounds: usize) {
     );
 }
 
-async fn service_round(shop: &Fixture) -> Round {
-    let server = Server::start(&shop.root, &[]).await;
+#[derive(Clone, Copy, PartialEq)]
+enum Spare {
+    /// The default, measured once the spare host has done its composition.
+    Ready,
+    /// `--spare-host false`.
+    Off,
+}
+
+async fn service_round(shop: &Fixture, spare: Spare) -> Round {
+    let args: &[&str] = if spare == Spare::Ready { &[] } else { &["--spare-host", "false"] };
+    let server = Server::start(&shop.root, args).await;
+    if spare == Spare::Ready {
+        let composed = support::eventually(Duration::from_secs(120), || async {
+            std::fs::read_to_string(&server.log).ok().filter(|log| log.contains("MEF composition done")).map(drop)
+        })
+        .await;
+        composed.expect("the spare host never finished its composition");
+    }
     let began = Instant::now();
     server.ok("initialize_workspace", json!({"workingDirectory": shop.root.display().to_string()})).await;
     let load = ms(began.elapsed());

@@ -79,6 +79,10 @@ pub struct ServiceArgs {
     /// under way, and loads again (in a fresh host) with the next call.
     #[arg(long, env = "ROSLYN_MCP_MAX_HOST_MEMORY_MB", default_value_t = 4096, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_host_memory_mb: u64,
+    /// Keep one Roslyn host started ahead of need (`false` to not): a load then takes it instead of
+    /// waiting about 0.8 s for a host to start. The idle spare is one more `dotnet` process.
+    #[arg(long, env = "ROSLYN_MCP_SPARE_HOST", default_value_t = true, action = clap::ArgAction::Set, value_parser = clap::builder::BoolishValueParser::new())]
+    pub spare_host: bool,
     /// Seconds one read may take in the Roslyn host before it is cancelled (TIMEOUT).
     #[arg(long, env = "ROSLYN_MCP_REQUEST_TIMEOUT_SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=120))]
     pub request_timeout_secs: u64,

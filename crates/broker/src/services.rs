@@ -12,7 +12,7 @@ use crate::telemetry::Telemetry;
 use kameo::prelude::*;
 use protocol::tools::diagnose::HttpEndpoint;
 use protocol::{ErrorCode, ToolError};
-use roslyn_host::Located;
+use roslyn_host::{Located, SpareHost};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -50,7 +50,14 @@ impl Services {
         };
         let registry = Registry::start(limits, telemetry.clone());
         let components = ComponentsCell::start(&located);
-        let settings = WorkspaceSettings { events: telemetry.workspace_events(), ..args.workspace_settings() };
+        let mut settings = WorkspaceSettings { events: telemetry.workspace_events(), ..args.workspace_settings() };
+        if args.spare_host
+            && let Ok(install) = located.install()
+        {
+            let spare = Arc::new(SpareHost::new(install, settings.load_timeout));
+            spare.replenish();
+            settings.spare = Some(spare);
+        }
         let requests = Budget::new(args.max_requests_per_session, args.max_requests);
         crate::heap::return_after_bursts(requests.clone());
         let broker = Broker::spawn(Broker::new(registry.clone(), located.install(), settings));

@@ -17,6 +17,7 @@ public static class HostProgram
             Log.Error(Usage);
             return ExitCodes.Usage;
         }
+        Composition.Begin();
 
         using var socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
         try

@@ -11,6 +11,7 @@ use interprocess::local_socket::{GenericFilePath, ListenerOptions};
 use interprocess::os::unix::local_socket::ListenerOptionsExt;
 use std::path::PathBuf;
 use std::process::Stdio;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::process::{Child, Command};
 
@@ -19,6 +20,8 @@ pub struct HostProcess {
     child: tokio::sync::Mutex<Child>,
     pid: u32,
     connection: HostConnection,
+    /// What its log lines name: the solution it serves (a spare gets one when it is taken).
+    label: Arc<Mutex<String>>,
 }
 
 impl HostProcess {
@@ -47,8 +50,9 @@ impl HostProcess {
             .spawn()
             .map_err(|e| HostFailure::Spawn(format!("{}: {e}", install.dotnet.display())))?;
         let pid = child.id().unwrap_or_default();
+        let label = Arc::new(Mutex::new(label.to_owned()));
         if let Some(stderr) = child.stderr.take() {
-            tokio::spawn(forward_stderr(stderr, pid, label.to_owned()));
+            tokio::spawn(forward_stderr(stderr, pid, label.clone()));
         }
         let connect = async {
             let stream = listener.accept().await.map_err(|e| HostFailure::Spawn(format!("accepting the host: {e}")))?;
@@ -66,7 +70,12 @@ impl HostProcess {
         // The socket and its folder are only needed until the host has connected.
         drop(listener);
         drop(socket_dir);
-        Ok(Self { child: tokio::sync::Mutex::new(child), pid, connection })
+        Ok(Self { child: tokio::sync::Mutex::new(child), pid, connection, label })
+    }
+
+    /// Names the solution the host serves from now on, in its log lines.
+    pub fn relabel(&self, label: &str) {
+        *self.label.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = label.to_owned();
     }
 
     pub fn pid(&self) -> u32 {
@@ -125,10 +134,10 @@ fn socket_dir() -> std::io::Result<PrivateTempDir> {
 }
 
 /// The host's stderr into our log, bounded per host process (see [`host_log`]).
-async fn forward_stderr(stderr: tokio::process::ChildStderr, pid: u32, label: String) {
-    host_log::forward(
-        stderr,
-        |line| tracing::info!(target: "roslyn_host", host_pid = pid, solution = %label, "{line}"),
-    )
+async fn forward_stderr(stderr: tokio::process::ChildStderr, pid: u32, label: Arc<Mutex<String>>) {
+    host_log::forward(stderr, |line| {
+        let label = label.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone();
+        tracing::info!(target: "roslyn_host", host_pid = pid, solution = %label, "{line}");
+    })
     .await;
 }

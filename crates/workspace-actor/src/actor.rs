@@ -155,6 +155,7 @@ impl WorkspaceActor {
                     self.warm_gate.clone(),
                     self.settings.load_timeout,
                 );
+                self.replenish_spare_after_warm_up();
                 self.ready.store(Some(host.clone()));
                 Ok(host)
             }
@@ -174,7 +175,10 @@ impl WorkspaceActor {
     async fn start_and_load(&self) -> Result<(Arc<HostProcess>, u64, protocol::host::WorkspaceSummary), ToolError> {
         let install = self.install.clone()?;
         let label = self.solution.display().to_string();
-        let host = Arc::new(HostProcess::start(&install, &label, self.settings.load_timeout).await?);
+        let host = Arc::new(match &self.settings.spare {
+            Some(spare) => spare.take(&label).await?,
+            None => HostProcess::start(&install, &label, self.settings.load_timeout).await?,
+        });
         let load = RequestBody::Load(LoadRequest { solution_path: label });
         let reply = host.connection().request(load, self.settings.load_timeout, &CancellationToken::new()).await;
         match reply {
@@ -186,6 +190,18 @@ impl WorkspaceActor {
                 host.stop(STOP_GRACE).await;
                 Err(failure.into())
             }
+        }
+    }
+
+    /// Starts the next spare host once this load's warm-up is over, so that its start does not take the
+    /// cores the warm-up is using.
+    fn replenish_spare_after_warm_up(&self) {
+        if let Some(spare) = self.settings.spare.clone() {
+            let gate = self.warm_gate.clone();
+            tokio::spawn(async move {
+                gate.passed(&CancellationToken::new()).await;
+                spare.replenish();
+            });
         }
     }
 

@@ -35,6 +35,8 @@ pub struct WorkspaceSettings {
     pub start_hold: Option<PathBuf>,
     /// Told of loads, restarts and forwarded file changes.
     pub events: Arc<dyn WorkspaceEvents>,
+    /// A host started ahead of need, which a load takes instead of starting one; none when disabled.
+    pub spare: Option<Arc<roslyn_host::SpareHost>>,
 }
 
 impl Default for WorkspaceSettings {
@@ -53,6 +55,7 @@ impl Default for WorkspaceSettings {
             apply_hold: None,
             start_hold: None,
             events: events::ignored(),
+            spare: None,
         }
     }
 }

@@ -1,0 +1,62 @@
+//! One host started before any load needs it. Starting a host costs about 0.8 s before it can load
+//! anything: the process and its handshake, and Roslyn's MEF composition, which the host begins as it
+//! starts. A spare has paid that while idle, so a load (or a restart) that takes it only pays for loading.
+
+use crate::failure::HostFailure;
+use crate::locate::HostInstall;
+use crate::process::HostProcess;
+use std::sync::Mutex;
+use std::time::Duration;
+use tokio::task::JoinHandle;
+
+/// What a spare's log lines name until a solution takes it.
+const SPARE_LABEL: &str = "(spare)";
+
+pub struct SpareHost {
+    install: HostInstall,
+    limit: Duration,
+    next: Mutex<Option<JoinHandle<Result<HostProcess, HostFailure>>>>,
+}
+
+impl std::fmt::Debug for SpareHost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SpareHost").field("host_dll", &self.install.host_dll).finish_non_exhaustive()
+    }
+}
+
+impl SpareHost {
+    /// Spares of `install`, each started within `limit`; none runs until [`SpareHost::replenish`].
+    pub fn new(install: HostInstall, limit: Duration) -> Self {
+        Self { install, limit, next: Mutex::new(None) }
+    }
+
+    /// Starts a spare unless one is ready or starting. Needs a Tokio runtime.
+    pub fn replenish(&self) {
+        let mut next = self.next.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if next.is_none() {
+            let (install, limit) = (self.install.clone(), self.limit);
+            *next = Some(tokio::spawn(async move {
+                let started = HostProcess::start(&install, SPARE_LABEL, limit).await;
+                match &started {
+                    Ok(host) => tracing::info!(host_pid = host.pid(), "spare host started"),
+                    Err(error) => tracing::warn!(%error, "spare host did not start"),
+                }
+                started
+            }));
+        }
+    }
+
+    /// The spare, waited for if it is still starting, now serving `label`; a host started now when there is
+    /// none, or the spare failed to start or has exited since.
+    pub async fn take(&self, label: &str) -> Result<HostProcess, HostFailure> {
+        let spare = self.next.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take();
+        if let Some(starting) = spare
+            && let Ok(Ok(host)) = starting.await
+            && !host.connection().is_closed()
+        {
+            host.relabel(label);
+            return Ok(host);
+        }
+        HostProcess::start(&self.install, label, self.limit).await
+    }
+}

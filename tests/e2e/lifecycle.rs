@@ -21,14 +21,18 @@ fn hosts_of(service: u32) -> Vec<u32> {
         .collect()
 }
 
-/// Waits for the first workspace's warm-up to end.
-async fn warmed_up(server: &Server) {
-    let done = eventually(Duration::from_secs(120), || async {
-        let diagnose = server.ok("diagnose", json!({})).await;
-        (diagnose["workspaces"][0]["warmUp"]["phase"] == json!("done")).then_some(())
-    })
-    .await;
-    assert!(done.is_some(), "the warm-up did not end");
+/// Clock ticks since boot (the kernel reports process start times in USER_HZ, 100 a second).
+fn uptime_ticks() -> u64 {
+    let uptime = std::fs::read_to_string("/proc/uptime").expect("/proc/uptime");
+    let seconds: f64 = uptime.split_whitespace().next().and_then(|s| s.parse().ok()).expect("uptime seconds");
+    (seconds * 100.0) as u64
+}
+
+/// When `pid` started, in clock ticks since boot (field 22 of its stat).
+fn started_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("process stat");
+    let after_name = stat.rsplit(')').next().unwrap_or_default();
+    after_name.split_whitespace().nth(19).and_then(|t| t.parse().ok()).expect("start time")
 }
 
 /// The service starts a host before any load; the first load takes that host, and the next spare starts
@@ -44,7 +48,7 @@ async fn a_load_takes_the_spare_host_and_the_next_spare_starts_after_the_warm_up
     let serving = host_pid(&server.workspace_status(&beta.path("Beta.csproj")).await.expect("Beta loaded"));
     assert_eq!(serving, spare, "the load started a host of its own instead of taking the spare");
 
-    warmed_up(&server).await;
+    server.warm_up_finished(Duration::from_secs(120)).await;
     let next =
         eventually(Duration::from_secs(60), || async { hosts_of(server.pid).into_iter().find(|&pid| pid != serving) })
             .await;
@@ -60,9 +64,11 @@ async fn a_load_takes_the_spare_host_and_the_next_spare_starts_after_the_warm_up
 async fn without_a_spare_the_load_starts_its_own_host_and_no_other() {
     let beta = Fixture::copy("tiny/Beta");
     let server = Server::start(&beta.root, &["--spare-host", "false"]).await;
+    let asked = uptime_ticks();
     server.ok("initialize_workspace", json!({"workingDirectory": beta.root.display().to_string()})).await;
-    warmed_up(&server).await;
+    server.warm_up_finished(Duration::from_secs(120)).await;
     let serving = host_pid(&server.workspace_status(&beta.path("Beta.csproj")).await.expect("Beta loaded"));
+    assert!(started_ticks(serving) >= asked, "the host serving the load was started before the load was asked for");
     assert_eq!(hosts_of(server.pid), vec![serving]);
     server.stop().await;
 }

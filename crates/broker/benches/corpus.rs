@@ -19,8 +19,6 @@ mod procfs;
 mod stats;
 #[path = "../../../tests/e2e/support/mod.rs"]
 mod support;
-#[path = "common/warm_up.rs"]
-mod warm_up;
 
 use futures::future::join_all;
 use procfs::vm_rss;
@@ -145,7 +143,7 @@ async fn measure_service(corpus: &Corpus) -> Service {
     server.ok("initialize_workspace", json!({"workingDirectory": root, "preferredSolution": corpus.solution})).await;
     let load = ms(began.elapsed());
     let began = Instant::now();
-    warm_up::finished(&server, Duration::from_secs(1800)).await;
+    server.warm_up_finished(Duration::from_secs(1800)).await;
     let warm_up = ms(began.elapsed());
 
     let question = corpus.question();
@@ -251,7 +249,7 @@ async fn sessions(corpus: &Corpus, levels: &[usize]) {
         let added = join_all((clients.len()..level).map(|_| state.http_client(None))).await;
         clients.extend(added);
         join_all(clients.iter().map(|client| client.ok("find_references", question.clone()))).await;
-        let warmed = warm_up::finished(&clients[0], Duration::from_secs(1800)).await;
+        let warmed = clients[0].warm_up_finished(Duration::from_secs(1800)).await;
         let hosts: BTreeSet<u32> = host_pids(&warmed).into_iter().flat_map(group_members).collect();
         let host_mib = || hosts.iter().copied().map(vm_rss).sum::<u64>() as f64 / MIB;
         let burst = host_mib();

@@ -15,8 +15,6 @@ mod probe;
 mod stats;
 #[path = "../../../tests/e2e/support/mod.rs"]
 mod support;
-#[path = "common/warm_up.rs"]
-mod warm_up;
 
 use serde_json::json;
 use stats::{ms, percentiles};
@@ -116,7 +114,7 @@ async fn service_round(shop: &Fixture, spare: Spare) -> Round {
     server.ok("initialize_workspace", json!({"workingDirectory": shop.root.display().to_string()})).await;
     let load = ms(began.elapsed());
     let began = Instant::now();
-    warm_up::finished(&server, Duration::from_secs(300)).await;
+    server.warm_up_finished(Duration::from_secs(300)).await;
     let warm_up = ms(began.elapsed());
     let question = json!({"filePath": shop.file(POSITION.0), "line": POSITION.1, "column": POSITION.2});
     let began = Instant::now();

@@ -205,6 +205,16 @@ impl<H: ClientHandler> Client<H> {
         Outcome { is_error: result.is_error == Some(true), value, host_ms, service_ms }
     }
 
+    /// Diagnose's answer once the first workspace's warm-up has ended; panics past `limit`.
+    pub async fn warm_up_finished(&self, limit: Duration) -> Value {
+        let done = eventually(limit, || async {
+            let diagnose = self.ok("diagnose", json!({})).await;
+            (diagnose["workspaces"][0]["warmUp"]["phase"] == json!("done")).then_some(diagnose)
+        })
+        .await;
+        done.expect("the warm-up did not end")
+    }
+
     /// A call that must succeed; its structured payload.
     pub async fn ok(&self, tool: &str, arguments: Value) -> Value {
         let outcome = self.call(tool, arguments.clone()).await;

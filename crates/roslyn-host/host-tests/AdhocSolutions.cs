@@ -13,21 +13,34 @@ internal static class AdhocSolutions
 
     public static Solution WithFile(string name, string source)
     {
-        var workspace = new AdhocWorkspace();
-        var project = workspace.AddProject(ProjectInfo.Create(
-            ProjectId.CreateNewId(),
+        var solution = new AdhocWorkspace().CurrentSolution;
+        AddProject(ref solution, "Adhoc", null, [(name + ".cs", source)], _ => PathOf(name));
+        return solution;
+    }
+
+    /// <summary>Adds a library project with <paramref name="files"/>, each at the path <paramref name="pathOf"/> gives its name.</summary>
+    public static ProjectId AddProject(
+        ref Solution solution,
+        string name,
+        ParseOptions? parseOptions,
+        (string Name, string Text)[] files,
+        Func<string, string> pathOf)
+    {
+        var id = ProjectId.CreateNewId();
+        solution = solution.AddProject(ProjectInfo.Create(
+            id,
             VersionStamp.Default,
-            "Adhoc",
-            "Adhoc",
+            name,
+            name,
             LanguageNames.CSharp,
             compilationOptions: new CSharpCompilationOptions(OutputKind.DynamicallyLinkedLibrary, nullableContextOptions: NullableContextOptions.Enable),
+            parseOptions: parseOptions,
             metadataReferences: FrameworkReferences.Value));
-        var document = DocumentInfo.Create(
-            DocumentId.CreateNewId(project.Id),
-            name + ".cs",
-            loader: TextLoader.From(TextAndVersion.Create(Microsoft.CodeAnalysis.Text.SourceText.From(source), VersionStamp.Default)),
-            filePath: PathOf(name));
-        return workspace.AddDocument(document).Project.Solution;
+        foreach (var (file, text) in files)
+        {
+            solution = solution.AddDocument(DocumentId.CreateNewId(id), file, Microsoft.CodeAnalysis.Text.SourceText.From(text), filePath: pathOf(file));
+        }
+        return id;
     }
 
     // The running framework's assemblies: what an SDK project would reference.

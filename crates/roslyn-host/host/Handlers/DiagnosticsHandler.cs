@@ -42,7 +42,7 @@ public static class DiagnosticsHandler
                 var compilation = await project.GetCompilationAsync(cancellationToken);
                 if (compilation is not null)
                 {
-                    Collect(found, CompilerDiagnostics.Of(compilation, cancellationToken), project, request.MinSeverity, null);
+                    Collect(found, CompilerDiagnostics.Of(project, compilation, cancellationToken), project, request.MinSeverity, null);
                 }
                 if (request.IncludeAnalyzers)
                 {

@@ -22,7 +22,7 @@ public static class WarmUpHandler
             {
                 continue;
             }
-            CompilerDiagnostics.Of(compilation, cancellationToken);
+            CompilerDiagnostics.Of(project, compilation, cancellationToken);
             documents += project.DocumentIds.Count;
             var declared = TypesIn(compilation.Assembly.GlobalNamespace).SelectMany(t => t.Locations).FirstOrDefault(l => l.IsInSource);
             if (declared?.GetLineSpan() is { } at)

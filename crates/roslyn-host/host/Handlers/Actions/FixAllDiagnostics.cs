@@ -24,7 +24,7 @@ internal sealed class FixAllDiagnostics(IReadOnlySet<string> ids) : FixAllContex
     public override async Task<IEnumerable<Diagnostic>> GetAllDiagnosticsAsync(Project project, CancellationToken cancellationToken)
     {
         var compilation = await project.GetCompilationAsync(cancellationToken);
-        var compiler = compilation is null ? [] : CompilerDiagnostics.Of(compilation, cancellationToken).Where(d => ids.Contains(d.Id));
+        var compiler = compilation is null ? [] : CompilerDiagnostics.Of(project, compilation, cancellationToken).Where(d => ids.Contains(d.Id));
         var analyzed = await AnalyzerDiagnostics.OfProjectAsync(project, ids, cancellationToken);
         return compiler.Concat(analyzed).Where(d => d.Location.IsInSource && !d.IsSuppressed);
     }

@@ -17,7 +17,7 @@ internal static class ErrorDiff
     public static async Task<IReadOnlyList<Diagnostic>> OfProjectAsync(Project? project, CancellationToken cancellationToken)
     {
         var compilation = project is null ? null : await project.GetCompilationAsync(cancellationToken);
-        return compilation is null ? [] : Errors(CompilerDiagnostics.Of(compilation, cancellationToken));
+        return compilation is null ? [] : Errors(CompilerDiagnostics.Of(project!, compilation, cancellationToken));
     }
 
     /// <summary>The errors of <paramref name="after"/> beyond those of <paramref name="before"/>.</summary>

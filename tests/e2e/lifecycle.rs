@@ -12,11 +12,21 @@ fn host_pid(status: &serde_json::Value) -> u32 {
 
 /// The Roslyn hosts the service process started.
 fn hosts_of(service: u32) -> Vec<u32> {
-    children(service)
+    children_running(service, b"RoslynMcp.Host.dll")
+}
+
+/// The MSBuild build hosts a Roslyn host started.
+fn build_hosts_of(host: u32) -> Vec<u32> {
+    children_running(host, b"BuildHost.dll")
+}
+
+/// The children of `parent` with an argument ending in `dll`.
+fn children_running(parent: u32, dll: &[u8]) -> Vec<u32> {
+    children(parent)
         .into_iter()
         .filter(|pid| {
             let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-            cmdline.split(|b| *b == 0).any(|arg| arg.ends_with(b"RoslynMcp.Host.dll"))
+            cmdline.split(|b| *b == 0).any(|arg| arg.ends_with(dll))
         })
         .collect()
 }
@@ -35,16 +45,16 @@ fn started_ticks(pid: u32) -> u64 {
     after_name.split_whitespace().nth(19).and_then(|t| t.parse().ok()).expect("start time")
 }
 
-/// The service starts a host before any load; the first load takes that host, and the next spare starts
-/// once the warm-up is over.
+/// The service starts a host before any load, which rehearses a load while idle and keeps nothing of it; the
+/// first load takes that host, and the next spare starts once the warm-up is over.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_load_takes_the_spare_host_and_the_next_spare_starts_after_the_warm_up() {
     let beta = Fixture::copy("tiny/Beta");
     let server = Server::start(&beta.root, &[]).await;
-    let spare = eventually(Duration::from_secs(60), || async { hosts_of(server.pid).first().copied() }).await;
-    let spare = spare.expect("the service starts a spare host before any load");
+    let spare = spare_rehearsed(&server).await;
 
-    server.ok("initialize_workspace", json!({"workingDirectory": beta.root.display().to_string()})).await;
+    let summary = server.ok("initialize_workspace", json!({"workingDirectory": beta.root.display().to_string()})).await;
+    assert_eq!(summary["primarySolution"]["projectCount"], json!(1), "only Beta, nothing of the rehearsal: {summary}");
     let serving = host_pid(&server.workspace_status(&beta.path("Beta.csproj")).await.expect("Beta loaded"));
     assert_eq!(serving, spare, "the load started a host of its own instead of taking the spare");
 
@@ -57,6 +67,23 @@ async fn a_load_takes_the_spare_host_and_the_next_spare_starts_after_the_warm_up
     let definition = server.ok("find_symbol_definition", question).await;
     assert_eq!(definition["definitionLocation"]["filePath"], json!(beta.file("Beta.cs")), "{definition}");
     server.stop().await;
+}
+
+/// The spare host, once it has logged its rehearsed load and that load's build host has exited.
+async fn spare_rehearsed(server: &Server) -> u32 {
+    let spare = eventually(Duration::from_secs(60), || async { hosts_of(server.pid).first().copied() }).await;
+    let spare = spare.expect("the service starts a spare host before any load");
+    let rehearsed = eventually(Duration::from_secs(120), || async {
+        std::fs::read_to_string(&server.log).ok().filter(|log| log.contains("load rehearsed"))?;
+        build_hosts_of(spare).is_empty().then_some(())
+    })
+    .await;
+    assert!(
+        rehearsed.is_some(),
+        "the spare host never rehearsed a load, or its build host stayed: {:?}",
+        build_hosts_of(spare)
+    );
+    spare
 }
 
 /// `--spare-host false`: the load starts its own host, and no other host is started.

@@ -165,6 +165,35 @@ async fn a_socket_folder_another_user_prepared_is_never_used() {
     server.stop().await;
 }
 
+/// A spare host rehearses a load on a project of its own in the temporary folder; MSBuild
+/// imports a `Directory.Build.props` from any folder above a project, and another user may put one in a
+/// shared temporary folder: its targets must never run.
+#[tokio::test(flavor = "multi_thread")]
+async fn build_files_another_user_plants_in_the_temporary_folder_never_run() {
+    let Some(nobody) = OtherUser::new() else { return };
+    let tmp = shared_tmp();
+    let ran = tmp.path().join("planted-target-ran");
+    let props = format!(
+        "<Project InitialTargets=\"Planted\"><Target Name=\"Planted\"><WriteLinesToFile File=\"{}\" Lines=\"ran\" /></Target></Project>",
+        ran.display()
+    );
+    for planted in ["Directory.Build.props", "Directory.Build.targets", "Directory.Packages.props"] {
+        let path = tmp.path().join(planted).display().to_string();
+        nobody.run(&["sh", "-c", &format!("printf '%s' '{props}' > {path}")]);
+    }
+
+    let alpha = Fixture::copy("tiny/Alpha");
+    let tmp_dir = tmp.path().display().to_string();
+    let server = Server::start_with_env(&alpha.root, &[("TMPDIR", &tmp_dir)]).await;
+    let rehearsed = eventually(Duration::from_secs(120), || async {
+        std::fs::read_to_string(&server.log).ok().filter(|log| log.contains("load rehearsed")).map(drop)
+    })
+    .await;
+    assert!(rehearsed.is_some(), "the spare host never rehearsed a load");
+    assert!(!ran.exists(), "a target another user planted ran in the service's build host");
+    server.stop().await;
+}
+
 /// `roslyn-mcp serve` (the daemon) and `roslyn-mcp stdio` (a bridge, which would connect to the socket in
 /// the state folder) on `state`: each must exit with an error naming the folder; their logs.
 async fn refused(state: &Path) -> String {

@@ -1,7 +1,7 @@
 //! The first answer after a load, against a bare in-process Roslyn (`benches/probe`, MSBuildWorkspace and
 //! SymbolFinder alone) in the same run, on the Shop fixture:
-//! - the service as it runs, up and idle with its spare host ready (the host has logged its MEF
-//!   composition): `initialize_workspace` (answers once loaded), the warm-up that follows (diagnose's
+//! - the service as it runs, up and idle with its spare host ready (the host has logged its rehearsed
+//!   load): `initialize_workspace` (answers once loaded), the warm-up that follows (diagnose's
 //!   `warmUp`), the first find_references after it, then warm ones;
 //! - the same with `--spare-host false`: the load starts its host;
 //! - the probe: load, compile every project, the first FindReferencesAsync, then warm ones.
@@ -94,7 +94,7 @@ async fn run(rounds: usize) {
 
 #[derive(Clone, Copy, PartialEq)]
 enum Spare {
-    /// The default, measured once the spare host has done its composition.
+    /// The default, measured once the spare host has rehearsed a load (after its composition).
     Ready,
     /// `--spare-host false`.
     Off,
@@ -104,11 +104,11 @@ async fn service_round(shop: &Fixture, spare: Spare) -> Round {
     let args: &[&str] = if spare == Spare::Ready { &[] } else { &["--spare-host", "false"] };
     let server = Server::start(&shop.root, args).await;
     if spare == Spare::Ready {
-        let composed = support::eventually(Duration::from_secs(120), || async {
-            std::fs::read_to_string(&server.log).ok().filter(|log| log.contains("MEF composition done")).map(drop)
+        let rehearsed = support::eventually(Duration::from_secs(120), || async {
+            std::fs::read_to_string(&server.log).ok().filter(|log| log.contains("load rehearsed")).map(drop)
         })
         .await;
-        composed.expect("the spare host never finished its composition");
+        rehearsed.expect("the spare host never rehearsed a load");
     }
     let began = Instant::now();
     server.ok("initialize_workspace", json!({"workingDirectory": shop.root.display().to_string()})).await;

@@ -8,16 +8,21 @@ namespace RoslynMcp.Host;
 /// <summary>The process's work, callable in-process by tests: connect, serve one session, clean up.</summary>
 public static class HostProgram
 {
-    public const string Usage = "usage: RoslynMcp.Host --socket <path>";
+    public const string Usage = "usage: RoslynMcp.Host --socket <path> [--rehearse-load]";
 
     public static async Task<int> RunAsync(string[] args, CancellationToken cancellationToken = default)
     {
-        if (args is not ["--socket", var socketPath])
+        if (args is not (["--socket", _] or ["--socket", _, "--rehearse-load"]))
         {
             Log.Error(Usage);
             return ExitCodes.Usage;
         }
+        var socketPath = args[1];
         Composition.Begin();
+        if (args.Length == 3)
+        {
+            LoadRehearsal.Begin();
+        }
 
         using var socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
         try

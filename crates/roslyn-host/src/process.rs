@@ -27,6 +27,15 @@ pub struct HostProcess {
 impl HostProcess {
     /// Starts the host and completes the handshake within `limit`.
     pub async fn start(install: &HostInstall, label: &str, limit: Duration) -> Result<Self, HostFailure> {
+        Self::launch(install, label, limit, &[]).await
+    }
+
+    /// Starts a host kept for a later load: it also rehearses a load while idle.
+    pub(crate) async fn start_spare(install: &HostInstall, label: &str, limit: Duration) -> Result<Self, HostFailure> {
+        Self::launch(install, label, limit, &["--rehearse-load"]).await
+    }
+
+    async fn launch(install: &HostInstall, label: &str, limit: Duration, flags: &[&str]) -> Result<Self, HostFailure> {
         let socket_dir = socket_dir().map_err(|e| HostFailure::Spawn(format!("socket folder: {e}")))?;
         let socket = socket_dir.path().join("host.sock");
         let listener = ListenerOptions::new()
@@ -38,6 +47,7 @@ impl HostProcess {
             .arg(&install.host_dll)
             .arg("--socket")
             .arg(&socket)
+            .args(flags)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())

@@ -1,6 +1,8 @@
 //! One host started before any load needs it. Starting a host costs about 0.8 s before it can load
 //! anything: the process and its handshake, and Roslyn's MEF composition, which the host begins as it
-//! starts. A spare has paid that while idle, so a load (or a restart) that takes it only pays for loading.
+//! starts. A spare has paid that while idle, and has rehearsed a load on a project of its own
+//! (`--rehearse-load`: a process's first load is slower than the next), so a load (or a restart) that
+//! takes it only pays for loading.
 
 use crate::failure::HostFailure;
 use crate::locate::HostInstall;
@@ -36,7 +38,7 @@ impl SpareHost {
         if next.is_none() {
             let (install, limit) = (self.install.clone(), self.limit);
             *next = Some(tokio::spawn(async move {
-                let started = HostProcess::start(&install, SPARE_LABEL, limit).await;
+                let started = HostProcess::start_spare(&install, SPARE_LABEL, limit).await;
                 match &started {
                     Ok(host) => tracing::info!(host_pid = host.pid(), "spare host started"),
                     Err(error) => tracing::warn!(%error, "spare host did not start"),

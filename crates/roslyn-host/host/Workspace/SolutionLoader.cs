@@ -40,6 +40,7 @@ public static class SolutionLoader
 
         // No MSBuildLocator registration: since Roslyn 4.9 MSBuildWorkspace evaluates projects in a BuildHost
         // child process that finds the SDK itself; this process never loads MSBuild.
+        LoadRehearsal.Stop();
         var workspace = MSBuildWorkspace.Create(await Composition.ServicesAsync().WaitAsync(cancellationToken));
         using var failures = workspace.RegisterWorkspaceFailedHandler(e =>
         {

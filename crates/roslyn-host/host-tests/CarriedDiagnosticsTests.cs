@@ -105,6 +105,10 @@ public sealed class CarriedDiagnosticsTests
         { "Accounts.cs", "{ return a + b; }", "{ int unused = 0; return a + b + _name.Length; }", true },
         // The only read of _written's value goes: it is not carried, CS0414 is the whole compilation's to find.
         { "Accounts.cs", "_written = 2; ", "", false },
+        // A lambda's body is part of its method's.
+        { "Accounts.cs", "{ return 1; }", "{ System.Func<int> f = () => { int inner = 0; return 1; }; return f(); }", true },
+        // _unused has its CS0169: an edit naming it is not carried, whatever nameof counts as.
+        { "Accounts.cs", "{ return a + b; }", "{ int unused = 0; return a + b + nameof(_unused).Length; }", false },
         // NeverAssigned gets assigned: its CS0649 goes.
         { "Accounts.cs", "{ _written = 2; return", "{ _written = 2; NeverAssigned = 1; return", false },
         // Ledger's other part stops reading limit: the warning (CS9113) is in the file that was not edited.
@@ -153,6 +157,37 @@ public sealed class CarriedDiagnosticsTests
         }
         // Every edit but the comment changes what the compiler says.
         Assert.Equal(replace != "{ /* a note */ return a + b; }", changed);
+    }
+
+    /// <summary>An interceptor names the place of the call it replaces by the content of that call's file.</summary>
+    private const string Interceptor = """
+        namespace System.Runtime.CompilerServices
+        {
+            [AttributeUsage(AttributeTargets.Method, AllowMultiple = true)]
+            file sealed class InterceptsLocationAttribute(int version, string data) : Attribute;
+        }
+        """;
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task AProjectThatMayInterceptCallsIsCompiledWhole(bool namesTheAttribute)
+    {
+        var before = Solution();
+        var core = before.Projects.Single(p => p.Name == "Core");
+        var intercepting = ((CSharpParseOptions)core.ParseOptions!).WithFeatures([new("InterceptorsNamespaces", "Core")]);
+        before = before.WithProjectParseOptions(core.Id, intercepting);
+        if (namesTheAttribute)
+        {
+            before = before.AddDocument(DocumentId.CreateNewId(core.Id), "Interceptor.cs", SourceText.From(Interceptor), filePath: Path.Combine(AdhocSolutions.Root, "Core", "Interceptor.cs"));
+        }
+        var document = before.GetProject(core.Id)!.Documents.Single(d => d.Name == "Accounts.cs");
+        var text = (await document.GetTextAsync()).ToString();
+        var after = document.WithText(SourceText.From(text.Replace("{ return a + b; }", "{ int unused = 0; return a + b; }", StringComparison.Ordinal))).Project;
+
+        var old = (await before.GetProject(core.Id)!.GetCompilationAsync())!;
+        var now = (await after.GetCompilationAsync())!;
+        Assert.Equal(namesTheAttribute, CarriedDiagnostics.From(old, old.GetDiagnostics(), now, CancellationToken.None) is null);
     }
 
     [Fact]

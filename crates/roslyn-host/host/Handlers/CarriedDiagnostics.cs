@@ -1,5 +1,6 @@
 using System.Collections.Immutable;
 using System.Globalization;
+using System.Runtime.CompilerServices;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 
@@ -22,7 +23,7 @@ internal static class CarriedDiagnostics
         CancellationToken cancellationToken)
     {
         var same = new Dictionary<(Compilation, Compilation), bool>();
-        if (!SameSetting(before, after) || !SameReferences(before, after, same, cancellationToken))
+        if (!SameSetting(before, after) || !SameReferences(before, after, same, cancellationToken) || MayIntercept(after, cancellationToken))
         {
             return null;
         }
@@ -85,6 +86,18 @@ internal static class CarriedDiagnostics
         }
         return carried.ToImmutable();
     }
+
+    /// <summary>Whether each tree names <c>InterceptsLocation</c>, worked out once per tree.</summary>
+    private static readonly ConditionalWeakTable<SyntaxTree, StrongBox<bool>> NamesInterceptsLocation = new();
+
+    /// <summary>
+    /// An interceptor names a call's place in another file by that file's content, so any edit there can
+    /// break it: with interceptors enabled, a compilation where any file names the attribute is compiled whole.
+    /// </summary>
+    private static bool MayIntercept(Compilation compilation, CancellationToken cancellationToken) =>
+        compilation.SyntaxTrees.FirstOrDefault()?.Options.Features.Keys.Any(key => key.StartsWith("Interceptors", StringComparison.Ordinal)) == true
+        && compilation.SyntaxTrees.Any(tree => NamesInterceptsLocation.GetValue(tree, t =>
+            new StrongBox<bool>(t.GetText(cancellationToken).ToString().Contains("InterceptsLocation", StringComparison.Ordinal))).Value);
 
     private static bool SameSetting(Compilation before, Compilation after) =>
         before.Language == after.Language

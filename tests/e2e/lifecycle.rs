@@ -73,16 +73,9 @@ async fn a_load_takes_the_spare_host_and_the_next_spare_starts_after_the_warm_up
 async fn spare_rehearsed(server: &Server) -> u32 {
     let spare = eventually(Duration::from_secs(60), || async { hosts_of(server.pid).first().copied() }).await;
     let spare = spare.expect("the service starts a spare host before any load");
-    let rehearsed = eventually(Duration::from_secs(120), || async {
-        std::fs::read_to_string(&server.log).ok().filter(|log| log.contains("load rehearsed"))?;
-        build_hosts_of(spare).is_empty().then_some(())
-    })
-    .await;
-    assert!(
-        rehearsed.is_some(),
-        "the spare host never rehearsed a load, or its build host stayed: {:?}",
-        build_hosts_of(spare)
-    );
+    assert!(server.logs("load rehearsed", Duration::from_secs(120)).await, "the spare host never rehearsed a load");
+    let gone = eventually(Duration::from_secs(60), || async { build_hosts_of(spare).is_empty().then_some(()) }).await;
+    assert!(gone.is_some(), "the rehearsal's build host stayed: {:?}", build_hosts_of(spare));
     spare
 }
 

@@ -185,11 +185,7 @@ async fn build_files_another_user_plants_in_the_temporary_folder_never_run() {
     let alpha = Fixture::copy("tiny/Alpha");
     let tmp_dir = tmp.path().display().to_string();
     let server = Server::start_with_env(&alpha.root, &[("TMPDIR", &tmp_dir)]).await;
-    let rehearsed = eventually(Duration::from_secs(120), || async {
-        std::fs::read_to_string(&server.log).ok().filter(|log| log.contains("load rehearsed")).map(drop)
-    })
-    .await;
-    assert!(rehearsed.is_some(), "the spare host never rehearsed a load");
+    assert!(server.logs("load rehearsed", Duration::from_secs(120)).await, "the spare host never rehearsed a load");
     assert!(!ran.exists(), "a target another user planted ran in the service's build host");
     server.stop().await;
 }

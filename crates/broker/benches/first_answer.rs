@@ -104,11 +104,7 @@ async fn service_round(shop: &Fixture, spare: Spare) -> Round {
     let args: &[&str] = if spare == Spare::Ready { &[] } else { &["--spare-host", "false"] };
     let server = Server::start(&shop.root, args).await;
     if spare == Spare::Ready {
-        let rehearsed = support::eventually(Duration::from_secs(120), || async {
-            std::fs::read_to_string(&server.log).ok().filter(|log| log.contains("load rehearsed")).map(drop)
-        })
-        .await;
-        rehearsed.expect("the spare host never rehearsed a load");
+        assert!(server.logs("load rehearsed", Duration::from_secs(120)).await, "the spare host never rehearsed a load");
     }
     let began = Instant::now();
     server.ok("initialize_workspace", json!({"workingDirectory": shop.root.display().to_string()})).await;

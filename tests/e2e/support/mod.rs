@@ -205,6 +205,12 @@ impl<H: ClientHandler> Client<H> {
         Outcome { is_error: result.is_error == Some(true), value, host_ms, service_ms }
     }
 
+    /// Whether the service's log comes to hold `text` within `limit`.
+    pub async fn logs(&self, text: &str, limit: Duration) -> bool {
+        let read = || async { std::fs::read_to_string(&self.log).ok().filter(|log| log.contains(text)).map(drop) };
+        eventually(limit, read).await.is_some()
+    }
+
     /// Diagnose's answer once the first workspace's warm-up has ended; panics past `limit`.
     pub async fn warm_up_finished(&self, limit: Duration) -> Value {
         let done = eventually(limit, || async {

@@ -32,7 +32,7 @@ internal sealed record BodyEdits(IReadOnlyList<(SyntaxNode Before, SyntaxNode Af
             return null;
         }
         var reaching = changed.Any(pair => pair.Before.DescendantTokens().Concat(pair.After.DescendantTokens()).Any(token =>
-            token.IsKind(SyntaxKind.FieldKeyword) || token.ValueText == "field" || (token.IsKind(SyntaxKind.ThisKeyword) && InStruct(pair.After))));
+            token.ValueText == "field" || (token.IsKind(SyntaxKind.ThisKeyword) && InStruct(pair.After))));
         return reaching ? null : new BodyEdits(changed);
     }
 

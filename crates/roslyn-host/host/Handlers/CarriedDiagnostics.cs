@@ -22,22 +22,9 @@ internal static class CarriedDiagnostics
         Compilation after,
         CancellationToken cancellationToken)
     {
-        var same = new Dictionary<(Compilation, Compilation), bool>();
-        if (!SameSetting(before, after) || !SameReferences(before, after, same, cancellationToken) || MayIntercept(after, cancellationToken))
-        {
-            return null;
-        }
-        var trees = before.SyntaxTrees.Zip(after.SyntaxTrees).Where(pair => pair.First != pair.Second).ToList();
-        var edited = new Dictionary<SyntaxTree, (SyntaxTree After, BodyEdits Edits)>();
-        foreach (var (was, @is) in trees)
-        {
-            if (BodyEdits.Between(was, @is, cancellationToken) is not { } edits)
-            {
-                return null;
-            }
-            edited[was] = (@is, edits);
-        }
-        if (!UnusedFieldWarnings.StayAsTheyWere(before, after, diagnostics, edited.Select(e => (e.Key, e.Value.After, e.Value.Edits)), cancellationToken))
+        if (EditedTrees(before, after, [], cancellationToken) is not { } edited
+            || MayIntercept(after, cancellationToken)
+            || !UnusedFieldWarnings.StayAsTheyWere(before, after, diagnostics, edited.Select(e => (e.Key, e.Value.After, e.Value.Edits)), cancellationToken))
         {
             return null;
         }
@@ -127,13 +114,37 @@ internal static class CarriedDiagnostics
         }
         if (!same.TryGetValue((before, after), out var known))
         {
-            known = SameSetting(before, after)
-                && SameReferences(before, after, same, cancellationToken)
-                && before.SyntaxTrees.Zip(after.SyntaxTrees).All(pair =>
-                    pair.First == pair.Second || BodyEdits.Between(pair.First, pair.Second, cancellationToken) is not null);
+            known = EditedTrees(before, after, same, cancellationToken) is not null;
             same[(before, after)] = known;
         }
         return known;
+    }
+
+    /// <summary>
+    /// Each tree that differs, by its old version, with its new one and its edits; null unless the settings and
+    /// references are the same and every difference is in method bodies. <paramref name="same"/> keeps what is
+    /// known of referenced compilations, which a solution's project graph reaches more than once.
+    /// </summary>
+    private static Dictionary<SyntaxTree, (SyntaxTree After, BodyEdits Edits)>? EditedTrees(
+        Compilation before,
+        Compilation after,
+        Dictionary<(Compilation, Compilation), bool> same,
+        CancellationToken cancellationToken)
+    {
+        if (!SameSetting(before, after) || !SameReferences(before, after, same, cancellationToken))
+        {
+            return null;
+        }
+        var edited = new Dictionary<SyntaxTree, (SyntaxTree After, BodyEdits Edits)>();
+        foreach (var (was, @is) in before.SyntaxTrees.Zip(after.SyntaxTrees).Where(pair => pair.First != pair.Second))
+        {
+            if (BodyEdits.Between(was, @is, cancellationToken) is not { } edits)
+            {
+                return null;
+            }
+            edited[was] = (@is, edits);
+        }
+        return edited;
     }
 
     /// <summary>

@@ -17,8 +17,9 @@ async fn replaced(root: &Path, before: &BTreeMap<String, Vec<u8>>) {
     assert!(seen.is_some(), "the write never replaced the files");
 }
 
-/// Sends a call, cancels it once its files are replaced, and waits until they are all back as before.
-async fn cancelled_mid_write(server: &Server, tool: &str, arguments: Value, root: &Path) {
+/// Sends a call, cancels it once its files are replaced, and waits until they are all back as before and
+/// the cancelled write has let go of the lock (it tells the host of the restored files first).
+async fn cancelled_mid_write(server: &Server, tool: &str, arguments: Value, root: &Path, solution: &Path) {
     let before = tree(root);
     let Value::Object(arguments) = arguments else { panic!("arguments are an object") };
     let request = ClientRequest::CallToolRequest(CallToolRequest::new(
@@ -29,6 +30,12 @@ async fn cancelled_mid_write(server: &Server, tool: &str, arguments: Value, root
     handle.cancel(Some("the client lost interest".into())).await.expect("send notifications/cancelled");
     let restored = eventually(Duration::from_secs(30), || async { (tree(root) == before).then_some(()) }).await;
     assert!(restored.is_some(), "{tool}: the cancelled write was not rolled back");
+    let unlocked = eventually(Duration::from_secs(60), || async {
+        let status = server.workspace_status(solution).await.expect("loaded");
+        (status["writeLocked"] == json!(false)).then_some(())
+    })
+    .await;
+    assert!(unlocked.is_some(), "{tool}: the cancelled write never let go of the lock");
 }
 
 /// A call whose files are replaced, then its host killed, then the hold released: rolled back.
@@ -41,14 +48,18 @@ async fn host_killed_mid_write(
     solution: &Path,
 ) {
     let before = tree(root);
-    let write = server.call(tool, arguments);
-    let kill = async {
+    let write = std::pin::pin!(server.call(tool, arguments));
+    let kill = std::pin::pin!(async {
         replaced(root, &before).await;
         let status = server.workspace_status(solution).await.expect("loaded");
         kill9(status["hostPid"].as_u64().expect("host pid") as u32);
         hold.release();
+    });
+    // A write that answers before its files were replaced failed for another reason: say which.
+    let outcome = match futures::future::select(write, kill).await {
+        futures::future::Either::Left((outcome, _)) => panic!("{tool} ended before the kill: {:?}", outcome.value),
+        futures::future::Either::Right(((), write)) => write.await,
     };
-    let (outcome, ()) = tokio::join!(write, kill);
     assert_eq!(outcome.value["error"]["code"], json!("ROSLYN_ERROR"), "{tool}: {:?}", outcome.value);
     assert_eq!(outcome.value["error"]["details"]["rolledBack"], json!(true));
     assert_same_tree(&before, root, &format!("{tool} after the host died mid-write"));
@@ -64,16 +75,9 @@ async fn an_apply_by_id_cut_by_a_cancellation_or_a_host_kill_leaves_every_file_a
     let plan = server.ok("rename_symbol", rename).await["planId"].clone();
     let before = tree(&fixture.root);
 
-    cancelled_mid_write(&server, "apply_plan", json!({"planId": plan}), &fixture.root).await;
-    host_killed_mid_write(
-        &server,
-        &hold,
-        "apply_plan",
-        json!({"planId": plan}),
-        &fixture.root,
-        &fixture.path("Rename.sln"),
-    )
-    .await;
+    let solution = fixture.path("Rename.sln");
+    cancelled_mid_write(&server, "apply_plan", json!({"planId": plan}), &fixture.root, &solution).await;
+    host_killed_mid_write(&server, &hold, "apply_plan", json!({"planId": plan}), &fixture.root, &solution).await;
     assert_eq!(server.ok("list_operations", json!({})).await["operations"], json!([]), "nothing was applied");
 
     // The plan outlived both failures, and the files still hold what it was computed from.
@@ -98,18 +102,23 @@ async fn an_undo_cut_by_its_time_limit_a_cancellation_or_a_host_kill_leaves_ever
     server.stop().await;
     let moved = tree(&moves.root);
 
+    // Held and never released: the undo runs into its limit. Restoring files takes no computing, so the
+    // limit is all hold. That short limit would race the kill below, so a second service runs that part.
     let hold = Hold::default();
     let env = [("ROSLYN_MCP_STATE_DIR", state_dir.as_str()), ("ROSLYN_MCP_WRITE_TIMEOUT_SECS", "5"), hold.env()];
     let server = Server::start_with_env(&moves.root, &env).await;
     let undo = json!({"operationId": operation});
-    // Held and never released: the undo runs into its limit. Restoring files takes no computing, so the
-    // limit is all hold.
     let (outcome, ()) = tokio::join!(server.call("undo", undo.clone()), replaced(&moves.root, &moved));
     assert_eq!(outcome.value["error"]["code"], json!("TIMEOUT"), "{:?}", outcome.value);
     assert_eq!(outcome.value["error"]["details"]["rolledBack"], json!(true));
     assert_same_tree(&moved, &moves.root, "undo after its time limit");
-    cancelled_mid_write(&server, "undo", undo.clone(), &moves.root).await;
-    host_killed_mid_write(&server, &hold, "undo", undo.clone(), &moves.root, &moves.path("Moves.sln")).await;
+    server.stop().await;
+
+    let hold = Hold::default();
+    let server = Server::start_with_env(&moves.root, &[("ROSLYN_MCP_STATE_DIR", &state_dir), hold.env()]).await;
+    let solution = moves.path("Moves.sln");
+    cancelled_mid_write(&server, "undo", undo.clone(), &moves.root, &solution).await;
+    host_killed_mid_write(&server, &hold, "undo", undo.clone(), &moves.root, &solution).await;
 
     let listed = server.ok("list_operations", json!({})).await;
     assert_eq!(listed["operations"][0]["state"], json!("Applied"), "{listed}");

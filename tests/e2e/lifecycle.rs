@@ -2,7 +2,8 @@
 //! the service dies, diagnose answering while a solution loads, a slow start holding up no other solution,
 //! and the spare host a load takes.
 
-use crate::support::{Fixture, Server, alive, children, eventually, group_members, kill9};
+use crate::support::hold::Hold;
+use crate::support::{Fixture, Server, alive, children, eventually, group_members, kill9, tree};
 use serde_json::json;
 use std::time::Duration;
 
@@ -46,11 +47,16 @@ fn started_ticks(pid: u32) -> u64 {
 }
 
 /// The service starts a host before any load, which rehearses a load while idle and keeps nothing of it; the
-/// first load takes that host, and the next spare starts once the warm-up is over.
+/// first load takes that host, and the next spare starts once the warm-up is over and calls have paused: a
+/// write that waited for the warm-up and is held past it holds the spare back until it ends.
 #[tokio::test(flavor = "multi_thread")]
-async fn a_load_takes_the_spare_host_and_the_next_spare_starts_after_the_warm_up() {
+async fn a_load_takes_the_spare_host_and_the_next_spare_waits_for_the_warm_up_and_a_pause_in_calls() {
     let beta = Fixture::copy("tiny/Beta");
-    let server = Server::start(&beta.root, &[]).await;
+    let warm_up = beta.root.join("release-the-warm-up");
+    let hold = Hold::default();
+    let warm_up_hold = warm_up.display().to_string();
+    let env = [("ROSLYN_MCP_FAULT_HOLD_WARMUP", warm_up_hold.as_str()), hold.env()];
+    let server = Server::start_with_env(&beta.root, &env).await;
     let spare = spare_rehearsed(&server).await;
 
     let summary = server.ok("initialize_workspace", json!({"workingDirectory": beta.root.display().to_string()})).await;
@@ -58,14 +64,28 @@ async fn a_load_takes_the_spare_host_and_the_next_spare_starts_after_the_warm_up
     let serving = host_pid(&server.workspace_status(&beta.path("Beta.csproj")).await.expect("Beta loaded"));
     assert_eq!(serving, spare, "the load started a host of its own instead of taking the spare");
 
-    server.warm_up_finished(Duration::from_secs(120)).await;
+    let before = tree(&beta.root);
+    let rename = json!({"filePath": beta.file("Beta.cs"), "line": 3, "column": 14, "newName": "GammaThing"});
+    let write = server.call("rename_symbol", rename);
+    let held_past_the_warm_up = async {
+        std::fs::write(&warm_up, "").expect("release the warm-up");
+        let replaced = eventually(Duration::from_secs(60), || async { (tree(&beta.root) != before).then_some(()) });
+        assert!(replaced.await.is_some(), "the rename never replaced the file");
+        server.warm_up_finished(Duration::from_secs(120)).await;
+        // Long enough for a spare started at the warm-up's end to show, and for a pause of calls had there been one.
+        tokio::time::sleep(Duration::from_secs(3)).await;
+        assert_eq!(hosts_of(server.pid), vec![serving], "a spare host started while a write was under way");
+        hold.release();
+    };
+    let (renamed, ()) = tokio::join!(write, held_past_the_warm_up);
+    assert!(!renamed.is_error, "{}", renamed.value);
     let next =
         eventually(Duration::from_secs(60), || async { hosts_of(server.pid).into_iter().find(|&pid| pid != serving) })
             .await;
-    assert!(next.is_some(), "no spare host started after the warm-up: {:?}", hosts_of(server.pid));
+    assert!(next.is_some(), "no spare host started once the calls paused: {:?}", hosts_of(server.pid));
     let question = json!({"filePath": beta.file("Beta.cs"), "line": 3, "column": 14});
     let definition = server.ok("find_symbol_definition", question).await;
-    assert_eq!(definition["definitionLocation"]["filePath"], json!(beta.file("Beta.cs")), "{definition}");
+    assert_eq!(definition["symbolInfo"]["name"], json!("GammaThing"), "{definition}");
     server.stop().await;
 }
 

@@ -3,6 +3,7 @@
 //! Requests do not pass through the mailbox: callers `Acquire` the live host and talk to it directly,
 //! so reads run concurrently.
 
+use crate::activity::Activity;
 use crate::own_writes::OwnWrites;
 use crate::settings::WorkspaceSettings;
 use crate::status::StatusCell;
@@ -22,6 +23,12 @@ use tokio_util::sync::CancellationToken;
 /// Grace given to a host asked to exit before it is killed.
 const STOP_GRACE: Duration = Duration::from_secs(3);
 
+/// The next spare host starts once calls have paused this long after a load's warm-up (an agent's calls
+/// come in bursts, and the first ones follow the load) ...
+const SPARE_AFTER_PAUSE: Duration = Duration::from_secs(1);
+/// ... or this long after it whatever the calls do, so that a solution busy without pause still gets one.
+const SPARE_AT_MOST: Duration = Duration::from_secs(30);
+
 pub struct WorkspaceActor {
     solution: PathBuf,
     install: Result<HostInstall, ToolError>,
@@ -34,6 +41,8 @@ pub struct WorkspaceActor {
     started_once: bool,
     /// Closed while the host compiles its projects after a load.
     warm_gate: WarmGate,
+    /// The workspace's calls under way, which the next spare host waits to pause.
+    activity: Activity,
     /// Forwards file changes to the ready host until the actor stops.
     _watcher: Option<FolderWatcher>,
 }
@@ -46,6 +55,7 @@ pub struct WorkspaceArgs {
     pub ready: Arc<ArcSwapOption<HostProcess>>,
     pub own_writes: OwnWrites,
     pub warm_gate: WarmGate,
+    pub activity: Activity,
 }
 
 impl Actor for WorkspaceActor {
@@ -66,6 +76,7 @@ impl Actor for WorkspaceActor {
             last_attempt: None,
             started_once: false,
             warm_gate: args.warm_gate,
+            activity: args.activity,
             _watcher: watcher,
         })
     }
@@ -193,13 +204,14 @@ impl WorkspaceActor {
         }
     }
 
-    /// Starts the next spare host once this load's warm-up is over, so that its start does not take the
-    /// cores the warm-up is using.
+    /// Starts the next spare host once this load's warm-up is over and calls have paused, so that its start
+    /// takes neither the cores the warm-up is using nor those of the calls that follow it.
     fn replenish_spare_after_warm_up(&self) {
         if let Some(spare) = self.settings.spare.clone() {
-            let gate = self.warm_gate.clone();
+            let (gate, activity) = (self.warm_gate.clone(), self.activity.clone());
             tokio::spawn(async move {
                 gate.passed(&CancellationToken::new()).await;
+                activity.paused(SPARE_AFTER_PAUSE, SPARE_AT_MOST).await;
                 spare.replenish();
             });
         }

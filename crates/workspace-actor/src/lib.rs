@@ -1,6 +1,7 @@
 //! One workspace per loaded solution: a kameo actor that owns the Roslyn host, the write lock, and the
 //! folder watcher. [`Workspace`] is the handle the broker keeps in its registry.
 
+mod activity;
 mod actor;
 mod apply;
 pub mod checksum;
@@ -46,9 +47,7 @@ pub struct Workspace {
     /// Held shared by every request; `stop` takes it exclusively, so eviction never cuts a call off.
     in_use: tokio::sync::RwLock<()>,
     /// Calls under way, so that a workspace busy with a long load never counts as idle.
-    calls: Arc<std::sync::atomic::AtomicUsize>,
-    /// When the last call began or ended.
-    last_used: Arc<std::sync::Mutex<std::time::Instant>>,
+    activity: activity::Activity,
     settings: WorkspaceSettings,
     ready: Arc<ArcSwapOption<roslyn_host::HostProcess>>,
     own_writes: own_writes::OwnWrites,
@@ -79,6 +78,7 @@ impl Workspace {
         let ready = Arc::new(ArcSwapOption::empty());
         let own_writes = own_writes::OwnWrites::default();
         let warm_gate = warm_up::WarmGate::default();
+        let activity = activity::Activity::default();
         let actor = WorkspaceActor::spawn(WorkspaceArgs {
             solution: solution.clone(),
             install,
@@ -87,6 +87,7 @@ impl Workspace {
             ready: ready.clone(),
             own_writes: own_writes.clone(),
             warm_gate: warm_gate.clone(),
+            activity: activity.clone(),
         });
         Self {
             solution,
@@ -94,8 +95,7 @@ impl Workspace {
             status,
             write_lock: WriteLock::default(),
             in_use: tokio::sync::RwLock::new(()),
-            calls: Arc::default(),
-            last_used: Arc::new(std::sync::Mutex::new(std::time::Instant::now())),
+            activity,
             settings,
             ready,
             own_writes,
@@ -193,16 +193,12 @@ impl Workspace {
 
     /// How long no call has been under way; zero while one is.
     pub fn idle_for(&self) -> std::time::Duration {
-        if self.calls.load(std::sync::atomic::Ordering::Relaxed) > 0 {
-            return std::time::Duration::ZERO;
-        }
-        lock(&self.last_used).elapsed()
+        self.activity.idle_for()
     }
 
     async fn begin_call(&self) -> CallGuard<'_> {
-        self.calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        *lock(&self.last_used) = std::time::Instant::now();
-        CallGuard { _shared: self.in_use.read().await, calls: self.calls.clone(), last_used: self.last_used.clone() }
+        let busy = self.activity.begin();
+        CallGuard { _shared: self.in_use.read().await, _busy: busy }
     }
 
     /// Whether the workspace was stopped (evicted); a caller holding it should open the solution again.
@@ -236,17 +232,5 @@ fn died_answering(pid: u32, failure: roslyn_host::HostFailure) -> ToolError {
 /// One call under way: keeps the workspace from being stopped and from counting as idle.
 struct CallGuard<'a> {
     _shared: tokio::sync::RwLockReadGuard<'a, ()>,
-    calls: Arc<std::sync::atomic::AtomicUsize>,
-    last_used: Arc<std::sync::Mutex<std::time::Instant>>,
-}
-
-impl Drop for CallGuard<'_> {
-    fn drop(&mut self) {
-        *lock(&self.last_used) = std::time::Instant::now();
-        self.calls.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
-    }
-}
-
-fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    _busy: activity::Busy,
 }

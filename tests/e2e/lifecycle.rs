@@ -58,6 +58,9 @@ async fn a_load_takes_the_spare_host_and_the_next_spare_waits_for_the_warm_up_an
     let env = [("ROSLYN_MCP_FAULT_HOLD_WARMUP", warm_up_hold.as_str()), hold.env()];
     let server = Server::start_with_env(&beta.root, &env).await;
     let spare = spare_rehearsed(&server).await;
+    let shown = server.ok("diagnose", json!({})).await["spareHost"].clone();
+    assert_eq!((shown["state"].clone(), shown["hostPid"].clone()), (json!("ready"), json!(spare)), "{shown}");
+    assert!(shown["hostResidentBytes"].as_u64().is_some_and(|b| b > 0), "{shown}");
 
     let summary = server.ok("initialize_workspace", json!({"workingDirectory": beta.root.display().to_string()})).await;
     assert_eq!(summary["primarySolution"]["projectCount"], json!(1), "only Beta, nothing of the rehearsal: {summary}");
@@ -75,6 +78,8 @@ async fn a_load_takes_the_spare_host_and_the_next_spare_waits_for_the_warm_up_an
         // Long enough for a spare started at the warm-up's end to show, and for a pause of calls had there been one.
         tokio::time::sleep(Duration::from_secs(3)).await;
         assert_eq!(hosts_of(server.pid), vec![serving], "a spare host started while a write was under way");
+        let diagnose = server.ok("diagnose", json!({})).await;
+        assert!(diagnose.get("spareHost").is_none(), "the taken spare is still shown: {diagnose}");
         hold.release();
     };
     let (renamed, ()) = tokio::join!(write, held_past_the_warm_up);
@@ -83,6 +88,12 @@ async fn a_load_takes_the_spare_host_and_the_next_spare_waits_for_the_warm_up_an
         eventually(Duration::from_secs(60), || async { hosts_of(server.pid).into_iter().find(|&pid| pid != serving) })
             .await;
     assert!(next.is_some(), "no spare host started once the calls paused: {:?}", hosts_of(server.pid));
+    let shown = eventually(Duration::from_secs(60), || async {
+        let shown = server.ok("diagnose", json!({})).await["spareHost"].clone();
+        (shown["state"] == json!("ready")).then_some(shown)
+    })
+    .await;
+    assert_eq!(shown.map(|s| s["hostPid"].clone()), next.map(|pid| json!(pid)), "diagnose shows the next spare");
     let question = json!({"filePath": beta.file("Beta.cs"), "line": 3, "column": 14});
     let definition = server.ok("find_symbol_definition", question).await;
     assert_eq!(definition["symbolInfo"]["name"], json!("GammaThing"), "{definition}");
@@ -110,6 +121,8 @@ async fn without_a_spare_the_load_starts_its_own_host_and_no_other() {
     let serving = host_pid(&server.workspace_status(&beta.path("Beta.csproj")).await.expect("Beta loaded"));
     assert!(started_ticks(serving) >= asked, "the host serving the load was started before the load was asked for");
     assert_eq!(hosts_of(server.pid), vec![serving]);
+    let diagnose = server.ok("diagnose", json!({})).await;
+    assert!(diagnose.get("spareHost").is_none(), "no spare is shown: {diagnose}");
     server.stop().await;
 }
 

@@ -118,6 +118,7 @@ impl Registry {
             solutions_loaded: i64::try_from(solutions_loaded).unwrap_or(i64::MAX),
             hosts,
             host_memory_budget_bytes: self.unloading.max_host_memory_bytes(),
+            spare_resident_bytes: None,
             own_resident_bytes: resident_bytes(std::process::id()),
         }
     }

@@ -8,11 +8,11 @@ use crate::limits::Limits;
 use crate::paging::Pager;
 use crate::plans::PlanStore;
 use crate::registry::{Broker, OpenWorkspace, Registry, Unloading};
-use crate::telemetry::Telemetry;
+use crate::telemetry::{Sample, Telemetry};
 use kameo::prelude::*;
 use protocol::tools::diagnose::HttpEndpoint;
 use protocol::{ErrorCode, ToolError};
-use roslyn_host::{Located, SpareHost};
+use roslyn_host::{Located, SpareHost, SpareState};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -35,6 +35,8 @@ pub struct Services {
     pub http: OnceLock<HttpEndpoint>,
     /// The limits on requests in flight, which every session's transport counts against.
     pub requests: Arc<Budget>,
+    /// The host started ahead of need, unless `--spare-host false` (or no host is installed).
+    pub spare: Option<Arc<SpareHost>>,
     /// The host whose handshake versions diagnose last took.
     versions_noted_for: AtomicU32,
 }
@@ -58,6 +60,7 @@ impl Services {
             spare.replenish();
             settings.spare = Some(spare);
         }
+        let spare = settings.spare.clone();
         let requests = Budget::new(args.max_requests_per_session, args.max_requests);
         crate::heap::return_after_bursts(requests.clone());
         let broker = Broker::spawn(Broker::new(registry.clone(), located.install(), settings));
@@ -73,8 +76,18 @@ impl Services {
             telemetry,
             http: OnceLock::new(),
             requests,
+            spare,
             versions_noted_for: AtomicU32::new(0),
         })
+    }
+
+    /// What /metrics reads at scrape time: the registry's sample and the spare host's memory.
+    pub fn sample(&self) -> Sample {
+        let spare = self.spare.as_ref().and_then(|spare| match spare.state()? {
+            SpareState::Ready(pid) => crate::telemetry::resident_bytes(pid),
+            SpareState::Starting => None,
+        });
+        Sample { spare_resident_bytes: spare, ..self.registry.sample() }
     }
 
     /// The workspace of `solution`, started if needed (the solution loads on its first request).

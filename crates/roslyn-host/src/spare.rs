@@ -7,7 +7,7 @@
 use crate::failure::HostFailure;
 use crate::locate::HostInstall;
 use crate::process::HostProcess;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 use tokio::task::JoinHandle;
 
@@ -17,7 +17,22 @@ const SPARE_LABEL: &str = "(spare)";
 pub struct SpareHost {
     install: HostInstall,
     limit: Duration,
-    next: Mutex<Option<JoinHandle<Result<HostProcess, HostFailure>>>>,
+    next: Mutex<Option<Next>>,
+}
+
+/// The spare starting or ready: its start, and its process id once started.
+struct Next {
+    start: JoinHandle<Result<HostProcess, HostFailure>>,
+    pid: Arc<OnceLock<u32>>,
+}
+
+/// What diagnose and /metrics show of the spare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpareState {
+    /// Its process is starting (the handshake; Roslyn's composition and the rehearsal follow while ready).
+    Starting,
+    /// Started, with this process id, and not taken yet.
+    Ready(u32),
 }
 
 impl std::fmt::Debug for SpareHost {
@@ -34,26 +49,47 @@ impl SpareHost {
 
     /// Starts a spare unless one is ready or starting. Needs a Tokio runtime.
     pub fn replenish(&self) {
-        let mut next = self.next.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut next = self.lock();
         if next.is_none() {
             let (install, limit) = (self.install.clone(), self.limit);
-            *next = Some(tokio::spawn(async move {
+            let pid = Arc::new(OnceLock::new());
+            let known = pid.clone();
+            let start = tokio::spawn(async move {
                 let started = HostProcess::start_spare(&install, SPARE_LABEL, limit).await;
                 match &started {
-                    Ok(host) => tracing::info!(host_pid = host.pid(), "spare host started"),
+                    Ok(host) => {
+                        let _ = known.set(host.pid());
+                        tracing::info!(host_pid = host.pid(), "spare host started");
+                    }
                     Err(error) => tracing::warn!(%error, "spare host did not start"),
                 }
                 started
-            }));
+            });
+            *next = Some(Next { start, pid });
         }
+    }
+
+    /// The spare now: none when it is taken, failed to start or is not asked for yet.
+    pub fn state(&self) -> Option<SpareState> {
+        let next = self.lock();
+        let next = next.as_ref()?;
+        match next.pid.get() {
+            Some(&pid) => Some(SpareState::Ready(pid)),
+            None if next.start.is_finished() => None,
+            None => Some(SpareState::Starting),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<Next>> {
+        self.next.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// The spare, waited for if it is still starting, now serving `label`; a host started now when there is
     /// none, or the spare failed to start or has exited since.
     pub async fn take(&self, label: &str) -> Result<HostProcess, HostFailure> {
-        let spare = self.next.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take();
-        if let Some(starting) = spare
-            && let Ok(Ok(host)) = starting.await
+        let spare = self.lock().take();
+        if let Some(Next { start, .. }) = spare
+            && let Ok(Ok(host)) = start.await
             && !host.connection().is_closed()
         {
             host.relabel(label);

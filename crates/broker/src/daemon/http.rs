@@ -83,7 +83,7 @@ async fn healthz() -> impl IntoResponse {
 }
 
 async fn metrics(State(services): State<Arc<Services>>) -> impl IntoResponse {
-    let body = services.telemetry.encode(services.registry.sample());
+    let body = services.telemetry.encode(services.sample());
     ([(header::CONTENT_TYPE, telemetry::METRICS_CONTENT_TYPE)], body)
 }
 

@@ -97,6 +97,8 @@ pub struct Sample {
     pub hosts: Vec<(String, u64)>,
     /// The resident memory past which a host's solution is unloaded.
     pub host_memory_budget_bytes: u64,
+    /// The spare host's resident bytes; none while there is no started spare.
+    pub spare_resident_bytes: Option<u64>,
     pub own_resident_bytes: Option<u64>,
 }
 
@@ -117,6 +119,7 @@ pub struct Metrics {
     host_restarts: Counter,
     host_memory: Family<SolutionLabels, Gauge>,
     host_memory_budget: Gauge,
+    spare_memory: Gauge,
     watcher_events: Counter,
     own_memory: Gauge,
 }
@@ -139,6 +142,7 @@ impl Metrics {
             host_restarts: Counter::default(),
             host_memory: Family::default(),
             host_memory_budget: Gauge::default(),
+            spare_memory: Gauge::default(),
             watcher_events: Counter::default(),
             own_memory: Gauge::default(),
         };
@@ -197,6 +201,12 @@ impl Metrics {
             "Resident memory past which a host's solution is unloaded between calls",
             Unit::Bytes,
             self.host_memory_budget.clone(),
+        );
+        r.register_with_unit(
+            "roslyn_mcp_spare_host_resident_memory",
+            "Resident memory of the Roslyn host started ahead of need (0 while there is none)",
+            Unit::Bytes,
+            self.spare_memory.clone(),
         );
         r.register(
             "roslyn_mcp_watcher_events",
@@ -269,6 +279,7 @@ impl Metrics {
         for (solution, bytes) in sample.hosts {
             self.host_memory.get_or_create(&SolutionLabels { solution }).set(saturating_i64(bytes));
         }
+        self.spare_memory.set(saturating_i64(sample.spare_resident_bytes.unwrap_or(0)));
         if let Some(bytes) = sample.own_resident_bytes {
             self.own_memory.set(saturating_i64(bytes));
         }

@@ -113,6 +113,7 @@ mod tests {
             solutions_loaded: 0,
             hosts: Vec::new(),
             host_memory_budget_bytes: 0,
+            spare_resident_bytes: None,
             own_resident_bytes: resident_bytes(std::process::id()),
         }
     }
@@ -136,6 +137,7 @@ mod tests {
             r#"roslyn_mcp_solution_evictions_total{reason="shutdown"} 0"#,
             "roslyn_mcp_host_restarts_total 0",
             "roslyn_mcp_watcher_events_total 0",
+            "roslyn_mcp_spare_host_resident_memory_bytes 0",
         ] {
             assert!(text.lines().any(|l| l == line), "missing {line:?} in\n{text}");
         }
@@ -285,17 +287,20 @@ mod tests {
     #[test]
     fn host_memory_shows_the_live_hosts_of_the_last_sample_only() {
         let telemetry = Telemetry::new();
-        let sample = |hosts: Vec<(String, u64)>| Sample {
+        let sample = |hosts: Vec<(String, u64)>, spare| Sample {
             solutions_loaded: 1,
             hosts,
             host_memory_budget_bytes: 1,
+            spare_resident_bytes: spare,
             own_resident_bytes: None,
         };
-        let text = telemetry.metrics.encode(sample(vec![("/src/App.sln".into(), 4096)]));
+        let text = telemetry.metrics.encode(sample(vec![("/src/App.sln".into(), 4096)], Some(2048)));
         assert!(text.contains("# TYPE roslyn_mcp_host_resident_memory_bytes gauge\n"), "{text}");
         assert!(text.contains("roslyn_mcp_host_resident_memory_bytes{solution=\"/src/App.sln\"} 4096\n"), "{text}");
+        assert!(text.contains("roslyn_mcp_spare_host_resident_memory_bytes 2048\n"), "{text}");
         assert!(text.contains("roslyn_mcp_solutions_loaded 1\n"), "{text}");
-        let text = telemetry.metrics.encode(sample(Vec::new()));
+        let text = telemetry.metrics.encode(sample(Vec::new(), None));
         assert!(!text.contains("App.sln"), "an exited host leaves no series: {text}");
+        assert!(text.contains("roslyn_mcp_spare_host_resident_memory_bytes 0\n"), "a taken spare reads 0: {text}");
     }
 }

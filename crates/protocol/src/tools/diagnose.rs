@@ -152,6 +152,30 @@ pub struct DiagnoseOutput {
     /// served in-process).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub http: Option<HttpEndpoint>,
+    /// The Roslyn host kept started ahead of need (`--spare-host`) for the next load or restart; absent
+    /// when there is none (turned off, just taken by a load, or not started again yet).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spare_host: Option<SpareHostStatus>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SpareHostStatus {
+    pub state: SpareHostState,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_pid: Option<u32>,
+    /// Its resident memory now (no solution is loaded in it, so no budget applies).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_resident_bytes: Option<u64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum SpareHostState {
+    /// Its process is starting.
+    Starting,
+    /// Started and waiting for a load (it readies Roslyn and rehearses a load meanwhile).
+    Ready,
 }
 
 /// A daemon started by a bridge serves its sessions over the local socket even when its HTTP address

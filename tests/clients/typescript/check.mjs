@@ -1,5 +1,5 @@
 // The service as the official TypeScript SDK client sees it: lists the tools, initializes a copy of the Shop
-// fixture, makes a call that answers, one that is refused, and the writing tools' round (a preview, apply_plan,
+// fixture, asks diagnose (with its spare host), makes a call that answers, one that is refused, and the writing tools' round (a preview, apply_plan,
 // list_operations, undo, a rename preview, code actions, format and find/replace); the SDK validates each
 // structuredContent against its output schema.
 // Prints one JSON line with the listing's size, each write's outcome and every line the SDK logged.
@@ -15,6 +15,8 @@ const transport = new StdioClientTransport({ command: bin, args: ["stdio", "--em
 const client = new Client({ name: "ts-check", version: "1.0.0" });
 await client.connect(transport);
 const { tools } = await client.listTools();
+// Before the load, diagnose shows the spare host the load will take.
+const diagnosed = await client.callTool({ name: "diagnose", arguments: { verbose: true } });
 const init = await client.callTool({ name: "initialize_workspace", arguments: { workingDirectory: root } });
 const refs = await client.callTool({ name: "find_references", arguments: { filePath: `${root}/src/Shop.Core/Models/Customer.cs`, line: 6, column: 14 } });
 const bad = await client.callTool({ name: "find_references", arguments: { filePath: "nowhere.cs", line: 0, column: 1 } });
@@ -36,7 +38,7 @@ await client.close();
 process.stdout.write(JSON.stringify({
   tools: tools.length,
   listingBytes: Buffer.byteLength(JSON.stringify({ tools })),
-  initialized: !init.isError, references: refs.structuredContent?.totalCount, refusal: bad.structuredContent?.error?.code,
+  initialized: !init.isError, diagnosed: !diagnosed.isError, spareHost: diagnosed.structuredContent?.spareHost?.state ?? null, references: refs.structuredContent?.totalCount, refusal: bad.structuredContent?.error?.code,
   writes,
   sdkLines: warnings.length, firstLines: warnings.slice(0, 3),
 }) + "\n");

@@ -88,16 +88,19 @@ async fn a_load_takes_the_spare_host_and_the_next_spare_waits_for_the_warm_up_an
         eventually(Duration::from_secs(60), || async { hosts_of(server.pid).into_iter().find(|&pid| pid != serving) })
             .await;
     assert!(next.is_some(), "no spare host started once the calls paused: {:?}", hosts_of(server.pid));
-    let shown = eventually(Duration::from_secs(60), || async {
-        let shown = server.ok("diagnose", json!({})).await["spareHost"].clone();
-        (shown["state"] == json!("ready")).then_some(shown)
-    })
-    .await;
-    assert_eq!(shown.map(|s| s["hostPid"].clone()), next.map(|pid| json!(pid)), "diagnose shows the next spare");
+    let shown = eventually(Duration::from_secs(60), || ready_spare(&server)).await;
+    assert_eq!(shown, next, "diagnose shows the next spare");
     let question = json!({"filePath": beta.file("Beta.cs"), "line": 3, "column": 14});
     let definition = server.ok("find_symbol_definition", question).await;
     assert_eq!(definition["symbolInfo"]["name"], json!("GammaThing"), "{definition}");
     server.stop().await;
+}
+
+/// The spare host diagnose shows ready, if any.
+async fn ready_spare(server: &Server) -> Option<u32> {
+    let shown = server.ok("diagnose", json!({})).await["spareHost"].clone();
+    let pid = shown["hostPid"].as_u64().map(|pid| pid as u32);
+    pid.filter(|_| shown["state"] == json!("ready"))
 }
 
 /// The spare host, once it has logged its rehearsed load and that load's build host has exited.
@@ -108,6 +111,51 @@ async fn spare_rehearsed(server: &Server) -> u32 {
     let gone = eventually(Duration::from_secs(60), || async { build_hosts_of(spare).is_empty().then_some(()) }).await;
     assert!(gone.is_some(), "the rehearsal's build host stayed: {:?}", build_hosts_of(spare));
     spare
+}
+
+/// A spare that dies while idle (killed, out of memory) is replaced before a load needs it, and the load takes
+/// the replacement.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_idle_spare_that_dies_is_replaced_before_a_load_needs_it() {
+    let beta = Fixture::copy("tiny/Beta");
+    let server = Server::start(&beta.root, &[]).await;
+    let first = eventually(Duration::from_secs(60), || ready_spare(&server)).await.expect("a ready spare");
+    kill9(first);
+    let replaced =
+        eventually(Duration::from_secs(60), || async { ready_spare(&server).await.filter(|&pid| pid != first) }).await;
+    let second =
+        replaced.unwrap_or_else(|| panic!("the dead spare {first} was not replaced: {:?}", hosts_of(server.pid)));
+    assert_eq!(hosts_of(server.pid), vec![second], "the dead spare left something behind");
+
+    server.ok("initialize_workspace", json!({"workingDirectory": beta.root.display().to_string()})).await;
+    let serving = host_pid(&server.workspace_status(&beta.path("Beta.csproj")).await.expect("Beta loaded"));
+    assert_eq!(serving, second, "the load did not take the replacement");
+    server.stop().await;
+}
+
+/// Spares that keep dying while idle are replaced three times in a row, then no more until a load: a spare
+/// that cannot live (a broken install, a memory limit) never becomes a loop of starts. The load still works.
+#[tokio::test(flavor = "multi_thread")]
+async fn spares_that_keep_dying_are_not_restarted_in_a_loop() {
+    let beta = Fixture::copy("tiny/Beta");
+    let server = Server::start(&beta.root, &[]).await;
+    let mut killed = Vec::new();
+    for _ in 0..4 {
+        let next = eventually(Duration::from_secs(60), || async {
+            ready_spare(&server).await.filter(|pid| !killed.contains(pid))
+        })
+        .await;
+        let pid = next.unwrap_or_else(|| panic!("no spare after {} were killed", killed.len()));
+        kill9(pid);
+        killed.push(pid);
+    }
+    // Long enough for a fifth to have started, had the fourth loss been replaced like the others.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert_eq!(hosts_of(server.pid), Vec::<u32>::new(), "a spare started after {killed:?} died");
+    let diagnose = server.ok("diagnose", json!({})).await;
+    assert!(diagnose.get("spareHost").is_none(), "{diagnose}");
+    server.ok("initialize_workspace", json!({"workingDirectory": beta.root.display().to_string()})).await;
+    server.stop().await;
 }
 
 /// `--spare-host false`: the load starts its own host, and no other host is started.

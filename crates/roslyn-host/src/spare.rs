@@ -7,17 +7,24 @@
 use crate::failure::HostFailure;
 use crate::locate::HostInstall;
 use crate::process::HostProcess;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::Duration;
 use tokio::task::JoinHandle;
 
 /// What a spare's log lines name until a solution takes it.
 const SPARE_LABEL: &str = "(spare)";
 
+/// Spares lost in a row while idle after which no other is started until a load takes one: a spare that
+/// keeps dying (a broken install, a memory limit) must not become a loop of starts.
+const MAX_LOST_IN_ROW: u32 = 3;
+
 pub struct SpareHost {
     install: HostInstall,
     limit: Duration,
     next: Mutex<Option<Next>>,
+    /// Idle spares that exited since a load last took one.
+    lost_in_row: AtomicU32,
 }
 
 /// The spare starting or ready: its start, and its process id once started.
@@ -44,14 +51,14 @@ impl std::fmt::Debug for SpareHost {
 impl SpareHost {
     /// Spares of `install`, each started within `limit`; none runs until [`SpareHost::replenish`].
     pub fn new(install: HostInstall, limit: Duration) -> Self {
-        Self { install, limit, next: Mutex::new(None) }
+        Self { install, limit, next: Mutex::new(None), lost_in_row: AtomicU32::new(0) }
     }
 
     /// Starts a spare unless one is ready or starting. Needs a Tokio runtime.
-    pub fn replenish(&self) {
+    pub fn replenish(self: &Arc<Self>) {
         let mut next = self.lock();
         if next.is_none() {
-            let (install, limit) = (self.install.clone(), self.limit);
+            let (install, limit, spares) = (self.install.clone(), self.limit, Arc::downgrade(self));
             let pid = Arc::new(OnceLock::new());
             let known = pid.clone();
             let start = tokio::spawn(async move {
@@ -60,6 +67,7 @@ impl SpareHost {
                     Ok(host) => {
                         let _ = known.set(host.pid());
                         tracing::info!(host_pid = host.pid(), "spare host started");
+                        replace_when_lost(spares, host);
                     }
                     Err(error) => tracing::warn!(%error, "spare host did not start"),
                 }
@@ -67,6 +75,25 @@ impl SpareHost {
             });
             *next = Some(Next { start, pid });
         }
+    }
+
+    /// `pid` exited: when it is the spare still waiting for a load, another starts in its place.
+    fn lost(self: &Arc<Self>, pid: u32) {
+        {
+            let mut next = self.lock();
+            // A taken spare's connection closes when its workspace stops: not ours any more.
+            if next.as_ref().and_then(|n| n.pid.get()) != Some(&pid) {
+                return;
+            }
+            *next = None;
+        }
+        let lost = self.lost_in_row.fetch_add(1, Ordering::Relaxed) + 1;
+        if lost > MAX_LOST_IN_ROW {
+            tracing::warn!(host_pid = pid, lost, "spare host exited while idle; not starting another until a load");
+            return;
+        }
+        tracing::warn!(host_pid = pid, "spare host exited while idle; starting another");
+        self.replenish();
     }
 
     /// The spare now: none when it is taken, failed to start or is not asked for yet.
@@ -88,6 +115,7 @@ impl SpareHost {
     /// none, or the spare failed to start or has exited since.
     pub async fn take(&self, label: &str) -> Result<HostProcess, HostFailure> {
         let spare = self.lock().take();
+        self.lost_in_row.store(0, Ordering::Relaxed);
         if let Some(Next { start, .. }) = spare
             && let Ok(Ok(host)) = start.await
             && !host.connection().is_closed()
@@ -97,4 +125,16 @@ impl SpareHost {
         }
         HostProcess::start(&self.install, label, self.limit).await
     }
+}
+
+/// Watches an idle spare's connection, so that one that exits (killed, out of memory) is replaced before a
+/// load needs it rather than when the load finds it dead.
+fn replace_when_lost(spares: Weak<SpareHost>, host: &HostProcess) {
+    let (closed, pid) = (host.connection().closed(), host.pid());
+    tokio::spawn(async move {
+        closed.cancelled().await;
+        if let Some(spares) = spares.upgrade() {
+            spares.lost(pid);
+        }
+    });
 }

@@ -10,7 +10,7 @@ use crate::plans::PlanStore;
 use crate::registry::{Broker, OpenWorkspace, Registry, Unloading};
 use crate::telemetry::{Sample, Telemetry};
 use kameo::prelude::*;
-use protocol::tools::diagnose::HttpEndpoint;
+use protocol::tools::diagnose::{HttpEndpoint, SpareHostState, SpareHostStatus};
 use protocol::{ErrorCode, ToolError};
 use roslyn_host::{Located, SpareHost, SpareState};
 use std::path::PathBuf;
@@ -83,11 +83,22 @@ impl Services {
 
     /// What /metrics reads at scrape time: the registry's sample and the spare host's memory.
     pub fn sample(&self) -> Sample {
-        let spare = self.spare.as_ref().and_then(|spare| match spare.state()? {
-            SpareState::Ready(pid) => crate::telemetry::resident_bytes(pid),
-            SpareState::Starting => None,
-        });
+        let spare = self.spare_status().and_then(|spare| spare.host_resident_bytes);
         Sample { spare_resident_bytes: spare, ..self.registry.sample() }
+    }
+
+    /// The spare host as diagnose shows it, with its resident memory now; none when there is no spare.
+    pub fn spare_status(&self) -> Option<SpareHostStatus> {
+        Some(match self.spare.as_ref()?.state()? {
+            SpareState::Starting => {
+                SpareHostStatus { state: SpareHostState::Starting, host_pid: None, host_resident_bytes: None }
+            }
+            SpareState::Ready(pid) => SpareHostStatus {
+                state: SpareHostState::Ready,
+                host_pid: Some(pid),
+                host_resident_bytes: crate::telemetry::resident_bytes(pid),
+            },
+        })
     }
 
     /// The workspace of `solution`, started if needed (the solution loads on its first request).

@@ -100,21 +100,7 @@ pub async fn diagnose(call: &Call, input: DiagnoseInput) -> Result<DiagnoseOutpu
             host_protocol_version: PROTOCOL_VERSION,
         }),
         http: services.http.get().cloned(),
-        spare_host: services.spare.as_ref().and_then(|spare| spare_status(spare.state()?)),
-    })
-}
-
-/// The spare host's state with its resident memory now.
-fn spare_status(state: roslyn_host::SpareState) -> Option<SpareHostStatus> {
-    Some(match state {
-        roslyn_host::SpareState::Starting => {
-            SpareHostStatus { state: SpareHostState::Starting, host_pid: None, host_resident_bytes: None }
-        }
-        roslyn_host::SpareState::Ready(pid) => SpareHostStatus {
-            state: SpareHostState::Ready,
-            host_pid: Some(pid),
-            host_resident_bytes: crate::telemetry::resident_bytes(pid),
-        },
+        spare_host: services.spare_status(),
     })
 }
 

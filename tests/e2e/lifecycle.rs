@@ -190,10 +190,11 @@ async fn a_killed_host_is_restarted_by_the_next_call_and_diagnose_shows_it() {
     // A request sent to a host that dies under it is not sent again; this one goes once the death is seen.
     let seen = eventually(Duration::from_secs(20), || async {
         let status = server.workspace_status(&solution).await?;
-        (status["state"] == json!("Restarting")).then_some(())
+        (status["state"] == json!("Restarting")).then_some(status)
     })
     .await;
-    assert!(seen.is_some(), "the killed host was never noticed");
+    let seen = seen.expect("the killed host was never noticed");
+    assert_eq!(seen["hostRestarts"], json!(1), "counted before the next call restarts it: {seen}");
 
     let after = server.ok("find_symbol_definition", question).await;
     assert_eq!(after, before);

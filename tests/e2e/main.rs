@@ -11,6 +11,7 @@ mod daemon;
 mod daemon_start;
 mod diagnostics;
 mod errors;
+mod fairness;
 mod fuzz;
 mod lifecycle;
 mod move_refusals;

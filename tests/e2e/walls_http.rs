@@ -116,6 +116,8 @@ async fn a_rebinding_page_reads_neither_metrics_nor_health() {
     assert_eq!(raw(&address, &get("/metrics", &address, &origin)).await.0, 403, "foreign Origin");
     assert_eq!(raw(&address, &get("/healthz", &address, "Origin: null\r\n")).await.0, 403);
     assert_eq!(raw(&address, &get("/metrics", &address, "")).await.0, 401, "metrics want the token");
+    let spaced = format!("Authorization: Bearer  {token}\r\n");
+    assert_eq!(raw(&address, &get("/metrics", &address, &spaced)).await.0, 401, "the token exactly, no extra space");
 
     let (status, body) = raw(&address, &get("/healthz", &address, "")).await;
     assert_eq!(status, 200);
@@ -140,6 +142,9 @@ async fn garbage_bodies_get_json_rpc_errors_and_trickling_clients_are_cut_off() 
     assert_eq!(error_of(parse), (400, -32700), "malformed JSON is a parse error");
     let invalid = raw(&address, &post(&address, Some(&token), r#"{"hello": "world"}"#)).await;
     assert_eq!(error_of(invalid), (400, -32600), "JSON that is not JSON-RPC is an invalid request");
+    let surrogate = r#"{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"x": "\ud800"}}"#;
+    let lone = raw(&address, &post(&address, Some(&token), surrogate)).await;
+    assert_eq!(error_of(lone), (400, -32700), "a lone surrogate is no text: a parse error");
     let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
     let (status, _) = raw(&address, &post(&address, Some(&token), &deep)).await;
     assert_eq!(status, 400, "a deeply nested body is refused, not a crash");

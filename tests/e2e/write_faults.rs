@@ -151,6 +151,82 @@ async fn a_service_killed_mid_apply_is_undone_at_the_next_start() {
     restarted.stop().await;
 }
 
+/// A service killed at `step` of a write's journal: at the next start the journal folder goes, and every file
+/// is as before the write (`undone`) or as the write left it, with the write in the history to undo.
+async fn killed_at_journal_step(step: &str, undone: bool) {
+    let moves = Fixture::copy("Moves");
+    let state = tempfile::Builder::new().prefix("roslyn-mcp-state-").tempdir().expect("state dir");
+    let state_dir = state.path().display().to_string();
+    let hold = tempfile::Builder::new().prefix("roslyn-mcp-hold-").tempdir().expect("hold dir");
+    let release = hold.path().join("release");
+    let knob = format!("{step}:{}", release.display());
+    let env = [("ROSLYN_MCP_STATE_DIR", state_dir.as_str()), ("ROSLYN_MCP_FAULT_HOLD_JOURNAL", knob.as_str())];
+    let server = Server::start_with_env(&moves.root, &env).await;
+    let before = tree(&moves.root);
+    let mut write = Box::pin(server.call("move_type_to_namespace", square_move(&moves)));
+    let held = async {
+        let marker = hold.path().join("release.held");
+        eventually(Duration::from_secs(120), || async { marker.exists().then_some(()) }).await
+    };
+    tokio::select! {
+        outcome = &mut write => panic!("the write should be held at {step}, got {outcome:?}"),
+        reached = held => assert!(reached.is_some(), "the write never reached {step}"),
+    }
+    let at_hold = tree(&moves.root);
+    let host = server.workspace_status(&moves.path("Moves.sln")).await.and_then(|s| s["hostPid"].as_u64());
+    let mut killed = vec![server.pid];
+    killed.extend(host.map(|pid| pid as u32));
+    for &pid in &killed {
+        kill9(pid);
+    }
+    let dead = eventually(Duration::from_secs(10), || async { killed.iter().all(|&p| !alive(p)).then_some(()) }).await;
+    assert!(dead.is_some(), "the killed processes are gone");
+    drop(write);
+    drop(server);
+
+    let restarted = Server::start_with_env(&moves.root, &[("ROSLYN_MCP_STATE_DIR", &state_dir)]).await;
+    restarted.ok("diagnose", json!({})).await;
+    let journal = state.path().join("journal");
+    let expected: std::collections::BTreeMap<_, _> = if undone { before.clone() } else { at_hold };
+    let settled = eventually(Duration::from_secs(20), || async {
+        let empty = std::fs::read_dir(&journal).is_ok_and(|mut d| d.next().is_none());
+        (empty && tree(&moves.root) == expected).then_some(())
+    })
+    .await;
+    let left: Vec<_> = std::fs::read_dir(&journal).into_iter().flatten().flatten().map(|e| e.file_name()).collect();
+    assert!(settled.is_some(), "killed at {step}: journal left {left:?}, or the files are not as expected");
+    assert_same_tree(&expected, &moves.root, &format!("after recovery from a kill at {step}"));
+    if !undone {
+        let listed = restarted.ok("list_operations", json!({})).await;
+        let operation =
+            listed["operations"][0]["operationId"].as_str().expect("the write is in the history").to_owned();
+        restarted.ok("undo", json!({"operationId": operation})).await;
+        assert_same_tree(&before, &moves.root, &format!("after undoing the write that a kill at {step} left"));
+    }
+    still_serves(&restarted, &moves).await;
+    restarted.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_service_killed_with_a_write_staged_leaves_every_file_and_no_journal() {
+    killed_at_journal_step("staged", true).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_service_killed_between_two_renames_is_undone_and_its_journal_removed() {
+    killed_at_journal_step("replacing", true).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_service_killed_after_a_write_was_recorded_but_not_marked_done_keeps_it() {
+    killed_at_journal_step("recorded", false).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_service_killed_while_removing_a_finished_write_s_journal_keeps_the_write() {
+    killed_at_journal_step("removing", false).await;
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn the_service_does_not_report_its_own_writes_back_to_the_host() {
     let moves = Fixture::copy("Moves");

@@ -135,6 +135,10 @@ pub struct ServiceArgs {
     /// before updating the host, so that tests act in that window without racing the clock.
     #[arg(long, env = "ROSLYN_MCP_FAULT_HOLD_APPLY", hide = true)]
     pub fault_hold_apply: Option<PathBuf>,
+    /// Fault injection for tests: `<step>:<file>` pauses every write at that step of its journal (staged,
+    /// replacing, recorded, removing), once `<file>.held` is created, until the file exists.
+    #[arg(long, env = "ROSLYN_MCP_FAULT_HOLD_JOURNAL", hide = true)]
+    pub fault_hold_journal: Option<workspace_actor::JournalHold>,
     /// Fault injection for tests: a workspace's start-up (watching its folder) waits as long as this file
     /// exists, so that tests call other solutions while one is starting.
     #[arg(long, env = "ROSLYN_MCP_FAULT_HOLD_WORKSPACE_START", hide = true)]
@@ -162,6 +166,7 @@ impl ServiceArgs {
                 max_bytes: self.history_max_mb * 1024 * 1024,
             },
             apply_hold: self.fault_hold_apply.clone(),
+            journal_hold: self.fault_hold_journal.clone(),
             start_hold: self.fault_hold_workspace_start.clone(),
             ..WorkspaceSettings::default()
         }

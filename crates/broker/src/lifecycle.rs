@@ -6,7 +6,7 @@ use crate::config::ServiceArgs;
 /// A crash in the middle of a write left its journal: put those files back before serving.
 pub fn recover_interrupted_writes(args: &ServiceArgs) {
     let journal = args.journal_dir();
-    for operation in workspace_actor::recover(&journal) {
+    for operation in workspace_actor::recover(&journal, &args.state_dir().join("history")) {
         tracing::warn!(operation, journal = %journal.display(), "undid a write that a crash interrupted");
     }
 }

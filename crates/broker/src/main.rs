@@ -13,6 +13,7 @@ mod heap;
 mod in_flight;
 mod lifecycle;
 mod limits;
+mod offload;
 mod paging;
 mod plans;
 mod progress;
@@ -52,11 +53,15 @@ fn main() -> std::process::ExitCode {
 
 fn run(command: Command) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    match command {
+    let result = match command {
         Command::Serve(args) => runtime.block_on(daemon::serve(args)),
         Command::Stdio(args) if args.embedded => runtime.block_on(embedded::serve(args.service)),
         Command::Stdio(args) => runtime.block_on(bridge::relay(args)),
-    }
+    };
+    // The service has drained; a thread still busy (a file-system call, a large answer) does not hold the
+    // exit. Dropping the runtime would wait for it.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    result
 }
 
 /// Logs go to stderr: stdout carries only MCP messages. OpenTelemetry export, when configured, lasts as

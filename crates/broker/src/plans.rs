@@ -1,19 +1,27 @@
 //! Plans a preview computed, kept until applied or expired: `apply_plan` writes exactly what the preview
 //! showed, never a recomputation. Shared by every session (an id is unguessable; applying still passes the
-//! applying session's walls), bounded in time and in bytes.
+//! applying session's walls), bounded in time and in bytes, and fair: each session has a share of the
+//! bytes, within which its own oldest plans make room for its newest; only when the whole store is full
+//! does another session lose a plan, the oldest of the session that holds the most. A plan that cannot be
+//! kept is never given an id, and an id that is gone says why.
 
 use protocol::host::FileEdit;
 use protocol::tools::plans::PlanSummary;
 use protocol::tools::refactor::Outline;
 use protocol::{ErrorCode, ToolError};
+use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::time::{Duration, SystemTime};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant, SystemTime};
 
 /// How long a plan is kept after its preview.
 pub const PLAN_TTL: Duration = Duration::from_secs(15 * 60);
-/// What the kept plans may weigh together (their new texts), in KiB.
-const MAX_KIB: u64 = 256 * 1024;
+/// What the kept plans may weigh together (their new texts).
+const MAX_BYTES: usize = 256 * 1024 * 1024;
+/// What one session's kept plans may weigh.
+const SESSION_SHARE: usize = MAX_BYTES / 4;
+/// Ids of plans gone, remembered to say why.
+const GONE_REMEMBERED: usize = 4096;
 
 /// A writing tool's whole effect, computed by the host on an immutable snapshot.
 #[derive(Debug, Clone)]
@@ -30,21 +38,70 @@ pub struct Plan {
     pub title: String,
 }
 
+impl Plan {
+    /// What keeping it costs.
+    fn weight(&self) -> usize {
+        self.edits.iter().map(|e| e.new_text.len() + e.base_sha256.len() + e.path.len() + e.description.len()).sum()
+    }
+}
+
+/// Where a kept plan went.
+pub enum Kept {
+    /// Under this id until it expires.
+    Yes { id: String, expires_at: SystemTime },
+    /// Too large to keep: why, for the preview's answer.
+    No(String),
+}
+
 pub struct PlanStore {
-    plans: moka::sync::Cache<String, Arc<Plan>>,
+    store: Mutex<Store>,
+    limits: Limits,
+}
+
+#[derive(Clone, Copy)]
+struct Limits {
+    total: usize,
+    session: usize,
+    ttl: Duration,
+}
+
+#[derive(Default)]
+struct Store {
+    plans: HashMap<String, Entry>,
+    /// Ids, oldest first (some may be gone already: skipped when met).
+    order: VecDeque<String>,
+    bytes: usize,
+    by_session: HashMap<String, usize>,
+    gone: HashMap<String, Gone>,
+    gone_order: VecDeque<String>,
+}
+
+struct Entry {
+    plan: Arc<Plan>,
+    session: String,
+    bytes: usize,
+    expires: Instant,
+}
+
+#[derive(Clone)]
+enum Gone {
+    Applied {
+        operation: String,
+    },
+    Expired,
+    /// Made room for a newer plan of the same session, past its share.
+    OverShare {
+        at: SystemTime,
+    },
+    /// Made room when the whole store was full.
+    StoreFull {
+        at: SystemTime,
+    },
 }
 
 impl Default for PlanStore {
     fn default() -> Self {
-        let plans = moka::sync::Cache::builder()
-            .time_to_live(PLAN_TTL)
-            .max_capacity(MAX_KIB)
-            .weigher(|_: &String, plan: &Arc<Plan>| {
-                let bytes: usize = plan.edits.iter().map(|e| e.new_text.len() + e.path.len()).sum();
-                u32::try_from(bytes / 1024 + 1).unwrap_or(u32::MAX)
-            })
-            .build();
-        Self { plans }
+        Self::with_limits(MAX_BYTES, SESSION_SHARE, PLAN_TTL)
     }
 }
 
@@ -54,30 +111,250 @@ pub fn new_id() -> String {
 }
 
 impl PlanStore {
-    /// Keeps `plan` under a new id, returned with its expiry.
-    pub fn keep(&self, plan: Plan) -> (String, SystemTime) {
+    fn with_limits(total: usize, session: usize, ttl: Duration) -> Self {
+        Self { store: Mutex::default(), limits: Limits { total, session, ttl } }
+    }
+
+    /// Keeps `plan`, previewed by `session`, under a new id: never at the expense of the plan just made,
+    /// first at that of the session's own oldest plans.
+    pub fn keep(&self, session: &str, plan: Plan) -> Kept {
+        let bytes = plan.weight();
+        if bytes > self.limits.session {
+            return Kept::No(format!(
+                "The plan ({}) is larger than a session may keep ({}): it was shown but not kept; run the tool \
+                 again without preview to apply it",
+                mib(bytes),
+                mib(self.limits.session)
+            ));
+        }
+        let mut store = self.lock();
+        store.expire();
+        let now = SystemTime::now();
+        while store.by_session.get(session).copied().unwrap_or(0) + bytes > self.limits.session {
+            if !store.evict_oldest_of(session, Gone::OverShare { at: now }) {
+                break;
+            }
+        }
+        while store.bytes + bytes > self.limits.total {
+            let Some(largest) = store.largest_holder() else { break };
+            if !store.evict_oldest_of(&largest, Gone::StoreFull { at: now }) {
+                break;
+            }
+        }
         let id = new_id();
-        let expires_at = SystemTime::now() + PLAN_TTL;
-        self.plans.insert(id.clone(), Arc::new(plan));
-        (id, expires_at)
+        let entry = Entry {
+            plan: Arc::new(plan),
+            session: session.to_owned(),
+            bytes,
+            expires: Instant::now() + self.limits.ttl,
+        };
+        store.bytes += bytes;
+        *store.by_session.entry(session.to_owned()).or_default() += bytes;
+        store.order.push_back(id.clone());
+        store.plans.insert(id.clone(), entry);
+        Kept::Yes { id, expires_at: now + self.limits.ttl }
     }
 
     pub fn get(&self, id: &str) -> Result<Arc<Plan>, ToolError> {
-        self.plans.get(id).ok_or_else(|| {
-            ToolError::new(
-                ErrorCode::PLAN_NOT_FOUND,
+        let mut store = self.lock();
+        store.expire();
+        if let Some(entry) = store.plans.get(id) {
+            return Ok(entry.plan.clone());
+        }
+        let (reason, message) = match store.gone.get(id) {
+            None => ("unknown", format!("No plan {id}: this service never made it (or made it before it restarted)")),
+            Some(Gone::Applied { operation }) => (
+                "applied",
+                format!("Plan {id} was already applied, as operation {operation}: undo it with undo {{ operationId }}"),
+            ),
+            Some(Gone::Expired) => {
+                ("expired", format!("Plan {id} expired {} minutes after its preview", self.limits.ttl.as_secs() / 60))
+            }
+            Some(Gone::OverShare { at }) => (
+                "evicted",
                 format!(
-                    "No plan {id}: unknown, already applied, or expired ({} minutes after its preview)",
-                    PLAN_TTL.as_secs() / 60
+                    "Plan {id} was evicted at {}: the session that previewed it kept more than its share of {} of \
+                     plans, and its oldest made room for its newest",
+                    crate::tools::writes::rfc3339(*at),
+                    mib(self.limits.session)
                 ),
-            )
+            ),
+            Some(Gone::StoreFull { at }) => (
+                "evicted",
+                format!(
+                    "Plan {id} was evicted at {}: the service's kept plans reached {}, and the oldest plan of the \
+                     session holding the most made room",
+                    crate::tools::writes::rfc3339(*at),
+                    mib(self.limits.total)
+                ),
+            ),
+        };
+        Err(ToolError::new(ErrorCode::PLAN_NOT_FOUND, message)
             .detail("planId", id)
-            .suggest("Run the tool again with preview: true for a new plan, or without preview to apply at once")
-        })
+            .detail("reason", reason)
+            .suggest("Run the tool again with preview: true for a new plan, or without preview to apply at once"))
     }
 
     /// Forgets an applied plan: applying it again would only find its files changed.
-    pub fn forget(&self, id: &str) {
-        self.plans.invalidate(id);
+    pub fn applied(&self, id: &str, operation: &str) {
+        let mut store = self.lock();
+        if store.remove(id).is_some() {
+            store.remember(id, Gone::Applied { operation: operation.to_owned() });
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Store> {
+        // Every change to the store completes before anything can panic: its state stays whole.
+        self.store.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl Store {
+    /// Plans past their time go, oldest first (every plan lives as long, so the oldest expire first).
+    fn expire(&mut self) {
+        let now = Instant::now();
+        while let Some(id) = self.order.front().cloned() {
+            match self.plans.get(&id) {
+                Some(entry) if entry.expires > now => break,
+                Some(_) => {
+                    self.remove(&id);
+                    self.remember(&id, Gone::Expired);
+                }
+                None => {}
+            }
+            self.order.pop_front();
+        }
+    }
+
+    /// Evicts the session's oldest plan; false when it has none.
+    fn evict_oldest_of(&mut self, session: &str, why: Gone) -> bool {
+        let oldest = self.order.iter().position(|id| self.plans.get(id).is_some_and(|e| e.session == session));
+        let Some(id) = oldest.and_then(|at| self.order.remove(at)) else {
+            return false;
+        };
+        self.remove(&id);
+        tracing::info!(plan_id = id, session, "plan evicted to make room");
+        self.remember(&id, why);
+        true
+    }
+
+    fn largest_holder(&self) -> Option<String> {
+        self.by_session.iter().max_by_key(|(session, bytes)| (**bytes, *session)).map(|(s, _)| s.clone())
+    }
+
+    fn remove(&mut self, id: &str) -> Option<Entry> {
+        let entry = self.plans.remove(id)?;
+        self.bytes -= entry.bytes;
+        if let Some(held) = self.by_session.get_mut(&entry.session) {
+            *held -= entry.bytes;
+            if *held == 0 {
+                self.by_session.remove(&entry.session);
+            }
+        }
+        Some(entry)
+    }
+
+    fn remember(&mut self, id: &str, why: Gone) {
+        if self.gone.insert(id.to_owned(), why).is_none() {
+            self.gone_order.push_back(id.to_owned());
+        }
+        while self.gone_order.len() > GONE_REMEMBERED {
+            if let Some(old) = self.gone_order.pop_front() {
+                self.gone.remove(&old);
+            }
+        }
+    }
+}
+
+fn mib(bytes: usize) -> String {
+    format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use protocol::host::EditKind;
+
+    /// A plan whose new text weighs about `kib` KiB.
+    fn plan(kib: usize) -> Plan {
+        Plan {
+            tool: "find_replace",
+            solution: "/s/S.sln".into(),
+            edits: vec![FileEdit {
+                path: "/s/A.cs".into(),
+                kind: EditKind::Modify,
+                base_sha256: String::new(),
+                new_text: "x".repeat(kib * 1024),
+                description: String::new(),
+            }],
+            summary: PlanSummary::default(),
+            warnings: Vec::new(),
+            outline: Outline::FindReplace(protocol::tools::cleanup::FindReplaceOutline {
+                match_count: 0,
+                matches: Vec::new(),
+                matches_truncated: false,
+                files_searched: 0,
+            }),
+            title: String::new(),
+        }
+    }
+
+    fn id(kept: Kept) -> String {
+        match kept {
+            Kept::Yes { id, .. } => id,
+            Kept::No(why) => panic!("not kept: {why}"),
+        }
+    }
+
+    fn reason(store: &PlanStore, id: &str) -> serde_json::Value {
+        let error = store.get(id).expect_err("gone");
+        assert_eq!(error.code, ErrorCode::PLAN_NOT_FOUND);
+        serde_json::to_value(protocol::ErrorEnvelope::from(error)).expect("json")["error"]["details"]["reason"].clone()
+    }
+
+    #[test]
+    fn a_flooding_session_loses_its_own_oldest_plans_never_its_newest_nor_another_s() {
+        let store = PlanStore::with_limits(1000 * 1024, 250 * 1024, PLAN_TTL);
+        let other = id(store.keep("b", plan(100)));
+        let flood: Vec<String> = (0..20).map(|_| id(store.keep("a", plan(100)))).collect();
+        assert!(store.get(&other).is_ok(), "another session's plan stays");
+        assert!(store.get(&flood[19]).is_ok() && store.get(&flood[18]).is_ok(), "the newest plans stay");
+        assert_eq!(reason(&store, &flood[0]), "evicted");
+        let message = store.get(&flood[0]).expect_err("gone").message;
+        assert!(message.contains("its share"), "{message}");
+    }
+
+    #[test]
+    fn a_full_store_evicts_the_oldest_plan_of_the_largest_holder() {
+        let store = PlanStore::with_limits(450 * 1024, 250 * 1024, PLAN_TTL);
+        let small = id(store.keep("small", plan(100)));
+        let big: Vec<String> = (0..2).map(|_| id(store.keep("big", plan(120)))).collect();
+        let third = id(store.keep("third", plan(150)));
+        assert!(store.get(&small).is_ok(), "the smaller holder keeps its plan");
+        assert_eq!(reason(&store, &big[0]), "evicted");
+        assert!(store.get(&big[1]).is_ok() && store.get(&third).is_ok());
+        assert!(store.get(&big[0]).expect_err("gone").message.contains("the session holding the most"));
+    }
+
+    #[test]
+    fn a_plan_larger_than_a_share_is_not_kept_and_gets_no_id() {
+        let store = PlanStore::with_limits(1000 * 1024, 250 * 1024, PLAN_TTL);
+        match store.keep("a", plan(300)) {
+            Kept::No(why) => assert!(why.contains("not kept"), "{why}"),
+            Kept::Yes { .. } => panic!("kept a plan past the share"),
+        }
+    }
+
+    #[test]
+    fn gone_plans_say_whether_they_were_applied_expired_or_never_made() {
+        let store = PlanStore::with_limits(1000 * 1024, 250 * 1024, Duration::ZERO);
+        let expired = id(store.keep("a", plan(1)));
+        assert_eq!(reason(&store, &expired), "expired");
+        let store = PlanStore::default();
+        let applied = id(store.keep("a", plan(1)));
+        store.applied(&applied, "op-1");
+        assert_eq!(reason(&store, &applied), "applied");
+        assert!(store.get(&applied).expect_err("gone").message.contains("op-1"));
+        assert_eq!(reason(&store, "plan-never"), "unknown");
     }
 }

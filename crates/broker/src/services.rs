@@ -39,6 +39,9 @@ pub struct Services {
     pub spare: Option<Arc<SpareHost>>,
     /// The host whose handshake versions diagnose last took.
     versions_noted_for: AtomicU32,
+    /// How long a stop waits for writes and calls under way: a write ends (done or rolled back) within its
+    /// limit; past this the service exits anyway, and the journal settles a cut write at the next start.
+    drain: std::time::Duration,
 }
 
 impl Services {
@@ -78,6 +81,7 @@ impl Services {
             requests,
             spare,
             versions_noted_for: AtomicU32::new(0),
+            drain: args.workspace_settings().write_timeout + std::time::Duration::from_secs(10),
         })
     }
 
@@ -132,6 +136,8 @@ impl Services {
     }
 
     pub async fn shutdown(&self) {
-        self.registry.shutdown().await;
+        if tokio::time::timeout(self.drain, self.registry.shutdown()).await.is_err() {
+            tracing::warn!(drain_secs = self.drain.as_secs(), "work still under way after the drain time; exiting");
+        }
     }
 }

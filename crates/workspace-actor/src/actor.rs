@@ -150,9 +150,6 @@ impl WorkspaceActor {
                 self.status.update(|s| {
                     s.host_pid = Some(host.pid());
                     s.last_load_ms = Some(took.as_millis() as u64);
-                    if restarting {
-                        s.host_restarts += 1;
-                    }
                 });
                 if restarting {
                     self.settings.events.host_restarted(&self.solution);
@@ -217,7 +214,8 @@ impl WorkspaceActor {
         }
     }
 
-    /// Marks the workspace as restarting as soon as its host goes away, so diagnose shows it at once.
+    /// Marks the workspace as restarting, and counts the restart, as soon as its host goes away unasked, so
+    /// diagnose shows it at once.
     fn watch_for_crash(&self, host: &Arc<HostProcess>) {
         let closed = host.connection().closed();
         let status = self.status.clone();
@@ -227,9 +225,11 @@ impl WorkspaceActor {
             closed.cancelled().await;
             let current = ready.load();
             if current.as_ref().is_some_and(|h| h.pid() == pid) {
+                // Counted as it is noticed: diagnose shows the crash before a call restarts the host.
                 status.update(|s| {
                     s.state = WorkspaceState::Restarting;
                     s.host_pid = None;
+                    s.host_restarts += 1;
                 });
             }
         });

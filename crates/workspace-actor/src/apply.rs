@@ -83,7 +83,9 @@ impl Workspace {
         // Known before anything is written, so that the watcher can never see these files as foreign.
         let planned: Vec<Outcome> = writes.iter().map(planned_outcome).collect();
         let (root, op, solution) = (self.settings.journal_dir.clone(), operation.to_owned(), self.solution.clone());
-        let transaction = blocking(move || Transaction::prepare(&root, &op, &solution, walls, &writes)).await?;
+        let hold = self.settings.journal_hold.clone();
+        let transaction =
+            blocking(move || Ok(Transaction::prepare(&root, &op, &solution, walls, &writes)?.held(hold))).await?;
         if Instant::now() >= deadline {
             return Err(self.roll_back(transaction, &host, self.timeout_error()).await);
         }
@@ -180,9 +182,7 @@ impl Workspace {
     }
 
     fn remember(&self, outcomes: &[Outcome]) {
-        for (path, sha256) in outcomes {
-            self.own_writes.record(path, sha256.clone());
-        }
+        self.own_writes.record(outcomes.iter().map(|(path, sha256)| (path.as_path(), sha256.clone())));
     }
 
     fn timeout_error(&self) -> ToolError {

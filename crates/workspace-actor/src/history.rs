@@ -173,6 +173,11 @@ impl History {
         Ok(())
     }
 
+    /// Whether the operation `id` is recorded (in whatever state).
+    pub fn has(&self, id: &str) -> bool {
+        self.folder_of(id).is_some()
+    }
+
     /// Every retained operation, newest first, with whether it can be undone or redone now.
     pub fn list(&self) -> Vec<OperationRecord> {
         self.folders()
@@ -201,15 +206,11 @@ impl History {
 
     /// The operation with this id, checked to be in the state `direction` starts from.
     pub fn load(&self, id: &str, direction: Direction) -> Result<Operation, ToolError> {
-        let folder = self
-            .folders()
-            .into_iter()
-            .find(|folder| folder.file_name().is_some_and(|n| n.to_string_lossy().ends_with(&format!("-{id}"))))
-            .ok_or_else(|| {
-                ToolError::new(ErrorCode::OPERATION_NOT_FOUND, format!("No operation {id} in this solution's history"))
-                    .detail("operationId", id)
-                    .suggest("list_operations shows the operations kept for the solution")
-            })?;
+        let folder = self.folder_of(id).ok_or_else(|| {
+            ToolError::new(ErrorCode::OPERATION_NOT_FOUND, format!("No operation {id} in this solution's history"))
+                .detail("operationId", id)
+                .suggest("list_operations shows the operations kept for the solution")
+        })?;
         let record = read_record(&folder).map_err(|e| history_error(&folder, "cannot read the operation", &e))?;
         let (from, _) = direction.states();
         if record.state != from {
@@ -245,6 +246,13 @@ impl History {
             roslyn_host::create_private_dir(parent).map_err(|e| history_error(parent, "cannot create", &e))?;
         }
         roslyn_host::create_private_dir(&self.dir).map_err(|e| history_error(&self.dir, "cannot create", &e))
+    }
+
+    fn folder_of(&self, id: &str) -> Option<PathBuf> {
+        let suffix = format!("-{id}");
+        self.folders()
+            .into_iter()
+            .find(|folder| folder.file_name().is_some_and(|n| n.to_string_lossy().ends_with(&suffix)))
     }
 
     /// Operation folders, oldest first.

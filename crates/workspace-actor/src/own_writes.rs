@@ -17,22 +17,27 @@ type Left = (Option<String>, Instant);
 pub struct OwnWrites(Arc<Mutex<HashMap<PathBuf, Left>>>);
 
 impl OwnWrites {
-    /// The service left `path` with this text hash, or deleted it (`None`).
-    pub fn record(&self, path: &Path, sha256: Option<String>) {
+    /// The service left each path with its text hash, or deleted it (`None`). Entries past their time are
+    /// forgotten once per batch, not once per file.
+    pub fn record<'a>(&self, left: impl IntoIterator<Item = (&'a Path, Option<String>)>) {
         let mut entries = self.0.lock().unwrap_or_else(PoisonError::into_inner);
         entries.retain(|_, (_, at)| at.elapsed() < REMEMBER_FOR);
-        entries.insert(path.to_path_buf(), (sha256, Instant::now()));
+        let now = Instant::now();
+        for (path, sha256) in left {
+            entries.insert(path.to_path_buf(), (sha256, now));
+        }
     }
 
     /// Whether `path` is as the service left it, so that an event for it carries nothing new.
     pub fn is_own(&self, path: &Path) -> bool {
-        let entries = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        let Some((expected, at)) = entries.get(path) else {
-            return false;
+        // Read outside the lock: a write recording its files does not wait for the watcher's reads.
+        let expected = {
+            let entries = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+            match entries.get(path) {
+                Some((expected, at)) if at.elapsed() < REMEMBER_FOR => expected.clone(),
+                _ => return false,
+            }
         };
-        if at.elapsed() >= REMEMBER_FOR {
-            return false;
-        }
         match std::fs::read(path) {
             Ok(bytes) => expected.as_deref() == Some(sha256_hex(without_bom(&bytes)).as_str()),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => expected.is_none(),
@@ -52,12 +57,12 @@ mod tests {
         std::fs::write(&path, "class A {}").expect("write");
         let own = OwnWrites::default();
         assert!(!own.is_own(&path), "never recorded");
-        own.record(&path, Some(sha256_hex(b"class A {}")));
+        own.record([(path.as_path(), Some(sha256_hex(b"class A {}")))]);
         assert!(own.is_own(&path));
         std::fs::write(&path, "class B {}").expect("write");
         assert!(!own.is_own(&path), "edited by someone else");
         std::fs::remove_file(&path).expect("remove");
-        own.record(&path, None);
+        own.record([(path.as_path(), None)]);
         assert!(own.is_own(&path), "deleted by the service");
     }
 }

@@ -30,6 +30,8 @@ pub struct WorkspaceSettings {
     /// Fault injection: a write that has replaced its files waits until this file exists before updating the
     /// host; none in service.
     pub apply_hold: Option<PathBuf>,
+    /// Fault injection: a write pauses at one step of its journal until a file exists; none in service.
+    pub journal_hold: Option<crate::write::JournalHold>,
     /// Fault injection: a workspace's start-up (watching its folder) waits as long as this file exists; none
     /// in service.
     pub start_hold: Option<PathBuf>,
@@ -53,6 +55,7 @@ impl Default for WorkspaceSettings {
             history_dir: std::env::temp_dir().join("roslyn-mcp-history"),
             history_bound: crate::history::DEFAULT_BOUND,
             apply_hold: None,
+            journal_hold: None,
             start_hold: None,
             events: events::ignored(),
             spare: None,

@@ -105,7 +105,10 @@ pub fn presents(headers: &HeaderMap, expected: &str) -> bool {
     let Some(given) = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()) else {
         return false;
     };
-    let Some(given) = given.strip_prefix("Bearer ").map(str::trim) else {
+    // The scheme, one space, the token: nothing trimmed, so `Bearer  <token>` is not the token.
+    let Some(given) =
+        given.split_at_checked(7).filter(|(scheme, _)| scheme.eq_ignore_ascii_case("Bearer ")).map(|(_, t)| t)
+    else {
         return false;
     };
     given.len() == expected.len() && given.bytes().zip(expected.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
@@ -126,6 +129,9 @@ mod tests {
         assert!(!presents(&with("Bearer s3cres"), "s3cret"));
         assert!(!presents(&with("Bearer s3cret2"), "s3cret"));
         assert!(!presents(&with("Basic s3cret"), "s3cret"));
+        assert!(!presents(&with("Bearer  s3cret"), "s3cret"), "two spaces");
+        assert!(!presents(&with("Bearer s3cret\t"), "s3cret"), "a trailing tab");
+        assert!(presents(&with("bearer s3cret"), "s3cret"), "the scheme is case-insensitive");
         assert!(!presents(&HeaderMap::new(), "s3cret"));
     }
 

@@ -151,9 +151,10 @@ async fn json_rpc_body(State(bodies): State<Bodies>, request: Request, next: Nex
     };
     let message = match serde_json::from_slice::<ClientJsonRpcMessage>(&bytes) {
         Ok(message) => message,
-        // Only a body that is not a message is parsed again, to tell bad JSON from JSON that is not JSON-RPC.
+        // Only a body that is not a message is parsed again, to tell bad JSON from JSON that is not JSON-RPC;
+        // into values, so that a string no text can hold (a lone surrogate) is a parse error too.
         Err(invalid) => {
-            return match serde_json::from_slice::<serde::de::IgnoredAny>(&bytes) {
+            return match serde_json::from_slice::<serde_json::Value>(&bytes) {
                 Err(error) => json_rpc_error(StatusCode::BAD_REQUEST, -32700, &format!("Parse error: {error}")),
                 Ok(_) => json_rpc_error(StatusCode::BAD_REQUEST, -32600, &format!("Invalid Request: {invalid}")),
             };

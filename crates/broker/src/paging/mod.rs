@@ -112,7 +112,8 @@ impl Pager {
             None => {
                 let reply = ask(body).await?;
                 let s = cursor::snapshot_key(&request.key, roots, reply.host_pid, reply.workspace_version);
-                let listing = Arc::new(list(reply.body)?);
+                // Sorting, ids and the root gate grow with the answer (up to a 64 MiB frame).
+                let listing = Arc::new(crate::offload::cpu(|| list(reply.body))?);
                 let items = u32::try_from(listing.items.len()).unwrap_or(u32::MAX);
                 self.retained.insert(s.clone(), Retained { items, listing: listing.clone() });
                 (listing, s, 0)

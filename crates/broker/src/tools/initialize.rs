@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 
 /// How deep below the working directory solutions are looked for.
 const SEARCH_DEPTH: usize = 4;
+/// Folder entries looked at when searching for solutions.
+const MAX_SEARCHED: usize = 20_000;
 const SKIPPED_DIRS: &[&str] = &["bin", "obj", ".git", ".vs", "node_modules"];
 
 pub async fn initialize_workspace(
@@ -99,20 +101,34 @@ fn working_directory(cwd: &Path, raw: Option<&str>) -> Result<PathBuf, ToolError
     }
 }
 
-/// Solutions below `root` (sorted); projects if there is none; else the nearest one above.
+/// Solutions below `root` (sorted); projects if there is none; else the nearest one above. Folders are
+/// searched breadth first, without following links, through at most [`MAX_SEARCHED`] entries: a client can
+/// name `/` as its working directory or root. Runs off the async threads.
 fn discover(root: &Path) -> Vec<PathBuf> {
+    crate::offload::cpu(|| search(root))
+}
+
+fn search(root: &Path) -> Vec<PathBuf> {
     let mut solutions = Vec::new();
     let mut projects = Vec::new();
-    let mut dirs = vec![(root.to_path_buf(), 0)];
-    while let Some((dir, depth)) = dirs.pop() {
+    let mut dirs = std::collections::VecDeque::from([(root.to_path_buf(), 0)]);
+    let mut searched = 0usize;
+    while let Some((dir, depth)) = dirs.pop_front() {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
         };
-        for path in entries.flatten().map(|e| e.path()) {
+        for entry in entries.flatten() {
+            searched += 1;
+            if searched > MAX_SEARCHED {
+                tracing::warn!(root = %root.display(), "stopped looking for solutions after {MAX_SEARCHED} entries");
+                dirs.clear();
+                break;
+            }
+            let path = entry.path();
             let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-            if path.is_dir() {
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
                 if depth < SEARCH_DEPTH && !SKIPPED_DIRS.contains(&name) {
-                    dirs.push((path, depth + 1));
+                    dirs.push_back((path, depth + 1));
                 }
             } else if name.ends_with(".sln") || name.ends_with(".slnx") {
                 solutions.push(path);

@@ -52,7 +52,8 @@ pub struct WorkspaceStatus {
     pub workspace_version: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub host_pid: Option<u32>,
-    /// Times the host was restarted after a crash.
+    /// Times the host went away unasked (a crash, a kill): counted when it is noticed; the next call
+    /// restarts it.
     pub host_restarts: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_load_ms: Option<u64>,

@@ -25,10 +25,17 @@ pub struct PlanPreview<O> {
     pub preview: bool,
     /// The tool that computed the plan.
     pub tool: String,
-    /// Pass to `apply_plan` to write exactly these changes.
-    pub plan_id: String,
-    /// When the service forgets the plan (RFC 3339, UTC); `apply_plan` then answers PLAN_NOT_FOUND.
-    pub expires_at: String,
+    /// Pass to `apply_plan` to write exactly these changes. Absent when the plan could not be kept
+    /// (`notKept` says why): run the tool again without preview to apply it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plan_id: Option<String>,
+    /// When the service forgets the plan (RFC 3339, UTC); `apply_plan` then answers PLAN_NOT_FOUND. Absent with
+    /// `planId`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<String>,
+    /// Why the plan was shown but not kept (it is larger than a session may keep).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_kept: Option<String>,
     /// One entry per file, sorted by path.
     pub pending_changes: Vec<PendingChange>,
     pub summary: PlanSummary,
@@ -103,6 +110,10 @@ pub struct PendingChange {
     /// The whole new file (Create).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<String>,
+    /// Present when `diff` or `content` was cut to keep the preview bounded: what was left out. The plan
+    /// still writes the whole change (`sha256`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub truncated: Option<String>,
     /// sha256 of the file as it would be written (Modify and Create).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sha256: Option<String>,

@@ -3,8 +3,11 @@
 //! Each write has a folder `<journal dir>/<operation id>/` holding `manifest.json`, a copy of every file it
 //! replaces or deletes (`<n>.orig`), and `lock`, locked by the writing process for as long as the write
 //! runs: recovery leaves a folder alone while its lock is held, so several service processes can share
-//! one journal directory. The copies hold other people's source: folders are 0700, files 0600.
+//! one journal directory. A folder is made under a hidden name and renamed into place with its lock, so a
+//! visible folder without `lock` is one whose removal began: its write was over, finished or undone. The
+//! copies hold other people's source: folders are 0700, files 0600.
 
+use super::fault::{JournalHold, JournalStep};
 use super::walls::Walls;
 use serde::{Deserialize, Serialize};
 use std::fs::{self, DirBuilder, File, Permissions};
@@ -14,6 +17,8 @@ use std::path::{Path, PathBuf};
 
 const MANIFEST: &str = "manifest.json";
 const LOCK: &str = "lock";
+/// The end of a folder's hidden name while it is made, before it is renamed into place with its lock.
+const MAKING: &str = ".making";
 /// Modes of the journal's folders and files: only the service's user reads the copies.
 const PRIVATE_DIR: u32 = 0o700;
 pub const PRIVATE_FILE: u32 = 0o600;
@@ -25,6 +30,9 @@ pub enum Stage {
     Staged,
     /// Targets are being replaced: a crash leaves some old and some new files.
     Committing,
+    /// Every target is replaced, the host has the new files and the history has the operation: the write
+    /// stands, whatever happens to this folder now.
+    Done,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -100,11 +108,16 @@ pub struct Journal {
 
 impl Journal {
     pub fn create(root: &Path, operation: &str) -> std::io::Result<Self> {
-        let dir = root.join(operation);
         roslyn_host::create_private_dir(root)?;
-        DirBuilder::new().mode(PRIVATE_DIR).create(&dir)?;
-        let lock = File::options().write(true).create_new(true).mode(PRIVATE_FILE).open(dir.join(LOCK))?;
+        let (making, dir) = (root.join(format!(".{operation}{MAKING}")), root.join(operation));
+        DirBuilder::new().mode(PRIVATE_DIR).create(&making)?;
+        let lock = File::options().write(true).create_new(true).mode(PRIVATE_FILE).open(making.join(LOCK))?;
         lock.lock()?;
+        if dir.symlink_metadata().is_ok() {
+            let _ = fs::remove_dir_all(&making);
+            return Err(std::io::Error::new(ErrorKind::AlreadyExists, format!("{} exists", dir.display())));
+        }
+        fs::rename(&making, &dir)?;
         Ok(Self { dir, _lock: lock })
     }
 
@@ -131,8 +144,12 @@ impl Journal {
         sync_dir(&self.dir)
     }
 
-    /// The write is over (done or undone): nothing is left to recover.
-    pub fn remove(self) -> std::io::Result<()> {
+    /// The write is over (done or undone): nothing is left to recover. The lock file goes first, so a
+    /// removal cut short leaves a folder that recovery knows to be over.
+    pub fn remove(self, hold: Option<&JournalHold>) -> std::io::Result<()> {
+        remove_if_present(&self.dir.join(LOCK))?;
+        sync_dir(&self.dir)?;
+        JournalHold::at(hold, JournalStep::Removing);
         fs::remove_dir_all(&self.dir)
     }
 }
@@ -143,41 +160,64 @@ pub enum Found {
     Abandoned(Journal, Option<Manifest>),
     /// Locked: a process is writing, or one that just died is still being torn down.
     Held(PathBuf),
+    /// Its removal began (no lock file): the write was over; what is left is leftovers.
+    Over(PathBuf, Option<Manifest>),
 }
 
-/// Every journal folder under `root`.
+/// Every journal folder under `root`; folders still being made are skipped while their maker may live.
 pub fn scan(root: &Path) -> Vec<Found> {
     let Ok(entries) = fs::read_dir(root) else {
         return Vec::new();
     };
     let mut found = Vec::new();
-    for dir in entries.flatten().map(|e| e.path()).filter(|p| p.is_dir()) {
-        let Ok(lock) = open_lock(&dir) else {
-            continue;
-        };
-        if lock.try_lock().is_err() {
-            found.push(Found::Held(dir));
-            continue;
+    for dir in entries.flatten().map(|e| e.path()).filter(|p| p.symlink_metadata().is_ok_and(|m| m.is_dir())) {
+        let making = dir.file_name().is_some_and(|n| n.to_string_lossy().ends_with(MAKING));
+        match open_lock(&dir) {
+            Ok(lock) if lock.try_lock().is_err() => found.push(Found::Held(dir)),
+            Ok(_) if making => {
+                // Its maker died before renaming it into place: nothing was written under it.
+                let _ = fs::remove_dir_all(&dir);
+            }
+            Ok(lock) => {
+                let manifest = read_manifest(&dir);
+                found.push(Found::Abandoned(Journal { dir, _lock: lock }, manifest));
+            }
+            Err(_) if making => {
+                // Made an instant ago (its lock comes next), or by a process that died in that instant.
+                let stale = dir
+                    .symlink_metadata()
+                    .and_then(|m| m.modified())
+                    .is_ok_and(|t| t.elapsed().unwrap_or_default() > std::time::Duration::from_secs(60));
+                if stale {
+                    let _ = fs::remove_dir_all(&dir);
+                }
+            }
+            Err(_) => {
+                let manifest = read_manifest(&dir);
+                found.push(Found::Over(dir, manifest));
+            }
         }
-        let manifest = read_manifest(&dir);
-        found.push(Found::Abandoned(Journal { dir, _lock: lock }, manifest));
     }
     found
 }
 
 /// Waits until the process holding a journal releases it; `None` when it finished and removed the folder.
-pub fn wait_for(dir: &Path) -> Option<(Journal, Option<Manifest>)> {
+pub fn wait_for(dir: &Path) -> Option<Found> {
     let lock = open_lock(dir).ok()?;
     lock.lock().ok()?;
     if !dir.exists() {
         return None;
     }
     let manifest = read_manifest(dir);
-    Some((Journal { dir: dir.to_path_buf(), _lock: lock }, manifest))
+    if !dir.join(LOCK).exists() {
+        // Its process began removing it, and died doing so.
+        return Some(Found::Over(dir.to_path_buf(), manifest));
+    }
+    Some(Found::Abandoned(Journal { dir: dir.to_path_buf(), _lock: lock }, manifest))
 }
 
 fn open_lock(dir: &Path) -> std::io::Result<File> {
-    // Never created here: a folder without its lock file is not a journal.
+    // Never created here: a folder without its lock file is one whose removal began.
     File::options().write(true).open(dir.join(LOCK))
 }
 

@@ -1,9 +1,11 @@
 //! Writing files for a refactoring: atomically, journaled, and with the host's view updated before the
 //! write counts as done.
 
+mod fault;
 mod journal;
 mod transaction;
 mod walls;
 
+pub use fault::JournalHold;
 pub use transaction::{Change, FileWrite, Original, Outcome, Transaction, check, read_current, recover};
 pub use walls::{Walls, real_path, real_roots};

@@ -3,12 +3,13 @@
 //! file; a crash leaves a journal that [`recover`] undoes. Every path is admitted by the [`Walls`] right
 //! before it is touched, and replaced or restored files keep their mode and owner.
 
+use super::fault::{JournalHold, JournalStep};
 use super::journal::{
     Access, Entry, Found, Journal, Manifest, PRIVATE_FILE, Stage, scan, sync_dir, wait_for, write_new,
 };
 use super::walls::Walls;
 use crate::checksum::{sha256_hex, with_bom_of, without_bom};
-use crate::history::{Content, FileRecord};
+use crate::history::{Content, FileRecord, History};
 use protocol::{ErrorCode, ToolError};
 use std::collections::BTreeSet;
 use std::fs::{self, File};
@@ -61,6 +62,8 @@ pub struct Transaction {
     walls: Walls,
     /// Every file before and after, for the history.
     records: Vec<FileRecord>,
+    /// The test knob that pauses the write at one step of its journal.
+    hold: Option<JournalHold>,
 }
 
 impl Transaction {
@@ -88,6 +91,7 @@ impl Transaction {
             },
             walls,
             records: Vec::with_capacity(writes.len()),
+            hold: None,
         };
         match transaction.stage(writes) {
             Ok(()) => Ok(transaction),
@@ -185,6 +189,13 @@ impl Transaction {
         .suggest("Compute the plan again: run the tool once more (with preview: true to review it first)"))
     }
 
+    /// Pauses this write at `hold`'s step (a test knob; `Staged` is now).
+    pub fn held(mut self, hold: Option<JournalHold>) -> Self {
+        self.hold = hold;
+        JournalHold::at(self.hold.as_ref(), JournalStep::Staged);
+        self
+    }
+
     /// Every file of the write, before and after: what the history keeps to undo it.
     pub fn records(&self) -> &[FileRecord] {
         &self.records
@@ -200,7 +211,7 @@ impl Transaction {
         }
         self.manifest.stage = Stage::Committing;
         self.save()?;
-        for entry in &self.manifest.entries {
+        for (index, entry) in self.manifest.entries.iter().enumerate() {
             match &entry.temp {
                 Some(temp) => {
                     fs::rename(temp, &entry.path).map_err(|e| fs_error(&entry.path, "cannot replace the file", &e))?
@@ -208,6 +219,9 @@ impl Transaction {
                 None => {
                     fs::remove_file(&entry.path).map_err(|e| fs_error(&entry.path, "cannot delete the file", &e))?
                 }
+            }
+            if index == 0 {
+                JournalHold::at(self.hold.as_ref(), JournalStep::Replacing);
             }
         }
         // The renames are durable once each folder they happened in is synced, once.
@@ -218,9 +232,15 @@ impl Transaction {
         Ok(())
     }
 
-    /// The write is complete: forget the originals.
-    pub fn finish(self) {
-        if let Err(error) = self.journal.remove() {
+    /// The write is complete (the host and the history have it): it stands from here on, and the originals
+    /// are forgotten. Recovery rolls a journal marked done forward, never back.
+    pub fn finish(mut self) {
+        JournalHold::at(self.hold.as_ref(), JournalStep::Recorded);
+        self.manifest.stage = Stage::Done;
+        if let Err(error) = self.save() {
+            tracing::warn!(%error, "cannot mark a finished write's journal done");
+        }
+        if let Err(error) = self.journal.remove(self.hold.as_ref()) {
             tracing::warn!(%error, "cannot remove a finished write's journal");
         }
     }
@@ -235,10 +255,12 @@ impl Transaction {
     }
 }
 
-/// Undoes every write a crash interrupted, returning their operation ids. A journal still locked (another
-/// process writes, or a crashed one is still being torn down) is watched in the background and undone if
-/// its process ends without finishing it.
-pub fn recover(root: &Path) -> Vec<String> {
+/// Settles every write a crash interrupted, returning the ids of those it undid: a write not yet done is
+/// undone, one marked done, whose journal's removal began, or that `history` (the service's history folder)
+/// already records stands, and its folder goes either way. A journal still locked (another process writes,
+/// or a crashed one is still being torn down) is watched in the background and settled if its process ends
+/// without finishing it.
+pub fn recover(root: &Path, history: &Path) -> Vec<String> {
     let mut undone = Vec::new();
     // Originals are restored from what the journal says: only from a folder nobody else controls.
     if root.exists() && !roslyn_host::is_private_dir(root) {
@@ -247,34 +269,72 @@ pub fn recover(root: &Path) -> Vec<String> {
     }
     for found in scan(root) {
         match found {
-            Found::Abandoned(journal, manifest) => undone.extend(undo_abandoned(journal, manifest)),
             Found::Held(dir) => {
+                let history = history.to_path_buf();
                 std::thread::spawn(move || {
-                    let Some((journal, manifest)) = wait_for(&dir) else {
-                        return;
-                    };
-                    if let Some(operation) = undo_abandoned(journal, manifest) {
+                    if let Some(operation) = wait_for(&dir).and_then(|found| settle(found, &history)) {
                         tracing::warn!(operation, "undid a write whose process ended during start-up");
                     }
                 });
             }
+            found => undone.extend(settle(found, history)),
         }
     }
     undone
 }
 
-fn undo_abandoned(journal: Journal, manifest: Option<Manifest>) -> Option<String> {
-    let Some(manifest) = manifest else {
-        // Died before its manifest (only copies of originals were written), or finished meanwhile.
-        let _ = journal.remove();
-        return None;
-    };
-    match undo(journal, &manifest) {
-        Ok(_) => Some(manifest.operation),
-        Err(error) => {
-            tracing::error!(%error, operation = manifest.operation, "cannot undo an interrupted write");
+/// Settles one journal nobody holds; the operation id when it was undone.
+fn settle(found: Found, history: &Path) -> Option<String> {
+    match found {
+        Found::Held(_) => None,
+        Found::Over(dir, manifest) => {
+            remove_over(&dir, manifest.as_ref());
             None
         }
+        Found::Abandoned(journal, Some(manifest)) if stands(&manifest, history) => {
+            tracing::info!(operation = manifest.operation, "a finished write's journal was left: removed");
+            let dir = journal.dir().to_path_buf();
+            drop(journal);
+            remove_over(&dir, Some(&manifest));
+            None
+        }
+        Found::Abandoned(journal, Some(manifest)) => match undo(journal, &manifest) {
+            Ok(_) => Some(manifest.operation),
+            Err(error) => {
+                tracing::error!(%error, operation = manifest.operation, "cannot undo an interrupted write");
+                None
+            }
+        },
+        Found::Abandoned(journal, None) => {
+            // Died before its manifest (only copies of originals were written): nothing was touched.
+            let _ = journal.remove(None);
+            None
+        }
+    }
+}
+
+/// Whether an interrupted write is complete: marked done, or recorded in the history (which happens only
+/// once every file is replaced and the host has them) and not cut short before its renames ended.
+fn stands(manifest: &Manifest, history: &Path) -> bool {
+    manifest.stage == Stage::Done
+        || manifest.stage == Stage::Committing
+            && manifest.entries.iter().filter_map(|e| e.temp.as_ref()).all(|temp| temp.symlink_metadata().is_err())
+            && History::new(history, &manifest.solution, crate::history::DEFAULT_BOUND).has(&manifest.operation)
+}
+
+/// The folder of a write that is over: its temporaries (none, unless its removal raced a crash) and the
+/// folder itself go; the files stay as the write left them.
+fn remove_over(dir: &Path, manifest: Option<&Manifest>) {
+    if let Some(manifest) = manifest {
+        let walls = manifest.walls();
+        for temp in manifest.entries.iter().filter_map(|e| e.temp.as_ref()) {
+            if walls.admit(temp).is_ok() {
+                let _ = remove_if_present(temp);
+            }
+        }
+    }
+    if let Err(error) = fs::remove_dir_all(dir) {
+        tracing::warn!(%error, journal = %dir.display(), "cannot remove a finished write's journal");
     }
 }
 
@@ -314,7 +374,7 @@ fn undo(journal: Journal, manifest: &Manifest) -> Result<Vec<Outcome>, ToolError
     for dir in manifest.created_dirs.iter().rev() {
         let _ = fs::remove_dir(dir); // only when empty
     }
-    journal.remove().map_err(|e| fs_error(&manifest.solution, "cannot remove the write journal", &e))?;
+    journal.remove(None).map_err(|e| fs_error(&manifest.solution, "cannot remove the write journal", &e))?;
     Ok(outcomes)
 }
 
@@ -587,13 +647,16 @@ mod tests {
         crashed.commit().expect("committed");
         // A crash: the process ends without finishing or rolling back, and its lock goes with it.
         drop(crashed);
-        assert_eq!(recover(&s.journal), vec!["crashed".to_owned()]);
+        assert_eq!(recover(&s.journal, &s.journal.with_file_name("history")), vec!["crashed".to_owned()]);
         assert_eq!(snapshot(&s.root), before);
         assert!(walk(&s.journal).is_empty());
 
         let mut live = Transaction::prepare(&s.journal, "live", &s.root, s.walls(), &writes).expect("prepared");
         live.commit().expect("committed");
-        assert!(recover(&s.journal).is_empty(), "a write whose owner holds its lock is not undone under it");
+        assert!(
+            recover(&s.journal, &s.journal.with_file_name("history")).is_empty(),
+            "a write whose owner holds its lock is not undone under it"
+        );
         assert_ne!(snapshot(&s.root), before);
         drop(live); // its owner dies after all: the watcher undoes it
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
@@ -604,12 +667,50 @@ mod tests {
     }
 
     #[test]
+    fn a_journal_whose_removal_was_cut_short_is_removed_and_its_write_stands() {
+        let s = setup(&[("A.cs", "class A {}"), ("B.cs", "class B {}")]);
+        let writes = vec![
+            replace(&s.root.join("A.cs"), "class A {}", "class A2 {}"),
+            replace(&s.root.join("B.cs"), "class B {}", "class B2 {}"),
+        ];
+        let mut transaction = Transaction::prepare(&s.journal, "op8", &s.root, s.walls(), &writes).expect("prepared");
+        transaction.commit().expect("committed");
+        let after = snapshot(&s.root);
+        // As a daemon killed while removing the folder leaves it: still `committing`, no lock file, some of
+        // the originals gone.
+        let folder = s.journal.join("op8");
+        fs::remove_file(folder.join("lock")).expect("lock");
+        fs::remove_file(folder.join("0.orig")).expect("an original");
+        drop(transaction);
+        assert!(recover(&s.journal, &s.journal.with_file_name("history")).is_empty(), "nothing is undone");
+        assert_eq!(snapshot(&s.root), after, "the write stands");
+        assert!(!folder.exists(), "the folder is removed");
+    }
+
+    #[test]
+    fn a_journal_marked_done_is_rolled_forward_and_one_still_being_made_is_left_to_its_maker() {
+        let s = setup(&[("A.cs", "class A {}")]);
+        let writes = vec![replace(&s.root.join("A.cs"), "class A {}", "class A2 {}")];
+        let mut transaction = Transaction::prepare(&s.journal, "op9", &s.root, s.walls(), &writes).expect("prepared");
+        transaction.commit().expect("committed");
+        transaction.manifest.stage = Stage::Done;
+        transaction.save().expect("marked done");
+        drop(transaction); // killed before removing its folder
+        let making = s.journal.join(".op10.making");
+        fs::create_dir(&making).expect("a folder an instant old, without its lock yet");
+        assert!(recover(&s.journal, &s.journal.with_file_name("history")).is_empty());
+        assert_eq!(fs::read_to_string(s.root.join("A.cs")).expect("A"), "class A2 {}", "rolled forward");
+        assert!(!s.journal.join("op9").exists());
+        assert!(making.exists(), "a folder being made is its maker's");
+    }
+
+    #[test]
     fn a_write_that_finishes_while_watched_is_left_as_written() {
         let s = setup(&[("A.cs", "class A {}")]);
         let writes = vec![replace(&s.root.join("A.cs"), "class A {}", "class A2 {}")];
         let mut live = Transaction::prepare(&s.journal, "live", &s.root, s.walls(), &writes).expect("prepared");
         live.commit().expect("committed");
-        assert!(recover(&s.journal).is_empty());
+        assert!(recover(&s.journal, &s.journal.with_file_name("history")).is_empty());
         live.finish();
         std::thread::sleep(std::time::Duration::from_millis(300));
         assert_eq!(fs::read_to_string(s.root.join("A.cs")).expect("A"), "class A2 {}");

@@ -94,7 +94,13 @@ pub fn real_path(path: &Path) -> Option<PathBuf> {
 /// Roots as real paths, so that they compare with resolved files (a root that does not exist is kept:
 /// nothing real lies under it).
 pub fn real_roots(roots: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
-    roots.into_iter().map(|root| fs::canonicalize(&root).unwrap_or(root)).collect()
+    let mut real: Vec<PathBuf> = Vec::new();
+    for root in roots.into_iter().map(|root| fs::canonicalize(&root).unwrap_or(root)) {
+        if !real.contains(&root) {
+            real.push(root); // the solution's folder is often the session's root too: listed once
+        }
+    }
+    real
 }
 
 #[cfg(test)]

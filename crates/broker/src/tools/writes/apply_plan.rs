@@ -21,6 +21,6 @@ pub async fn apply_plan(call: &Call, input: ApplyPlanInput) -> Result<AppliedPla
     let guard = workspace.begin_write()?;
     let deadline = tokio::time::Instant::now() + workspace.write_timeout();
     let applied = apply(call, workspace, walls, guard, plan, input.plan_id.clone(), deadline, began).await?;
-    call.services.plans.forget(&input.plan_id);
+    call.services.plans.applied(&input.plan_id, &applied.operation_id);
     Ok(applied)
 }

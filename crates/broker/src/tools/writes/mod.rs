@@ -4,11 +4,12 @@
 //! records it as an operation that `undo` can reverse. `apply_plan` and `undo`/`redo` live beside it.
 
 pub mod apply_plan;
+mod diff;
 pub mod history;
 pub mod render;
 
 use super::{Call, Resolved};
-use crate::plans::{self, Plan};
+use crate::plans::{self, Kept, Plan};
 use protocol::host::{EditPlan, RequestBody};
 use protocol::tools::plans::{Applied, PlanPreview, WriteOutput};
 use protocol::tools::refactor::Outline;
@@ -43,7 +44,7 @@ pub async fn plan_then_write(
     let walls = walls_of(&resolved);
     gate(&walls, &plan)?;
     match guard {
-        None => self::preview(call, plan, began).map(WriteOutput::Preview),
+        None => self::preview(call, plan, began).await.map(WriteOutput::Preview),
         Some(guard) => {
             let plan_id = plans::new_id();
             apply(call, workspace, walls, guard, plan, plan_id, deadline, began).await.map(WriteOutput::Applied)
@@ -52,27 +53,41 @@ pub async fn plan_then_write(
 }
 
 /// Keeps the plan and shows it: a diff per file against the file as it is, which must still be the text the
-/// plan was computed from.
-fn preview(call: &Call, plan: Plan, began: Instant) -> Result<PlanPreview<Outline>, ToolError> {
-    let current = render::writes(&plan.edits)
-        .iter()
-        .map(|write| {
-            let original = workspace_actor::check(write)?;
-            Ok(original.map(|o| String::from_utf8_lossy(without_bom(&o.bytes)).into_owned()))
-        })
-        .collect::<Result<Vec<_>, ToolError>>()?;
-    let root = plan.solution.parent().unwrap_or(Path::new("/")).to_path_buf();
-    let pending_changes = render::pending_changes(&plan.edits, &current, &root);
-    let (tool, summary, warnings, outline) =
-        (plan.tool.to_owned(), plan.summary.clone(), plan.warnings.clone(), plan.outline.clone());
+/// plan was computed from. Reading the files and rendering the diffs run off the async threads, within the
+/// diffs' budget.
+async fn preview(call: &Call, plan: Plan, began: Instant) -> Result<PlanPreview<Outline>, ToolError> {
+    let (plan, pending_changes) = tokio::task::spawn_blocking(move || {
+        let current = render::writes(&plan.edits)
+            .iter()
+            .map(|write| {
+                let original = workspace_actor::check(write)?;
+                Ok(original.map(|o| String::from_utf8_lossy(without_bom(&o.bytes)).into_owned()))
+            })
+            .collect::<Result<Vec<_>, ToolError>>()?;
+        let root = plan.solution.parent().unwrap_or(Path::new("/")).to_path_buf();
+        let pending_changes = render::pending_changes(&plan.edits, &current, &root);
+        Ok::<_, ToolError>((plan, pending_changes))
+    })
+    .await
+    .map_err(|e| ToolError::new(ErrorCode::ROSLYN_ERROR, format!("rendering the preview failed: {e}")))??;
+    let (tool, summary, outline) = (plan.tool.to_owned(), plan.summary.clone(), plan.outline.clone());
+    let mut warnings = plan.warnings.clone();
+    warnings.extend(render::cut_warnings(&pending_changes));
     let solution = plan.solution.display().to_string();
-    let (plan_id, expires_at) = call.services.plans.keep(plan);
+    let (plan_id, expires_at, not_kept) = match call.services.plans.keep(&call.session.id, plan) {
+        Kept::Yes { id, expires_at } => (Some(id), Some(rfc3339(expires_at)), None),
+        Kept::No(why) => {
+            warnings.push(why.clone());
+            (None, None, Some(why))
+        }
+    };
     Ok(PlanPreview {
         success: true,
         preview: true,
         tool,
         plan_id,
-        expires_at: rfc3339(expires_at),
+        expires_at,
+        not_kept,
         pending_changes,
         summary,
         warnings,

@@ -1,6 +1,7 @@
 //! A plan as the client sees it: per-file diffs and checksums in a preview, the file lists and checksums
 //! of an applied write; and a plan's edits as the file writes that apply it.
 
+use super::diff::{self, Budget};
 use protocol::host::{EditKind, FileEdit};
 use protocol::tools::plans::{ChangeType, FileChangeSummary, PendingChange, PlanSummary};
 use std::collections::BTreeMap;
@@ -8,17 +9,23 @@ use std::path::Path;
 use workspace_actor::checksum::sha256_hex;
 use workspace_actor::{Change, FileWrite, Outcome};
 
-/// One entry per edit, with its diff against `current` (the text on disk, none for a new file).
+/// One entry per edit, with its diff against `current` (the text on disk, none for a new file), every diff
+/// within one [`Budget`]. CPU work in proportion to the texts: call it off the async threads.
 pub fn pending_changes(edits: &[FileEdit], current: &[Option<String>], root: &Path) -> Vec<PendingChange> {
+    let mut budget = Budget::default();
     edits
         .iter()
         .zip(current)
         .map(|(edit, old)| {
             let old = old.as_deref().unwrap_or_default();
-            let (diff, content) = match edit.kind {
-                EditKind::Create => (None, Some(edit.new_text.clone())),
+            let (diff, content, truncated) = match edit.kind {
+                EditKind::Create => {
+                    let shown = diff::content(&edit.new_text, &mut budget);
+                    (None, Some(shown.text), shown.cut)
+                }
                 EditKind::Modify | EditKind::Delete => {
-                    (Some(unified_diff(root, &edit.path, old, &edit.new_text)), None)
+                    let shown = diff::unified(&relative(root, &edit.path), old, &edit.new_text, &mut budget);
+                    (Some(shown.text), None, shown.cut)
                 }
             };
             PendingChange {
@@ -27,11 +34,20 @@ pub fn pending_changes(edits: &[FileEdit], current: &[Option<String>], root: &Pa
                 description: edit.description.clone(),
                 diff,
                 content,
+                truncated,
                 sha256: (edit.kind != EditKind::Delete).then(|| sha256_hex(edit.new_text.as_bytes())),
                 base_sha256: (edit.kind != EditKind::Create).then(|| edit.base_sha256.clone()),
             }
         })
         .collect()
+}
+
+/// A warning per file whose diff or content a preview cut.
+pub fn cut_warnings(changes: &[PendingChange]) -> impl Iterator<Item = String> + '_ {
+    changes.iter().filter_map(|change| {
+        let cut = change.truncated.as_ref()?;
+        Some(format!("{}: {cut}; applying writes the whole change (sha256 in the plan)", change.file))
+    })
 }
 
 /// The files of a plan by what happens to them.
@@ -81,13 +97,8 @@ pub fn writes(edits: &[FileEdit]) -> Vec<FileWrite> {
         .collect()
 }
 
-fn unified_diff(root: &Path, path: &str, old: &str, new: &str) -> String {
-    let relative = Path::new(path).strip_prefix(root).map(|p| p.display().to_string()).unwrap_or(path.to_owned());
-    similar::TextDiff::from_lines(old, new)
-        .unified_diff()
-        .context_radius(3)
-        .header(&format!("a/{relative}"), &format!("b/{relative}"))
-        .to_string()
+fn relative(root: &Path, path: &str) -> String {
+    Path::new(path).strip_prefix(root).map(|p| p.display().to_string()).unwrap_or(path.to_owned())
 }
 
 fn change_type(kind: EditKind) -> ChangeType {

@@ -24,12 +24,19 @@ internal sealed class FileReplacement(SearchedFile file, IReadOnlyList<TextChang
             var line = lines.GetLineFromPosition(replacement.Span.Start);
             yield return new TextMatch(
                 new Span(file.Path, (uint)at.Start.Line + 1, (uint)at.Start.Character + 1, (uint)at.End.Line + 1, (uint)at.End.Character + 1),
-                file.Text.ToString(replacement.Span),
-                replacement.NewText!,
-                line.ToString(),
-                LinesAfter(line.Start, line.End));
+                Shown(file.Text.ToString(replacement.Span)),
+                Shown(replacement.NewText!),
+                Shown(line.ToString()),
+                Shown(LinesAfter(line.Start, line.End)));
         }
     }
+
+    /// <summary>Characters of a match's text, replacement or lines listed: a replacement can be any length.</summary>
+    private const int MaxShown = 1000;
+
+    /// <summary>At most <see cref="MaxShown"/> characters, and what was cut.</summary>
+    public static string Shown(string text, int max = MaxShown) =>
+        text.Length <= max ? text : $"{text[..max]}… ({text.Length - max} more characters)";
 
     /// <summary>
     /// The new text's whole lines holding what became of the original line: more than one when a replacement

@@ -55,7 +55,7 @@ public static class FindReplaceHandler
         if (added.Count > 0)
         {
             throw PlanErrors.CompilationError(
-                $"replacement of '{request.Pattern}' with '{request.Replacement}'",
+                $"replacement of '{FileReplacement.Shown(request.Pattern, 100)}' with '{FileReplacement.Shown(request.Replacement, 100)}'",
                 added,
                 "Every plan must compile: narrow the search (whole word, include, project) so that declarations and their uses change together, or rename the symbol with rename");
         }

@@ -175,7 +175,7 @@ impl PlanStore {
                 format!(
                     "Plan {id} was evicted at {}: the session that previewed it kept more than its share of {} of \
                      plans, and its oldest made room for its newest",
-                    crate::tools::writes::rfc3339(*at),
+                    humantime::format_rfc3339_seconds(*at),
                     mib(self.limits.session)
                 ),
             ),
@@ -184,7 +184,7 @@ impl PlanStore {
                 format!(
                     "Plan {id} was evicted at {}: the service's kept plans reached {}, and the oldest plan of the \
                      session holding the most made room",
-                    crate::tools::writes::rfc3339(*at),
+                    humantime::format_rfc3339_seconds(*at),
                     mib(self.limits.total)
                 ),
             ),

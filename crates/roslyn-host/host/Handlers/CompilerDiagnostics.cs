@@ -35,4 +35,30 @@ public static class CompilerDiagnostics
         Last.AddOrUpdate(project.Id, new Computed(compilation, diagnostics));
         return diagnostics;
     }
+
+    /// <summary>The compilation's diagnostics if they were computed and are still kept.</summary>
+    public static ImmutableArray<Diagnostic>? KeptOf(Compilation compilation) =>
+        Kept.TryGetValue(compilation, out var kept) ? kept.Value : null;
+
+    /// <summary>
+    /// The diagnostics of a planned compilation, never applied: carried from <paramref name="baseCompilation"/>
+    /// (the compilation the plan changes, whose diagnostics are computed first) when only bodies changed. A plan
+    /// is not the project's last compilation: the next plan still carries from the workspace's own.
+    /// </summary>
+    public static ImmutableArray<Diagnostic> OfPlanned(
+        Project baseProject,
+        Compilation baseCompilation,
+        Compilation planned,
+        CancellationToken cancellationToken)
+    {
+        if (Kept.TryGetValue(planned, out var kept))
+        {
+            return kept.Value;
+        }
+        var baseDiagnostics = Of(baseProject, baseCompilation, cancellationToken);
+        var diagnostics = CarriedDiagnostics.From(baseCompilation, baseDiagnostics, planned, cancellationToken)
+            ?? planned.GetDiagnostics(cancellationToken);
+        Kept.AddOrUpdate(planned, new StrongBox<ImmutableArray<Diagnostic>>(diagnostics));
+        return diagnostics;
+    }
 }

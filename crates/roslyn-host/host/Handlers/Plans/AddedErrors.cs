@@ -1,4 +1,6 @@
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.Text;
 
 namespace RoslynMcp.Host.Handlers.Plans;
 
@@ -11,13 +13,111 @@ internal static class AddedErrors
     /// <summary>The added errors, sorted by path and position, each (id, place) once.</summary>
     public static async Task<List<Diagnostic>> BetweenAsync(Solution before, Solution after, CancellationToken cancellationToken)
     {
+        if (await OnlyLayoutChangedAsync(before, after, cancellationToken))
+        {
+            return [];
+        }
         var added = new List<Diagnostic>();
         foreach (var id in AffectedProjects(before, after))
         {
             var errorsBefore = await ErrorDiff.OfProjectAsync(before.GetProject(id), cancellationToken);
-            var errorsAfter = await ErrorDiff.OfProjectAsync(after.GetProject(id), cancellationToken);
+            var errorsAfter = await ErrorDiff.OfPlannedAsync(before.GetProject(id), after.GetProject(id), cancellationToken);
             added.AddRange(ErrorDiff.Added(errorsBefore, errorsAfter));
         }
+        return Sorted(added);
+    }
+
+    /// <summary>
+    /// The added errors when only the documents <paramref name="inScope"/> picks (from the changed ones and those
+    /// whose text it is given) can have new ones: each is asked alone, before and after. Null when the change is
+    /// more than document texts, or the scope is most of a project: then compile the projects whole.
+    /// </summary>
+    public static async Task<List<Diagnostic>?> InDocumentsAsync(
+        Solution before,
+        Solution after,
+        Func<SourceText, bool> inScope,
+        CancellationToken cancellationToken)
+    {
+        var added = new List<Diagnostic>();
+        foreach (var id in AffectedProjects(before, after))
+        {
+            var (was, @is) = (before.GetProject(id), after.GetProject(id));
+            if (was is null || @is is null || was.DocumentIds.Count != @is.DocumentIds.Count)
+            {
+                return null;
+            }
+            var changed = @is.GetChanges(was).GetChangedDocuments(onlyGetDocumentsWithTextChanges: true).ToHashSet();
+            var asked = new List<DocumentId>();
+            foreach (var document in @is.Documents)
+            {
+                if (changed.Contains(document.Id) || inScope(await document.GetTextAsync(cancellationToken)))
+                {
+                    asked.Add(document.Id);
+                }
+            }
+            if (asked.Count * 2 > @is.DocumentIds.Count)
+            {
+                return null;
+            }
+            Log.Info($"compile check of {@is.Name}: {asked.Count} of {@is.DocumentIds.Count} documents asked");
+            var compiled = await was.GetCompilationAsync(cancellationToken);
+            foreach (var document in asked)
+            {
+                var errorsBefore = await ErrorDiff.KeptOfDocumentAsync(before, compiled, document, cancellationToken);
+                var errorsAfter = await ErrorDiff.OfDocumentAsync(after, document, cancellationToken);
+                added.AddRange(ErrorDiff.Added(errorsBefore, errorsAfter));
+            }
+        }
+        return Sorted(added);
+    }
+
+    /// <summary>
+    /// Whether every changed document has the same tokens and directives as before (a format): the compiler
+    /// sees nothing else, so no error can be added.
+    /// </summary>
+    private static async Task<bool> OnlyLayoutChangedAsync(Solution before, Solution after, CancellationToken cancellationToken)
+    {
+        foreach (var project in after.GetChanges(before).GetProjectChanges())
+        {
+            if (project.GetAddedDocuments().Any() || project.GetRemovedDocuments().Any()
+                || !project.OldProject.ProjectReferences.SequenceEqual(project.NewProject.ProjectReferences))
+            {
+                return false;
+            }
+            foreach (var id in project.GetChangedDocuments(onlyGetDocumentsWithTextChanges: true))
+            {
+                var was = await project.OldProject.GetDocument(id)!.GetSyntaxRootAsync(cancellationToken);
+                var @is = await project.NewProject.GetDocument(id)!.GetSyntaxRootAsync(cancellationToken);
+                if (was is null || @is is null || !SyntaxFactory.AreEquivalent(was, @is, topLevel: false)
+                    || !Directives(was).SequenceEqual(Directives(@is), DirectiveComparer.Instance))
+                {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static IEnumerable<SyntaxNode> Directives(SyntaxNode root)
+    {
+        for (var directive = root.GetFirstDirective(); directive is not null; directive = directive.GetNextDirective())
+        {
+            yield return directive;
+        }
+    }
+
+    /// <summary>Directives alike but for the spaces in them.</summary>
+    private sealed class DirectiveComparer : IEqualityComparer<SyntaxNode>
+    {
+        public static readonly DirectiveComparer Instance = new();
+
+        public bool Equals(SyntaxNode? x, SyntaxNode? y) => x is not null && y is not null && SyntaxFactory.AreEquivalent(x, y, topLevel: false);
+
+        public int GetHashCode(SyntaxNode node) => node.RawKind;
+    }
+
+    private static List<Diagnostic> Sorted(List<Diagnostic> added)
+    {
         return added
             .Select(e => (Error: e, At: e.Location.GetLineSpan()))
             .OrderBy(e => e.At.Path, StringComparer.Ordinal)

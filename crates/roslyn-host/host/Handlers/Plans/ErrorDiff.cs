@@ -14,10 +14,35 @@ internal static class ErrorDiff
         return Errors(model.GetDiagnostics(cancellationToken: cancellationToken));
     }
 
+    /// <summary>
+    /// A document's errors, from its compilation's diagnostics when they are kept (the warm-up computed them),
+    /// else asked of its semantic model.
+    /// </summary>
+    public static async Task<IReadOnlyList<Diagnostic>> KeptOfDocumentAsync(Solution solution, Compilation? compilation, DocumentId id, CancellationToken cancellationToken)
+    {
+        var tree = await (solution.GetDocument(id)?.GetSyntaxTreeAsync(cancellationToken) ?? Task.FromResult<SyntaxTree?>(null));
+        return compilation is not null && tree is not null && CompilerDiagnostics.KeptOf(compilation) is { } kept
+            ? Errors(kept.Where(d => d.Location.SourceTree == tree))
+            : await OfDocumentAsync(solution, id, cancellationToken);
+    }
+
     public static async Task<IReadOnlyList<Diagnostic>> OfProjectAsync(Project? project, CancellationToken cancellationToken)
     {
         var compilation = project is null ? null : await project.GetCompilationAsync(cancellationToken);
         return compilation is null ? [] : Errors(CompilerDiagnostics.Of(project!, compilation, cancellationToken));
+    }
+
+    /// <summary>The errors of a project as a plan leaves it, worked out from the project it changes when it can.</summary>
+    public static async Task<IReadOnlyList<Diagnostic>> OfPlannedAsync(Project? before, Project? after, CancellationToken cancellationToken)
+    {
+        var planned = after is null ? null : await after.GetCompilationAsync(cancellationToken);
+        var baseCompilation = before is null ? null : await before.GetCompilationAsync(cancellationToken);
+        return (planned, baseCompilation) switch
+        {
+            (null, _) => [],
+            (_, null) => Errors(planned.GetDiagnostics(cancellationToken)),
+            _ => Errors(CompilerDiagnostics.OfPlanned(before!, baseCompilation, planned, cancellationToken)),
+        };
     }
 
     /// <summary>The errors of <paramref name="after"/> beyond those of <paramref name="before"/>.</summary>

@@ -65,6 +65,9 @@ internal sealed class MergedChanges(Solution original)
         }
     }
 
+    /// <summary>Whether a change lies within <paramref name="span"/> of the file (an insertion at its end included).</summary>
+    public bool Covers(string path, TextSpan span) => byPath.TryGetValue(path, out var set) && set.Any(c => span.Contains(c.Span));
+
     public async Task<SourceText> NewTextAsync(string path, CancellationToken cancellationToken)
     {
         var text = await OriginalText(path).GetTextAsync(cancellationToken);

@@ -14,9 +14,26 @@ internal static class CompileConflicts
     private static readonly HashSet<string> CollisionIds =
         ["CS0100", "CS0101", "CS0102", "CS0111", "CS0128", "CS0136", "CS0412", "CS0121", "CS0229", "CS0104"];
 
-    public static async Task CheckAsync(Solution before, Solution after, ISymbol symbol, string newName, CancellationToken cancellationToken)
+    // Names the compiler binds without their being written: a rename to or from one of them can change code that
+    // never spells it (foreach, await, using, deconstruction, collection initializers, query expressions, indexes).
+    private static readonly HashSet<string> PatternNames =
+    [
+        "GetEnumerator", "GetAsyncEnumerator", "MoveNext", "MoveNextAsync", "Current", "GetAwaiter", "IsCompleted",
+        "GetResult", "OnCompleted", "Dispose", "DisposeAsync", "Deconstruct", "Add", "Select", "SelectMany", "Where",
+        "Join", "GroupJoin", "OrderBy", "OrderByDescending", "ThenBy", "ThenByDescending", "GroupBy", "Cast", "Slice",
+        "Length", "Count", "Item", "GetPinnableReference",
+    ];
+
+    public static async Task CheckAsync(
+        Solution before,
+        Solution after,
+        ISymbol symbol,
+        IReadOnlyList<ISymbol> renamed,
+        string newName,
+        CancellationToken cancellationToken)
     {
-        var added = await AddedErrors.BetweenAsync(before, after, cancellationToken);
+        var added = await ScopedAsync(before, after, symbol, renamed, newName, cancellationToken)
+            ?? await AddedErrors.BetweenAsync(before, after, cancellationToken);
         if (added.Count == 0)
         {
             return;
@@ -33,4 +50,42 @@ internal static class CompileConflicts
         }
         throw PlanErrors.CompilationError("rename", added, "Choose another name, or fix the code the error points at first");
     }
+
+    /// <summary>
+    /// A rename can add errors only where code spells the old or the new name (what bound to the symbol and was
+    /// missed, or what binds to it now), in the documents it changed, and, for a member other types implement or
+    /// override, where those types are named. Those documents are checked alone, in every project the change
+    /// reaches; null when the names are pattern names the compiler binds unwritten: then compile it all.
+    /// </summary>
+    private static async Task<List<Diagnostic>?> ScopedAsync(
+        Solution before,
+        Solution after,
+        ISymbol symbol,
+        IReadOnlyList<ISymbol> renamed,
+        string newName,
+        CancellationToken cancellationToken)
+    {
+        var bare = newName.TrimStart('@');
+        if (PatternNames.Contains(symbol.Name) || PatternNames.Contains(bare))
+        {
+            return null;
+        }
+        var names = new HashSet<string>(StringComparer.Ordinal) { symbol.Name, bare };
+        foreach (var name in names.ToList().Where(n => n.EndsWith("Attribute", StringComparison.Ordinal) && n.Length > "Attribute".Length))
+        {
+            names.Add(name[..^"Attribute".Length]);
+        }
+        foreach (var member in renamed.Where(s => s.IsVirtual || s.IsAbstract || s.IsOverride || s.ContainingType?.TypeKind == TypeKind.Interface))
+        {
+            names.Add(member.ContainingType.Name);
+        }
+        return await AddedErrors.InDocumentsAsync(
+            before,
+            after,
+            text => names.Any(name => Spells(text, name)),
+            cancellationToken);
+    }
+
+    private static bool Spells(Microsoft.CodeAnalysis.Text.SourceText text, string name) =>
+        text.ToString().Contains(name, StringComparison.Ordinal);
 }

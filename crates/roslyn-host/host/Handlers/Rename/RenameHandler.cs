@@ -35,14 +35,10 @@ public static class RenameHandler
         }
 
         var options = new SymbolRenameOptions(request.RenameOverloads, request.RenameInStrings, request.RenameInComments, RenameFile: false);
-        var changes = new MergedChanges(solution);
-        foreach (var target in targets)
-        {
-            await changes.AddAsync(await Renamer.RenameSymbolAsync(solution, target, options, request.NewName, cancellationToken), cancellationToken);
-        }
+        var changes = await RenameAsync(solution, targets, options, request.NewName, places, cancellationToken);
         changes.CheckOverlaps();
         var after = await changes.ApplyAsync(cancellationToken);
-        await CompileConflicts.CheckAsync(solution, after, symbol, request.NewName, cancellationToken);
+        await CompileConflicts.CheckAsync(solution, after, symbol, renamed, request.NewName, cancellationToken);
 
         var renamedAfter = await RenamedPlaces.AfterAsync(after, changes, renamed, solution, cancellationToken);
         var placesAfter = await RenamedPlaces.OfAsync(after, renamedAfter, newName, cancellationToken);
@@ -76,6 +72,36 @@ public static class RenameHandler
             (uint)changes.Count,
             (uint)places.Count,
             warnings.ToValueList());
+    }
+
+    /// <summary>
+    /// Roslyn's renamer for the symbol as the first target framework sees it, then for the others only when some
+    /// place of the symbol is left: code under <c>#if</c> that the first does not compile. Comments and strings
+    /// are renamed by each (inactive code's comments are text to the others). The places of every framework are
+    /// known beforehand, so a framework whose renamer would add nothing is not asked.
+    /// </summary>
+    private static async Task<MergedChanges> RenameAsync(
+        Solution solution,
+        List<ISymbol> targets,
+        SymbolRenameOptions options,
+        string newName,
+        List<Place> places,
+        CancellationToken cancellationToken)
+    {
+        var changes = new MergedChanges(solution);
+        var everyFramework = options.RenameInComments || options.RenameInStrings;
+        var asked = 0;
+        foreach (var target in targets)
+        {
+            if (asked > 0 && !everyFramework && places.All(p => changes.Covers(p.Path, p.Span)))
+            {
+                break;
+            }
+            await changes.AddAsync(await Renamer.RenameSymbolAsync(solution, target, options, newName, cancellationToken), cancellationToken);
+            asked++;
+        }
+        Log.Info($"rename of {targets[0].Name}: Roslyn's renamer run for {asked} of {targets.Count} target framework(s)");
+        return changes;
     }
 
     /// <summary>The other methods of the name in the method's type, which <c>RenameOverloads</c> renames too.</summary>

@@ -58,7 +58,10 @@ public static class OrganizeUsingsHandler
             }
         }
 
-        var added = await AddedErrors.BetweenAsync(solution, after, cancellationToken);
+        // A using directive (never a global one here) binds names in its own file alone: only the organized
+        // files can have new errors.
+        var added = await AddedErrors.InDocumentsAsync(solution, after, _ => false, cancellationToken)
+            ?? await AddedErrors.BetweenAsync(solution, after, cancellationToken);
         if (added.Count > 0)
         {
             throw PlanErrors.CompilationError("organizing of usings", added, "Organize the file by hand, or fix the code the error points at first");

@@ -20,12 +20,43 @@ pub fn build() {
 /// Loads `solution`, compiles every project, then finds the references of the symbol at (line, column) of
 /// `file` once and `warm_calls` times more: `{loadMs, compileMs, firstReferencesMs, warmReferencesP50Ms,
 /// locations, workingSetBytes}`.
+// Each bench compiles this file alone and uses one of the two modes.
+#[allow(dead_code)]
 pub fn run(solution: &Path, file: &Path, (line, column): (u32, u32), warm_calls: usize) -> Value {
+    let (line, column, warm_calls) = (line.to_string(), column.to_string(), warm_calls.to_string());
+    probe(&[solution.as_os_str(), file.as_os_str(), line.as_ref(), column.as_ref(), warm_calls.as_ref()])
+}
+
+/// Loads `project`, compiles it, then runs Roslyn's Renamer of the symbol at (line, column) of `file` to
+/// `new_name` and its Formatter of `format_file`, once per target framework, first and `warm_calls` times
+/// more: `{loadMs, frameworks, renameFirstMs, renameWarmMs, formatFirstMs, formatWarmMs}`.
+#[allow(dead_code)]
+pub fn run_writes(
+    project: &Path,
+    file: &Path,
+    (line, column): (u32, u32),
+    new_name: &str,
+    format_file: &Path,
+    warm_calls: usize,
+) -> Value {
+    let (line, column, warm_calls) = (line.to_string(), column.to_string(), warm_calls.to_string());
+    let args = [
+        "writes".as_ref(),
+        project.as_os_str(),
+        file.as_os_str(),
+        line.as_ref(),
+        column.as_ref(),
+        new_name.as_ref(),
+        format_file.as_os_str(),
+        warm_calls.as_ref(),
+    ];
+    probe(&args)
+}
+
+fn probe(args: &[&std::ffi::OsStr]) -> Value {
     let output = std::process::Command::new("dotnet")
         .arg(dir().join("bin/Release/net10.0/Probe.dll"))
-        .arg(solution)
-        .arg(file)
-        .args([line.to_string(), column.to_string(), warm_calls.to_string()])
+        .args(args)
         .output()
         .expect("run the probe");
     assert!(output.status.success(), "probe failed: {}", String::from_utf8_lossy(&output.stderr));

@@ -3,6 +3,8 @@
 // warm ones. Prints one JSON line.
 //
 // dotnet run -c Release -- <solution> <file> <line> <column> <warm calls>
+// dotnet run -c Release -- writes <project> <file> <line> <column> <new name> <format file> <warm calls>
+//   (WriteProbe.cs: Roslyn's Renamer and Formatter once per target framework, as the service's writes need)
 
 using System.Diagnostics;
 using System.Text.Json;
@@ -13,7 +15,14 @@ using Microsoft.CodeAnalysis.MSBuild;
 using Microsoft.CodeAnalysis.Text;
 
 MSBuildLocator.RegisterDefaults();
-await Probe.RunAsync(args[0], args[1], int.Parse(args[2]), int.Parse(args[3]), int.Parse(args[4]));
+if (args[0] == "writes")
+{
+    await WriteProbe.RunAsync(args[1], args[2], int.Parse(args[3]), int.Parse(args[4]), args[5], args[6], int.Parse(args[7]));
+}
+else
+{
+    await Probe.RunAsync(args[0], args[1], int.Parse(args[2]), int.Parse(args[3]), int.Parse(args[4]));
+}
 
 internal static class Probe
 {

@@ -7,8 +7,7 @@ namespace RoslynMcp.Host.Workspace;
 /// A load of a one-line project of the host's own, in a workspace thrown away after it, run by a spare host
 /// while idle. A process's first MSBuildWorkspace load costs about a third of a second more than the next
 /// one, even in a new workspace (Shop: 1,755 against 1,393 ms): the loading code runs for the first time. The
-/// rehearsal pays that before a solution is asked for, and so does <see cref="WorkRehearsal"/> for the first
-/// compile, search, rename and format; its build host exits with it, so the solution's own
+/// rehearsal pays that before a solution is asked for; its build host exits with it, so the solution's own
 /// build host chooses its SDK from the solution's folder as always. A load that comes first cancels it.
 /// </summary>
 public static class LoadRehearsal
@@ -49,11 +48,8 @@ public static class LoadRehearsal
             await File.WriteAllTextAsync(project, ProjectText, cancellationToken);
             var clock = Stopwatch.StartNew();
             using var workspace = MSBuildWorkspace.Create(await Composition.ServicesAsync().WaitAsync(cancellationToken));
-            var loaded = await workspace.OpenProjectAsync(project, cancellationToken: cancellationToken);
+            await workspace.OpenProjectAsync(project, cancellationToken: cancellationToken);
             Log.Info($"load rehearsed in {clock.ElapsedMilliseconds} ms");
-            clock.Restart();
-            await WorkRehearsal.RunAsync(loaded, Path.Combine(folder.FullName, "Rehearsal.cs"), cancellationToken);
-            Log.Info($"writes rehearsed in {clock.ElapsedMilliseconds} ms");
         }
         catch (OperationCanceledException)
         {

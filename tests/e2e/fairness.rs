@@ -36,17 +36,13 @@ async fn a_hundred_thousand_line_replacement_preview_is_bounded_while_health_and
     let bomb = replace("flood", &format!("{} flood", "\n//".repeat(100_000)));
     let preview = attacker.call("find_replace", bomb.clone());
     let meanwhile = async {
-        let mut answered = 0;
         for _ in 0..5 {
             let diagnose = other.ok("diagnose", json!({})).await;
             assert!(diagnose["workspaces"].is_array(), "{diagnose}");
             assert_eq!(get(&format!("{base}/healthz"), None).await.0, 200);
-            answered += 1;
         }
-        answered
     };
-    let (preview, answered) = tokio::join!(preview, meanwhile);
-    assert_eq!(answered, 5);
+    let (preview, ()) = tokio::join!(preview, meanwhile);
     assert!(!preview.is_error, "{:?}", preview.value);
     let change = &preview.value["pendingChanges"][0];
     assert_eq!(change["file"], json!(fixture.file("Textual/Flood.cs")), "{change}");

@@ -64,6 +64,7 @@ impl Services {
             settings.spare = Some(spare);
         }
         let spare = settings.spare.clone();
+        let drain = settings.write_timeout + std::time::Duration::from_secs(10);
         let requests = Budget::new(args.max_requests_per_session, args.max_requests);
         crate::heap::return_after_bursts(requests.clone());
         let broker = Broker::spawn(Broker::new(registry.clone(), located.install(), settings));
@@ -81,7 +82,7 @@ impl Services {
             requests,
             spare,
             versions_noted_for: AtomicU32::new(0),
-            drain: args.workspace_settings().write_timeout + std::time::Duration::from_secs(10),
+            drain,
         })
     }
 

@@ -36,7 +36,8 @@ internal sealed record BodyEdits(IReadOnlyList<(SyntaxNode Before, SyntaxNode Af
         return reaching ? null : new BodyEdits(changed);
     }
 
-    private static IEnumerable<string> Directives(SyntaxNode root)
+    /// <summary>The tree's preprocessor directives as written: trivia, which syntax equivalence ignores.</summary>
+    public static IEnumerable<string> Directives(SyntaxNode root)
     {
         for (var directive = root.GetFirstDirective(); directive is not null; directive = directive.GetNextDirective())
         {

@@ -158,13 +158,13 @@ fn hunk_header(group: &[DiffOp]) -> String {
 /// The diff lines of one operation: context, then removed, then added.
 fn op_lines<'a>(op: &DiffOp, old: &'a [&'a str], new: &'a [&'a str]) -> impl Iterator<Item = (char, &'a str)> + 'a {
     let (tag, old_range, new_range) = op.as_tag_tuple();
-    let removed = match tag {
-        DiffTag::Equal => old[old_range].iter().map(|l| (' ', *l)).collect::<Vec<_>>(),
-        DiffTag::Delete | DiffTag::Replace => old[old_range].iter().map(|l| ('-', *l)).collect(),
-        DiffTag::Insert => Vec::new(),
+    let (old_tag, old_lines): (char, &[&str]) = match tag {
+        DiffTag::Equal => (' ', &old[old_range]),
+        DiffTag::Delete | DiffTag::Replace => ('-', &old[old_range]),
+        DiffTag::Insert => ('-', &[]),
     };
     let added: &[&str] = if matches!(tag, DiffTag::Insert | DiffTag::Replace) { &new[new_range] } else { &[] };
-    removed.into_iter().chain(added.iter().map(|l| ('+', *l)))
+    old_lines.iter().map(move |l| (old_tag, *l)).chain(added.iter().map(|l| ('+', *l)))
 }
 
 /// Diff lines an operation renders to.

@@ -39,6 +39,7 @@ internal static class AddedErrors
         CancellationToken cancellationToken)
     {
         var added = new List<Diagnostic>();
+        var (askedInAll, documentsInAll) = (0, 0);
         foreach (var id in AffectedProjects(before, after))
         {
             var (was, @is) = (before.GetProject(id), after.GetProject(id));
@@ -59,7 +60,7 @@ internal static class AddedErrors
             {
                 return null;
             }
-            Log.Info($"compile check of {@is.Name}: {asked.Count} of {@is.DocumentIds.Count} documents asked");
+            (askedInAll, documentsInAll) = (askedInAll + asked.Count, documentsInAll + @is.DocumentIds.Count);
             var compiled = await was.GetCompilationAsync(cancellationToken);
             foreach (var document in asked)
             {
@@ -68,6 +69,7 @@ internal static class AddedErrors
                 added.AddRange(ErrorDiff.Added(errorsBefore, errorsAfter));
             }
         }
+        Log.Info($"compile check: {askedInAll} of {documentsInAll} documents asked");
         return Sorted(added);
     }
 
@@ -89,31 +91,13 @@ internal static class AddedErrors
                 var was = await project.OldProject.GetDocument(id)!.GetSyntaxRootAsync(cancellationToken);
                 var @is = await project.NewProject.GetDocument(id)!.GetSyntaxRootAsync(cancellationToken);
                 if (was is null || @is is null || !SyntaxFactory.AreEquivalent(was, @is, topLevel: false)
-                    || !Directives(was).SequenceEqual(Directives(@is), DirectiveComparer.Instance))
+                    || !BodyEdits.Directives(was).SequenceEqual(BodyEdits.Directives(@is)))
                 {
                     return false;
                 }
             }
         }
         return true;
-    }
-
-    private static IEnumerable<SyntaxNode> Directives(SyntaxNode root)
-    {
-        for (var directive = root.GetFirstDirective(); directive is not null; directive = directive.GetNextDirective())
-        {
-            yield return directive;
-        }
-    }
-
-    /// <summary>Directives alike but for the spaces in them.</summary>
-    private sealed class DirectiveComparer : IEqualityComparer<SyntaxNode>
-    {
-        public static readonly DirectiveComparer Instance = new();
-
-        public bool Equals(SyntaxNode? x, SyntaxNode? y) => x is not null && y is not null && SyntaxFactory.AreEquivalent(x, y, topLevel: false);
-
-        public int GetHashCode(SyntaxNode node) => node.RawKind;
     }
 
     private static List<Diagnostic> Sorted(List<Diagnostic> added)

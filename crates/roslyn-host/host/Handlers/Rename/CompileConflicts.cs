@@ -82,10 +82,11 @@ internal static class CompileConflicts
         return await AddedErrors.InDocumentsAsync(
             before,
             after,
-            text => names.Any(name => Spells(text, name)),
+            text =>
+            {
+                var written = text.ToString();
+                return names.Any(name => written.Contains(name, StringComparison.Ordinal));
+            },
             cancellationToken);
     }
-
-    private static bool Spells(Microsoft.CodeAnalysis.Text.SourceText text, string name) =>
-        text.ToString().Contains(name, StringComparison.Ordinal);
 }

@@ -3,10 +3,12 @@
 //! fc705234fa211d179ee1d5e7656b51ab99f70ca9: one project, five target frameworks, 315 documents each), given as
 //! `ROSLYN_MCP_BENCH_LIBRARY=<checkout>`; previews write nothing to it.
 //! - the service: `initialize_workspace` on `src/Markdig`, the warm-up, then rename_symbol of
-//!   `StringSlice.NextChar()` (94 places) and format_document of `EntityHelper.cs` as previews, the first
-//!   after the warm-up and then warm ones, each rename to a new name;
-//! - the probe (`benches/probe`, `writes`): Roslyn's Renamer and Formatter once per target framework, the
-//!   first in its process and then warm ones.
+//!   `StringSlice.NextChar()` (94 places) and format_document of `EntityHelper.cs` as previews, and
+//!   get_compilation_diagnostics of the project with its analyzers (warnings and errors, the default), the
+//!   first after the warm-up and then warm ones, each rename to a new name; all at the default time limits;
+//! - the probe (`benches/probe`, `writes`): Roslyn's Renamer and Formatter, and its analyzer driver with every
+//!   analyzer the service may run (the project's own and Roslyn's IDE analyzers), once per target framework,
+//!   the first in its process and then warm ones.
 //!
 //! `ROSLYN_MCP_BENCH_LIBRARY=<markdig> cargo bench -p broker --bench library` (ROSLYN_MCP_BENCH_CALLS sets
 //! the warm calls, 3 by default).
@@ -56,12 +58,20 @@ async fn run(library: &Path, calls: usize) {
     let renames = timed(&server, "rename_symbol", calls, rename).await;
     let format = |_| json!({"filePath": library.join(FORMATTED), "preview": true});
     let formats = timed(&server, "format_document", calls, format).await;
+    let analyzed = timed(&server, "get_compilation_diagnostics", calls, |_| json!({"includeAnalyzers": true})).await;
     server.stop().await;
 
     let frameworks = bare["frameworks"].as_u64().unwrap_or(0);
     println!("{} ({frameworks} target frameworks), {calls} warm calls:", library.display());
     report("rename_symbol NextChar, preview", renames, &bare, "rename", "Renamer once per framework");
     report("format_document EntityHelper.cs, preview", formats, &bare, "format", "Formatter once per framework");
+    report(
+        "get_compilation_diagnostics includeAnalyzers",
+        analyzed,
+        &bare,
+        "analyzers",
+        "analyzer driver, every analyzer, once per framework",
+    );
 }
 
 /// The first call's milliseconds, then the median of `calls` more.

@@ -73,7 +73,7 @@ public sealed class FormatTests(TextualSolution fixture, ITestOutputHelper outpu
 
         Assert.Equal("Format 1 file", plan.Title);
         Assert.Equal(1u, plan.Documents);
-        Assert.Equal(9u, plan.Changes);
+        Assert.Equal(8u, plan.Changes);
         var edit = Assert.Single(plan.Edits);
         Assert.Equal((EditKind.Modify, "Format"), (edit.Kind, edit.Description));
         Assert.Equal(OrdersFormatted, edit.NewText);

@@ -1,11 +1,15 @@
 // The writes' baseline: a project loaded and compiled as the service's warm-up does, then Roslyn's Renamer of
-// the symbol at a position and Formatter of a file, each run once per target framework (one Project per target
-// framework, as MSBuildWorkspace loads a multi-targeted project): the first run in the process, then the median
-// of warm ones. Prints one JSON line.
+// the symbol at a position and Formatter of a file, and its analyzer driver over the project (the project's own
+// analyzers and Roslyn's IDE analyzers, every one of them), each run once per target framework (one Project per
+// target framework, as MSBuildWorkspace loads a multi-targeted project): the first run in the process, then the
+// median of warm ones. Prints one JSON line.
 
+using System.Collections.Immutable;
 using System.Diagnostics;
+using System.Reflection;
 using System.Text.Json;
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.Diagnostics;
 using Microsoft.CodeAnalysis.FindSymbols;
 using Microsoft.CodeAnalysis.Formatting;
 using Microsoft.CodeAnalysis.MSBuild;
@@ -45,6 +49,19 @@ internal static class WriteProbe
                 await Formatter.FormatAsync(document);
             }
         });
+        var ide = IdeAnalyzers();
+        var analyzed = 0;
+        var analyzers = await TimedAsync(warmCalls, async _ =>
+        {
+            analyzed = 0;
+            foreach (var project in solution.Projects)
+            {
+                var all = project.AnalyzerReferences.SelectMany(r => r.GetAnalyzers(project.Language)).Concat(ide).ToImmutableArray();
+                var options = new CompilationWithAnalyzersOptions(project.AnalyzerOptions, null, concurrentAnalysis: true, logAnalyzerExecutionTime: false);
+                var compilation = (await project.GetCompilationAsync())!;
+                analyzed += (await compilation.WithAnalyzers(all, options).GetAnalyzerDiagnosticsAsync()).Length;
+            }
+        });
 
         Console.WriteLine(JsonSerializer.Serialize(new
         {
@@ -54,7 +71,35 @@ internal static class WriteProbe
             renameWarmMs = rename.Warm,
             formatFirstMs = format.First,
             formatWarmMs = format.Warm,
+            analyzersFirstMs = analyzers.First,
+            analyzersWarmMs = analyzers.Warm,
+            analyzerDiagnostics = analyzed,
         }));
+    }
+
+    /// <summary>Roslyn's IDE analyzers for C#: every type of the Features assemblies exported as one.</summary>
+    private static ImmutableArray<DiagnosticAnalyzer> IdeAnalyzers() =>
+    [
+        .. new[] { "Microsoft.CodeAnalysis.Features", "Microsoft.CodeAnalysis.CSharp.Features" }
+            .Select(Assembly.Load)
+            .SelectMany(a => a.GetTypes())
+            .Where(t => !t.IsAbstract && !t.IsGenericTypeDefinition && typeof(DiagnosticAnalyzer).IsAssignableFrom(t)
+                && t.GetCustomAttributes<DiagnosticAnalyzerAttribute>(inherit: false).Any(e => e.Languages.Contains(LanguageNames.CSharp)))
+            .Select(Created)
+            .OfType<DiagnosticAnalyzer>(),
+    ];
+
+    /// <summary>An analyzer, or null for one that needs the IDE's services (the host leaves those out too).</summary>
+    private static DiagnosticAnalyzer? Created(Type type)
+    {
+        try
+        {
+            return (DiagnosticAnalyzer)Activator.CreateInstance(type, nonPublic: true)!;
+        }
+        catch (Exception e) when (e is MissingMethodException or TargetInvocationException or TypeLoadException or FileNotFoundException)
+        {
+            return null;
+        }
     }
 
     /// <summary>Every project's document of the file: one per target framework.</summary>

@@ -29,7 +29,7 @@ public static class DiagnosticsHandler
                 }
                 if (request.IncludeAnalyzers)
                 {
-                    var analyzed = await AnalyzerDiagnostics.OfDocumentAsync(document, null, null, cancellationToken);
+                    var analyzed = await AnalyzerDiagnostics.OfDocumentAsync(document, null, null, cancellationToken, request.MinSeverity);
                     Collect(found, analyzed, document.Project, request.MinSeverity, AnalyzerDiagnostics.SourcesOf(document.Project));
                 }
             }
@@ -46,7 +46,7 @@ public static class DiagnosticsHandler
                 }
                 if (request.IncludeAnalyzers)
                 {
-                    var analyzed = await AnalyzerDiagnostics.OfProjectAsync(project, null, cancellationToken);
+                    var analyzed = await AnalyzerDiagnostics.OfProjectAsync(project, null, cancellationToken, request.MinSeverity);
                     Collect(found, analyzed, project, request.MinSeverity, AnalyzerDiagnostics.SourcesOf(project));
                 }
             }

@@ -4,6 +4,7 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Diagnostics;
 using Microsoft.CodeAnalysis.Text;
 using RoslynMcp.Host.Handlers.Actions;
+using Severity = RoslynMcp.Host.Protocol.Severity;
 
 namespace RoslynMcp.Host.Handlers.Analyzers;
 
@@ -25,14 +26,18 @@ internal static class AnalyzerDiagnostics
         return [.. own.Concat(RoslynFeatures.Analyzers).Where(a => ids is null || Reports(a).Overlaps(ids))];
     }
 
-    /// <summary>Analyzer diagnostics of one document, within <paramref name="span"/> when given.</summary>
+    /// <summary>
+    /// Analyzer diagnostics of one document, within <paramref name="span"/> when given; with
+    /// <paramref name="minimum"/>, only analyzers that can report at that severity or above run.
+    /// </summary>
     public static async Task<ImmutableArray<Diagnostic>> OfDocumentAsync(
         Document document,
         TextSpan? span,
         IReadOnlySet<string>? ids,
-        CancellationToken cancellationToken)
+        CancellationToken cancellationToken,
+        Severity minimum = Severity.Hidden)
     {
-        if (await WithAnalyzersAsync(document.Project, ids, cancellationToken) is not { } analysis
+        if (await WithAnalyzersAsync(document.Project, ids, minimum, cancellationToken) is not { } analysis
             || await document.GetSyntaxTreeAsync(cancellationToken) is not { } tree)
         {
             return [];
@@ -43,10 +48,14 @@ internal static class AnalyzerDiagnostics
         return Kept(syntax.Concat(semantic), ids);
     }
 
-    /// <summary>Every analyzer diagnostic of the project, the compilation-wide ones included.</summary>
-    public static async Task<ImmutableArray<Diagnostic>> OfProjectAsync(Project project, IReadOnlySet<string>? ids, CancellationToken cancellationToken)
+    /// <summary>Every analyzer diagnostic of the project, the compilation-wide ones included (see <see cref="OfDocumentAsync"/>).</summary>
+    public static async Task<ImmutableArray<Diagnostic>> OfProjectAsync(
+        Project project,
+        IReadOnlySet<string>? ids,
+        CancellationToken cancellationToken,
+        Severity minimum = Severity.Hidden)
     {
-        if (await WithAnalyzersAsync(project, ids, cancellationToken) is not { } analysis)
+        if (await WithAnalyzersAsync(project, ids, minimum, cancellationToken) is not { } analysis)
         {
             return [];
         }
@@ -67,10 +76,19 @@ internal static class AnalyzerDiagnostics
         return sources;
     }
 
-    private static async Task<CompilationWithAnalyzers?> WithAnalyzersAsync(Project project, IReadOnlySet<string>? ids, CancellationToken cancellationToken)
+    private static async Task<CompilationWithAnalyzers?> WithAnalyzersAsync(
+        Project project,
+        IReadOnlySet<string>? ids,
+        Severity minimum,
+        CancellationToken cancellationToken)
     {
         var analyzers = Of(project, ids);
         if (analyzers.IsEmpty || await project.GetCompilationAsync(cancellationToken) is not { } compilation)
+        {
+            return null;
+        }
+        analyzers = SeverityReach.Filter(analyzers, project, compilation, minimum, cancellationToken);
+        if (analyzers.IsEmpty)
         {
             return null;
         }
@@ -88,14 +106,21 @@ internal static class AnalyzerDiagnostics
 
     private static readonly ConditionalWeakTable<DiagnosticAnalyzer, HashSet<string>> Reported = new();
 
-    /// <summary>The ids an analyzer reports (asked once per analyzer); none when it cannot say.</summary>
-    private static HashSet<string> Reports(DiagnosticAnalyzer analyzer) => Reported.GetValue(analyzer, SupportedIds);
+    private static readonly ConditionalWeakTable<DiagnosticAnalyzer, StrongBox<ImmutableArray<DiagnosticDescriptor>>> Described = new();
 
-    private static HashSet<string> SupportedIds(DiagnosticAnalyzer analyzer)
+    /// <summary>The ids an analyzer reports (asked once per analyzer); none when it cannot say.</summary>
+    private static HashSet<string> Reports(DiagnosticAnalyzer analyzer) =>
+        Reported.GetValue(analyzer, a => Descriptors(a).Select(d => d.Id).ToHashSet(StringComparer.Ordinal));
+
+    /// <summary>The rules an analyzer reports (asked once per analyzer); none when it cannot say.</summary>
+    public static ImmutableArray<DiagnosticDescriptor> Descriptors(DiagnosticAnalyzer analyzer) =>
+        Described.GetValue(analyzer, a => new(SupportedDiagnostics(a))).Value;
+
+    private static ImmutableArray<DiagnosticDescriptor> SupportedDiagnostics(DiagnosticAnalyzer analyzer)
     {
         try
         {
-            return analyzer.SupportedDiagnostics.Select(d => d.Id).ToHashSet(StringComparer.Ordinal);
+            return analyzer.SupportedDiagnostics;
         }
         catch (Exception e) when (e is not OperationCanceledException)
         {

@@ -31,14 +31,12 @@ public static class FormatHandler
             var documents = PositionResolver.DocumentsAt(solution, path);
             var original = await documents[0].GetTextAsync(cancellationToken);
             TextSpan? span = request.Lines is { } lines ? LineSpan.Of(original, lines, path) : null;
-            var text = await FormattedFile.FormatAsync(documents, span, cancellationToken);
+            var (text, places) = await FormattedFile.FormatAsync(documents, span, cancellationToken);
             if (text.ContentEquals(original))
             {
                 continue;
             }
-            // The formatted text is built from a new tree: compare the trees to count the places that changed.
-            var tree = (await documents[0].GetSyntaxTreeAsync(cancellationToken))!;
-            changes += tree.WithChangedText(text).GetChanges(tree).Count;
+            changes += places;
             var description = request.Lines is { } range ? $"Format lines {range.StartLine}-{range.EndLine}" : "Format";
             edits.Add(new FileEdit(path, EditKind.Modify, TextHash.Sha256(original), text.ToString(), description));
             foreach (var document in documents)

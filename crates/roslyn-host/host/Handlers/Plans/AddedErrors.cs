@@ -75,10 +75,12 @@ internal static class AddedErrors
 
     /// <summary>
     /// Whether every changed document has the same tokens and directives as before (a format): the compiler
-    /// sees nothing else, so no error can be added.
+    /// sees nothing else, so no error can be added. A file's documents with the same texts before and after are
+    /// checked once for each way their projects see it (<see cref="PreprocessorViews"/>), not once per framework.
     /// </summary>
     private static async Task<bool> OnlyLayoutChangedAsync(Solution before, Solution after, CancellationToken cancellationToken)
     {
+        var checkedViews = new HashSet<(string?, string, string, string)>();
         foreach (var project in after.GetChanges(before).GetProjectChanges())
         {
             if (project.GetAddedDocuments().Any() || project.GetRemovedDocuments().Any()
@@ -88,8 +90,18 @@ internal static class AddedErrors
             }
             foreach (var id in project.GetChangedDocuments(onlyGetDocumentsWithTextChanges: true))
             {
-                var was = await project.OldProject.GetDocument(id)!.GetSyntaxRootAsync(cancellationToken);
-                var @is = await project.NewProject.GetDocument(id)!.GetSyntaxRootAsync(cancellationToken);
+                var (old, @new) = (project.OldProject.GetDocument(id)!, project.NewProject.GetDocument(id)!);
+                var was = await old.GetSyntaxRootAsync(cancellationToken);
+                var view = (
+                    old.FilePath,
+                    PreprocessorViews.Of(old.Project, PreprocessorViews.Named(was)),
+                    Convert.ToHexString((await old.GetTextAsync(cancellationToken)).GetContentHash().AsSpan()),
+                    Convert.ToHexString((await @new.GetTextAsync(cancellationToken)).GetContentHash().AsSpan()));
+                if (!checkedViews.Add(view))
+                {
+                    continue;
+                }
+                var @is = await @new.GetSyntaxRootAsync(cancellationToken);
                 if (was is null || @is is null || !SyntaxFactory.AreEquivalent(was, @is, topLevel: false)
                     || !BodyEdits.Directives(was).SequenceEqual(BodyEdits.Directives(@is)))
                 {

@@ -31,13 +31,14 @@ internal static class SeverityReach
         {
             return analyzers;
         }
-        var reach = new Dictionary<string, bool>(StringComparer.Ordinal);
+        // Per rule, not per id: two analyzers may describe one id with different defaults.
+        var reach = new Dictionary<DiagnosticDescriptor, bool>();
         bool Reaches(DiagnosticDescriptor descriptor)
         {
-            if (!reach.TryGetValue(descriptor.Id, out var reached))
+            if (!reach.TryGetValue(descriptor, out var reached))
             {
                 reached = Highest(descriptor, compilation, cancellationToken) >= floor;
-                reach[descriptor.Id] = reached;
+                reach[descriptor] = reached;
             }
             return reached;
         }

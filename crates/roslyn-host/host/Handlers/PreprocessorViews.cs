@@ -1,12 +1,14 @@
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 
 namespace RoslynMcp.Host.Handlers;
 
 /// <summary>
 /// How the projects compiling one file (one per target framework) see it. The same text parses to the same tree
-/// wherever the symbols its <c>#if</c> and <c>#elif</c> conditions name are defined alike: a file without them
-/// is one tree for every framework, and work on its tree need not be repeated per framework.
+/// wherever the language version is the same (the parser reads some syntax by version) and the symbols its
+/// <c>#if</c> and <c>#elif</c> conditions name are defined alike: a file without them is then one tree for
+/// every framework, and work on its tree need not be repeated per framework.
 /// </summary>
 internal static class PreprocessorViews
 {
@@ -24,9 +26,10 @@ internal static class PreprocessorViews
             .Select(n => n.Identifier.ValueText)
             .ToHashSet(StringComparer.Ordinal) ?? [];
 
-    /// <summary>Equal for projects that define the same of the <paramref name="named"/> symbols.</summary>
+    /// <summary>Equal for projects of one language version that define the same of the <paramref name="named"/> symbols.</summary>
     public static string Of(Project project, IReadOnlySet<string> named) =>
-        string.Join(' ', (project.ParseOptions?.PreprocessorSymbolNames ?? []).Where(named.Contains).Order(StringComparer.Ordinal));
+        $"{(project.ParseOptions as CSharpParseOptions)?.LanguageVersion}: "
+        + string.Join(' ', (project.ParseOptions?.PreprocessorSymbolNames ?? []).Where(named.Contains).Order(StringComparer.Ordinal));
 
     /// <summary>One document of <paramref name="documents"/> (the same file's) for each way they see it.</summary>
     public static async Task<List<Document>> DistinctAsync(IReadOnlyList<Document> documents, CancellationToken cancellationToken)

@@ -28,8 +28,9 @@ pub fn run(solution: &Path, file: &Path, (line, column): (u32, u32), warm_calls:
 }
 
 /// Loads `project`, compiles it, then runs Roslyn's Renamer of the symbol at (line, column) of `file` to
-/// `new_name` and its Formatter of `format_file`, once per target framework, first and `warm_calls` times
-/// more: `{loadMs, frameworks, renameFirstMs, renameWarmMs, formatFirstMs, formatWarmMs}`.
+/// `new_name`, its Formatter of `format_file` and its analyzer driver with every analyzer, once per target
+/// framework, first and `warm_calls` times more: `{loadMs, frameworks, renameFirstMs, renameWarmMs,
+/// formatFirstMs, formatWarmMs, analyzersFirstMs, analyzersWarmMs, analyzerDiagnostics}`.
 #[allow(dead_code)]
 pub fn run_writes(
     project: &Path,

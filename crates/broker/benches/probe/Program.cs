@@ -4,7 +4,8 @@
 //
 // dotnet run -c Release -- <solution> <file> <line> <column> <warm calls>
 // dotnet run -c Release -- writes <project> <file> <line> <column> <new name> <format file> <warm calls>
-//   (WriteProbe.cs: Roslyn's Renamer and Formatter once per target framework, as the service's writes need)
+//   (WriteProbe.cs: Roslyn's Renamer, Formatter and analyzer driver once per target framework, as the
+//   service's writes and analyzer diagnostics need)
 
 using System.Diagnostics;
 using System.Text.Json;

@@ -19,7 +19,7 @@ internal static class FormattedFile
     public static async Task<Formatted> FormatAsync(IReadOnlyList<Document> documents, TextSpan? span, CancellationToken cancellationToken)
     {
         var text = await documents[0].GetTextAsync(cancellationToken);
-        var places = 0;
+        (Document Original, Document Formatted)? lastChange = null;
         foreach (var document in await PreprocessorViews.DistinctAsync(documents, cancellationToken))
         {
             // A document whose text is still the file's keeps its parsed tree: only a pass that changed it reparses.
@@ -34,16 +34,19 @@ internal static class FormattedFile
             }
             if (!formattedText.ContentEquals(text))
             {
-                // The last pass that changes something sees every change: the earlier ones are in its text too.
-                places = ChangedGaps(
-                    await document.GetSyntaxRootAsync(cancellationToken), await document.GetTextAsync(cancellationToken),
-                    await formatted.GetSyntaxRootAsync(cancellationToken), formattedText)
-                    ?? TreeChanges(await document.GetSyntaxTreeAsync(cancellationToken), formattedText);
+                lastChange = (document, formatted);
             }
             text = formattedText;
         }
-        return new Formatted(text, places);
+        // The last pass that changed something sees every change: the earlier ones are in its text too.
+        return new Formatted(text, lastChange is ({ } original, { } done) ? await PlacesAsync(original, done, text, cancellationToken) : 0);
     }
+
+    private static async Task<int> PlacesAsync(Document original, Document formatted, SourceText text, CancellationToken cancellationToken) =>
+        ChangedGaps(
+            await original.GetSyntaxRootAsync(cancellationToken), await original.GetTextAsync(cancellationToken),
+            await formatted.GetSyntaxRootAsync(cancellationToken), text)
+        ?? TreeChanges(await original.GetSyntaxTreeAsync(cancellationToken), text);
 
     /// <summary>
     /// The places a format changed: runs of gaps between tokens whose text (whitespace, comments, directives)

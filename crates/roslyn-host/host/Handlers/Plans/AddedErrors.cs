@@ -40,6 +40,21 @@ internal static class AddedErrors
     {
         var added = new List<Diagnostic>();
         var (askedInAll, documentsInAll) = (0, 0);
+        // An unchanged file is one text in every target framework's project: it is read once, not once per framework.
+        var pathInScope = new Dictionary<string, bool>(StringComparer.Ordinal);
+        async Task<bool> InScopeAsync(Document document)
+        {
+            if (document.FilePath is { } path && pathInScope.TryGetValue(path, out var known))
+            {
+                return known;
+            }
+            var picked = inScope(await document.GetTextAsync(cancellationToken));
+            if (document.FilePath is { } read)
+            {
+                pathInScope[read] = picked;
+            }
+            return picked;
+        }
         foreach (var id in AffectedProjects(before, after))
         {
             var (was, @is) = (before.GetProject(id), after.GetProject(id));
@@ -51,7 +66,7 @@ internal static class AddedErrors
             var asked = new List<DocumentId>();
             foreach (var document in @is.Documents)
             {
-                if (changed.Contains(document.Id) || inScope(await document.GetTextAsync(cancellationToken)))
+                if (changed.Contains(document.Id) || await InScopeAsync(document))
                 {
                     asked.Add(document.Id);
                 }
@@ -81,6 +96,7 @@ internal static class AddedErrors
     private static async Task<bool> OnlyLayoutChangedAsync(Solution before, Solution after, CancellationToken cancellationToken)
     {
         var checkedViews = new HashSet<(string?, string, string, string)>();
+        var namedIn = new Dictionary<string, HashSet<string>>(StringComparer.Ordinal);
         foreach (var project in after.GetChanges(before).GetProjectChanges())
         {
             if (project.GetAddedDocuments().Any() || project.GetRemovedDocuments().Any()
@@ -92,10 +108,16 @@ internal static class AddedErrors
             {
                 var (old, @new) = (project.OldProject.GetDocument(id)!, project.NewProject.GetDocument(id)!);
                 var was = await old.GetSyntaxRootAsync(cancellationToken);
+                var oldText = Convert.ToHexString((await old.GetTextAsync(cancellationToken)).GetContentHash().AsSpan());
+                // One text names the same symbols in its conditions whichever project parsed it.
+                if (!namedIn.TryGetValue(oldText, out var named))
+                {
+                    namedIn[oldText] = named = PreprocessorViews.Named(was);
+                }
                 var view = (
                     old.FilePath,
-                    PreprocessorViews.Of(old.Project, PreprocessorViews.Named(was)),
-                    Convert.ToHexString((await old.GetTextAsync(cancellationToken)).GetContentHash().AsSpan()),
+                    PreprocessorViews.Of(old.Project, named),
+                    oldText,
                     Convert.ToHexString((await @new.GetTextAsync(cancellationToken)).GetContentHash().AsSpan()));
                 if (!checkedViews.Add(view))
                 {

@@ -1,4 +1,5 @@
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.Text;
 using RoslynMcp.Host.Handlers.Plans;
 
 namespace RoslynMcp.Host.Handlers.Rename;
@@ -32,7 +33,8 @@ internal static class CompileConflicts
         string newName,
         CancellationToken cancellationToken)
     {
-        var added = await ScopedAsync(before, after, symbol, renamed, newName, cancellationToken)
+        var names = ScopeNames(symbol, renamed, newName);
+        var added = (names is null ? null : await AddedErrors.InDocumentsAsync(before, after, text => Spells(text, names), cancellationToken))
             ?? await AddedErrors.BetweenAsync(before, after, cancellationToken);
         if (added.Count == 0)
         {
@@ -54,16 +56,10 @@ internal static class CompileConflicts
     /// <summary>
     /// A rename can add errors only where code spells the old or the new name (what bound to the symbol and was
     /// missed, or what binds to it now), in the documents it changed, and, for a member other types implement or
-    /// override, where those types are named. Those documents are checked alone, in every project the change
-    /// reaches; null when the names are pattern names the compiler binds unwritten: then compile it all.
+    /// override, where those types are named: the names whose documents are checked alone, in every project the
+    /// change reaches. Null when the names are pattern names the compiler binds unwritten: then compile it all.
     /// </summary>
-    private static async Task<List<Diagnostic>?> ScopedAsync(
-        Solution before,
-        Solution after,
-        ISymbol symbol,
-        IReadOnlyList<ISymbol> renamed,
-        string newName,
-        CancellationToken cancellationToken)
+    private static HashSet<string>? ScopeNames(ISymbol symbol, IReadOnlyList<ISymbol> renamed, string newName)
     {
         var bare = newName.TrimStart('@');
         if (PatternNames.Contains(symbol.Name) || PatternNames.Contains(bare))
@@ -79,14 +75,12 @@ internal static class CompileConflicts
         {
             names.Add(member.ContainingType.Name);
         }
-        return await AddedErrors.InDocumentsAsync(
-            before,
-            after,
-            text =>
-            {
-                var written = text.ToString();
-                return names.Any(name => written.Contains(name, StringComparison.Ordinal));
-            },
-            cancellationToken);
+        return names;
+    }
+
+    private static bool Spells(SourceText text, HashSet<string> names)
+    {
+        var written = text.ToString();
+        return names.Any(name => written.Contains(name, StringComparison.Ordinal));
     }
 }

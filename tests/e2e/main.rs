@@ -12,6 +12,7 @@ mod daemon_start;
 mod diagnostics;
 mod errors;
 mod fairness;
+mod find_tests;
 mod fuzz;
 mod lifecycle;
 mod move_refusals;

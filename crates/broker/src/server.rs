@@ -14,7 +14,7 @@ use crate::tools::{self, Call};
 use protocol::ToolError;
 use protocol::tools::{
     PositionInput, actions, analyze, cleanup, diagnose, diagnostics, hierarchy, input_schema, members, moves,
-    navigation, output_schema, plans, refactor, symbols, workspace,
+    navigation, output_schema, plans, refactor, symbols, testing, workspace,
 };
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{
@@ -508,6 +508,22 @@ impl RoslynMcp {
         self.run_uncapped("redo", raw, context, |call, input| async move {
             tools::writes::history::redo(&call, input).await
         })
+        .await
+    }
+
+    #[tool(
+        description = "The tests a change reaches, each with the chain of symbols that reaches it: give a symbol (filePath, line, column), changedSince (a git revision: what differs on disk from it), operationId (what a write changed) or planId (what a preview would change). Follows references and calls in every target framework, through interfaces, overrides, constructors and set-up methods, up to xunit, NUnit, MSTest and TUnit tests; static (reflection and DI are invisible to it). Counts what each test project leaves unselected. Paged: pass nextCursor back as cursor.",
+        input_schema = Arc::new(input_schema::<testing::FindTestsInput>()),
+        output_schema = Arc::new(output_schema::<testing::FindTestsOutput>()),
+        annotations(title = "Find tests", read_only_hint = true, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn find_tests(&self, raw: JsonObject, context: RequestContext<RoleServer>) -> CallToolResult {
+        self.run(
+            "find_tests",
+            raw,
+            context,
+            |call, input| async move { tools::testing::find_tests(&call, input).await },
+        )
         .await
     }
 

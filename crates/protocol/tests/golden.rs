@@ -315,6 +315,32 @@ fn broker_vectors() -> Vec<(&'static str, BrokerMessage)> {
             ),
         ),
         ("broker_warm_up", request(26, RequestBody::WarmUp(WarmUpRequest { project: "Shop.Core".into() }))),
+        (
+            "broker_find_tests_symbol",
+            request(
+                27,
+                RequestBody::FindTests(FindTestsRequest {
+                    origin: ChangeOrigin::Symbol(Position { file: "/w/Pricer.cs".into(), line: 12, column: 20 }),
+                    project: Some("Pricing.XunitTests".into()),
+                }),
+            ),
+        ),
+        (
+            "broker_find_tests_lines",
+            request(
+                28,
+                RequestBody::FindTests(FindTestsRequest {
+                    origin: ChangeOrigin::Lines(vec![ChangedLines {
+                        file: "/w/Pricer.cs".into(),
+                        ranges: vec![
+                            LineRange { start_line: 3, end_line: 5 },
+                            LineRange { start_line: 9, end_line: 8 },
+                        ],
+                    }]),
+                    project: None,
+                }),
+            ),
+        ),
         ("broker_cancel", BrokerMessage::Cancel(RequestId(7))),
         ("broker_shutdown", BrokerMessage::Shutdown),
     ]
@@ -787,6 +813,40 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
             ),
         ),
         ("host_warmed_up", response(26, Outcome::Ok(ResponseBody::WarmedUp(WarmedUp { documents: 11 })))),
+        (
+            "host_found_tests",
+            response(
+                27,
+                Outcome::Ok(ResponseBody::FoundTests(FoundTests {
+                    changed: vec![symbol_ref()],
+                    tests: vec![FoundTest {
+                        method: symbol_ref(),
+                        fully_qualified_name: "Pricing.XunitTests.CartTests.TotalAsksThePricer".into(),
+                        project: "Pricing.XunitTests".into(),
+                        project_path: "/w/Pricing.XunitTests/Pricing.XunitTests.csproj".into(),
+                        framework: TestFramework::XUnit,
+                        target_frameworks: vec![],
+                        reason: vec!["Pricing.Pricer.Price(int)".into(), "Pricing.IPricer.Price(int)".into()],
+                    }],
+                    projects: vec![
+                        TestProject {
+                            name: "Pricing.NunitTests".into(),
+                            file_path: "/w/Pricing.NunitTests/Pricing.NunitTests.csproj".into(),
+                            frameworks: vec![TestFramework::NUnit],
+                            target_frameworks: vec!["net10.0".into(), "net9.0".into()],
+                            test_count: 4,
+                        },
+                        TestProject {
+                            name: "Pricing.Mixed".into(),
+                            file_path: "/w/Pricing.Mixed/Pricing.Mixed.csproj".into(),
+                            frameworks: vec![TestFramework::MSTest, TestFramework::TUnit],
+                            target_frameworks: vec![],
+                            test_count: 2,
+                        },
+                    ],
+                })),
+            ),
+        ),
     ]
 }
 

@@ -135,6 +135,16 @@ public sealed class GoldenVectorTests
             "broker_warm_up",
             Request(26, new RequestBody.WarmUp(new WarmUpRequest("Shop.Core")))
         },
+        {
+            "broker_find_tests_symbol",
+            Request(27, new RequestBody.FindTests(new FindTestsRequest(new ChangeOrigin.Symbol(new Position("/w/Pricer.cs", 12, 20)), "Pricing.XunitTests")))
+        },
+        {
+            "broker_find_tests_lines",
+            Request(28, new RequestBody.FindTests(new FindTestsRequest(
+                new ChangeOrigin.Lines([new ChangedLines("/w/Pricer.cs", [new LineRange(3, 5), new LineRange(9, 8)])]),
+                null)))
+        },
         { "broker_cancel", new BrokerMessage.Cancel(new RequestId(7)) },
         { "broker_shutdown", new BrokerMessage.Shutdown() },
     };
@@ -346,6 +356,25 @@ public sealed class GoldenVectorTests
                     ])))
             },
             { "host_warmed_up", Answer(26, new ResponseBody.WarmedUp(new WarmedUp(11))) },
+            {
+                "host_found_tests",
+                Answer(27, new ResponseBody.FoundTests(new FoundTests(
+                    [CalculateRef],
+                    [
+                        new FoundTest(
+                            CalculateRef,
+                            "Pricing.XunitTests.CartTests.TotalAsksThePricer",
+                            "Pricing.XunitTests",
+                            "/w/Pricing.XunitTests/Pricing.XunitTests.csproj",
+                            TestFramework.XUnit,
+                            [],
+                            ["Pricing.Pricer.Price(int)", "Pricing.IPricer.Price(int)"]),
+                    ],
+                    [
+                        new TestProject("Pricing.NunitTests", "/w/Pricing.NunitTests/Pricing.NunitTests.csproj", [TestFramework.NUnit], ["net10.0", "net9.0"], 4),
+                        new TestProject("Pricing.Mixed", "/w/Pricing.Mixed/Pricing.Mixed.csproj", [TestFramework.MSTest, TestFramework.TUnit], [], 2),
+                    ])))
+            },
         };
     }
 

@@ -206,19 +206,25 @@ impl History {
 
     /// The operation with this id, checked to be in the state `direction` starts from.
     pub fn load(&self, id: &str, direction: Direction) -> Result<Operation, ToolError> {
+        let operation = self.read(id)?;
+        let (from, _) = direction.states();
+        if operation.state != from {
+            let what = if direction == Direction::Undo { "already undone" } else { "not undone" };
+            return Err(ToolError::new(ErrorCode::OPERATION_NOT_APPLICABLE, format!("Operation {id} is {what}"))
+                .detail("operationId", id)
+                .detail("state", serde_json::to_value(operation.state).unwrap_or_default()));
+        }
+        Ok(operation)
+    }
+
+    /// The operation with this id, in whatever state it is.
+    pub fn read(&self, id: &str) -> Result<Operation, ToolError> {
         let folder = self.folder_of(id).ok_or_else(|| {
             ToolError::new(ErrorCode::OPERATION_NOT_FOUND, format!("No operation {id} in this solution's history"))
                 .detail("operationId", id)
                 .suggest("list_operations shows the operations kept for the solution")
         })?;
         let record = read_record(&folder).map_err(|e| history_error(&folder, "cannot read the operation", &e))?;
-        let (from, _) = direction.states();
-        if record.state != from {
-            let what = if direction == Direction::Undo { "already undone" } else { "not undone" };
-            return Err(ToolError::new(ErrorCode::OPERATION_NOT_APPLICABLE, format!("Operation {id} is {what}"))
-                .detail("operationId", id)
-                .detail("state", serde_json::to_value(record.state).unwrap_or_default()));
-        }
         let mut files = Vec::with_capacity(record.files.len());
         for entry in record.files {
             let read = |side: Option<Side>| -> std::io::Result<Option<Content>> {

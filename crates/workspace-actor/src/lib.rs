@@ -131,6 +131,11 @@ impl Workspace {
         self.ready.load().as_ref().map(|host| host.connection().hello().clone())
     }
 
+    /// The limit of one read.
+    pub fn request_timeout(&self) -> std::time::Duration {
+        self.settings.request_timeout
+    }
+
     /// The limit of a whole refactoring, from computing it to the host's updated view.
     pub fn write_timeout(&self) -> std::time::Duration {
         self.settings.write_timeout
@@ -176,6 +181,19 @@ impl Workspace {
                 ToolError::from(failure)
             })
         })
+    }
+
+    /// Brings the host's view of `paths` to what is on disk now, for a question about the files as they are:
+    /// the watcher may not have told it yet. The host keeps a document whose text did not change as it was.
+    pub async fn sync_files(&self, paths: Vec<PathBuf>, cancel: &CancellationToken) -> Result<(), ToolError> {
+        let _in_use = self.begin_call().await;
+        let host = self.acquire().await?;
+        if !self.warm_gate.passed(cancel).await {
+            return Err(roslyn_host::HostFailure::Cancelled.into());
+        }
+        host_update::send(&host, &self.status, paths, self.settings.request_timeout, cancel)
+            .await
+            .map_err(ToolError::from)
     }
 
     /// Ensures the solution is loaded.

@@ -14,6 +14,7 @@ pub mod moves;
 pub mod navigation;
 pub mod refactor;
 pub mod symbols;
+pub mod testing;
 pub mod writes;
 
 use crate::args;

@@ -13,7 +13,7 @@ use crate::ErrorCode;
 use bincode::{Decode, Encode};
 
 /// Bumped on any change to the types in this module.
-pub const PROTOCOL_VERSION: u32 = 8;
+pub const PROTOCOL_VERSION: u32 = 9;
 
 /// Correlates a response with its request; unique per connection, chosen by the broker.
 #[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -118,6 +118,9 @@ pub enum RequestBody {
     /// Compile one project of the loaded solution as a build would (every document bound), so that the first
     /// question after a load does not pay for it. The service sends one per project after each load.
     WarmUp(WarmUpRequest),
+    /// The test methods whose code reaches changed symbols, following references and calls (through interfaces,
+    /// overrides, constructors and the members a test framework calls around a test) in every target framework.
+    FindTests(FindTestsRequest),
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -225,6 +228,7 @@ pub enum ResponseBody {
     FindReplacePlan(FindReplacePlan),
     RemoveUnusedPlan(RemoveUnusedPlan),
     WarmedUp(WarmedUp),
+    FoundTests(FoundTests),
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -885,10 +889,11 @@ pub struct FormatRequest {
     pub file: Option<String>,
     /// As [`DiagnosticsRequest::project`]; ignored with `file`.
     pub project: Option<String>,
-    /// Only these lines of `file` (1-based, inclusive).
+    /// Only these lines of `file`.
     pub lines: Option<LineRange>,
 }
 
+/// 1-based, inclusive.
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
 pub struct LineRange {
     pub start_line: u32,
@@ -984,4 +989,84 @@ pub struct WarmUpRequest {
 pub struct WarmedUp {
     /// Documents compiled.
     pub documents: u32,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct FindTestsRequest {
+    pub origin: ChangeOrigin,
+    /// One test project, by name or by absolute project file path (PROJECT_NOT_FOUND; NOT_A_TEST_PROJECT when
+    /// it declares no test).
+    pub project: Option<String>,
+}
+
+/// Where the changed symbols come from.
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub enum ChangeOrigin {
+    /// The symbol at a position (a local or lambda stands for its member).
+    Symbol(Position),
+    /// Lines of the current files that changed: the members (or, outside any member, the types) whose tokens
+    /// lie on them changed. Files the solution does not compile are left out.
+    Lines(Vec<ChangedLines>),
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct ChangedLines {
+    pub file: String,
+    /// A removal is an empty range, `end_line = start_line - 1`, before the line after it.
+    pub ranges: Vec<LineRange>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct FoundTests {
+    /// The symbols the search started from, sorted by display.
+    pub changed: Vec<SymbolRef>,
+    /// The selected tests, one per test method and project file, sorted by project and name.
+    pub tests: Vec<FoundTest>,
+    /// Every test project of the solution (or the one asked for), sorted by name.
+    pub projects: Vec<TestProject>,
+}
+
+/// The frameworks whose tests are recognized, by their attributes' symbols.
+#[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum TestFramework {
+    XUnit,
+    NUnit,
+    MSTest,
+    TUnit,
+}
+
+impl TestFramework {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::XUnit => "xunit",
+            Self::NUnit => "NUnit",
+            Self::MSTest => "MSTest",
+            Self::TUnit => "TUnit",
+        }
+    }
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct FoundTest {
+    pub method: SymbolRef,
+    /// As the runners name it: `Namespace.Class.Method`, a nested class joined with `+`.
+    pub fully_qualified_name: String,
+    pub project: String,
+    pub project_path: String,
+    pub framework: TestFramework,
+    /// The target frameworks in which the test reaches the change, sorted; empty for a single-targeted project.
+    pub target_frameworks: Vec<String>,
+    /// The symbols from a changed one to the test, each displayed, the changed one first; the shortest chain.
+    pub reason: Vec<String>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct TestProject {
+    pub name: String,
+    pub file_path: String,
+    pub frameworks: Vec<TestFramework>,
+    /// Its target frameworks, sorted.
+    pub target_frameworks: Vec<String>,
+    /// Test methods it declares (a parametrized test counts once).
+    pub test_count: u32,
 }

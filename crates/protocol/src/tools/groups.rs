@@ -4,8 +4,8 @@
 //! (`omittedOutsideRoots`, `resolvedFromSolution`).
 //!
 //! `pub struct Name(head; tail) { ... }` puts a group before the struct's own fields and one after them;
-//! either may be empty. Heads: `position` (`filePath`, `line`, `column`, `solutionPath`), `target` (a type
-//! name or an optional position), `moved` (the type a move takes: `sourceFile`, `symbolName`, `line`).
+//! either may be empty. Heads: `position` (`filePath`, `line`, `column`, `solutionPath`), `place` (the same,
+//! optional), `target` (a type name or a `place`), `moved` (the type a move takes: `sourceFile`, `symbolName`, `line`).
 //! Tails: `page "Items"` (`pageSize`, `cursor`), `write` (`solutionPath`, `preview`), `preview` alone (for inputs whose
 //! head has `solutionPath`).
 
@@ -65,11 +65,17 @@ macro_rules! tool_input {
         ]);
     };
     (@head $decl:tt [target] [$($fields:tt)*]) => {
-        $crate::tools::groups::tool_input!(@head $decl [] [
+        $crate::tools::groups::tool_input!(@head $decl [place] [
             /// Fully qualified type name (`Shop.Core.Services.IRepository<T>`, or the metadata name
             /// `Shop.Core.Services.IRepository`1`); or give `filePath`, `line` and `column` instead.
             #[serde(default)]
             pub type_name: Option<String>,
+            $($fields)*
+        ]);
+    };
+    (@head $decl:tt [place] [$($fields:tt)*]) => {
+        $crate::tools::groups::tool_input!(@head $decl [] [
+            /// Source file of the position (with `line` and `column`), absolute or relative to the workspace root.
             #[serde(default)]
             pub file_path: Option<String>,
             #[serde(default)]

@@ -15,6 +15,7 @@ pub mod navigation;
 pub mod plans;
 pub mod refactor;
 pub mod symbols;
+pub mod testing;
 pub mod workspace;
 
 pub use common::*;

@@ -193,6 +193,8 @@ public sealed class RequestDispatcher(
                 new ResponseBody.RemoveUnusedPlan(await RemoveUnusedHandler.HandleAsync(solution, request, cancellationToken)),
             RequestBody.PlanFindReplace { Value: var request } =>
                 new ResponseBody.FindReplacePlan(await FindReplaceHandler.HandleAsync(solution, snapshot.SolutionPath, request, cancellationToken)),
+            RequestBody.FindTests { Value: var request } =>
+                new ResponseBody.FoundTests(await Tests.FindTestsHandler.HandleAsync(solution, request, cancellationToken)),
             _ => throw new InvalidOperationException($"Unhandled request {body.GetType().Name}"),
         };
     }

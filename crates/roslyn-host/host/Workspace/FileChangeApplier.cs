@@ -41,7 +41,12 @@ public static class FileChangeApplier
             {
                 foreach (var id in existing)
                 {
-                    solution = solution.WithDocumentText(id, text, PreservationMode.PreserveIdentity);
+                    // A file told of without a change in its text (a touch, a question about the files as they
+                    // are) keeps its document, and with it every compilation built on it.
+                    if (!(await solution.GetDocument(id)!.GetTextAsync(cancellationToken)).ContentEquals(text))
+                    {
+                        solution = solution.WithDocumentText(id, text, PreservationMode.PreserveIdentity);
+                    }
                 }
             }
             else

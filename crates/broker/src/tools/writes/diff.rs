@@ -100,13 +100,13 @@ pub fn content(text: &str, budget: &mut Budget) -> Shown {
 }
 
 /// The text's lines, each with its line ending.
-fn lines(text: &str) -> Vec<&str> {
+pub(crate) fn lines(text: &str) -> Vec<&str> {
     text.split_inclusive('\n').collect()
 }
 
 /// The operations turning `old` into `new`: the shared start and end found in linear time, the rest
 /// compared line by line unless it is too long or the deadline has passed.
-fn compare(old: &[&str], new: &[&str], deadline: Instant) -> Vec<DiffOp> {
+pub(crate) fn compare(old: &[&str], new: &[&str], deadline: Instant) -> Vec<DiffOp> {
     let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
     let suffix = old[prefix..].iter().rev().zip(new[prefix..].iter().rev()).take_while(|(a, b)| a == b).count();
     let (old_end, new_end) = (old.len() - suffix, new.len() - suffix);

@@ -4,7 +4,7 @@
 //! records it as an operation that `undo` can reverse. `apply_plan` and `undo`/`redo` live beside it.
 
 pub mod apply_plan;
-mod diff;
+pub(crate) mod diff;
 pub mod history;
 pub mod render;
 

@@ -11,7 +11,7 @@ namespace RoslynMcp.Host.Protocol;
 public static class ProtocolVersion
 {
     /// <summary>The Rust side's <c>PROTOCOL_VERSION</c>; both sides refuse any other.</summary>
-    public const uint Current = 8;
+    public const uint Current = 9;
 }
 
 /// <summary>Correlates a response with its request; unique per connection, chosen by the broker.</summary>
@@ -267,6 +267,12 @@ public abstract partial record RequestBody : IBincode<RequestBody>
     /// </summary>
     public sealed record WarmUp(WarmUpRequest Value) : RequestBody;
 
+    /// <summary>
+    /// The test methods whose code reaches changed symbols, following references and calls (through interfaces,
+    /// overrides, constructors and the members a test framework calls around a test) in every target framework.
+    /// </summary>
+    public sealed record FindTests(FindTestsRequest Value) : RequestBody;
+
     public void Encode(BincodeWriter writer)
     {
         switch (this)
@@ -367,6 +373,10 @@ public abstract partial record RequestBody : IBincode<RequestBody>
                 writer.WriteVariant(23);
                 m.Value.Encode(writer);
                 break;
+            case FindTests m:
+                writer.WriteVariant(24);
+                m.Value.Encode(writer);
+                break;
             default:
                 throw new UnreachableException();
         }
@@ -398,6 +408,7 @@ public abstract partial record RequestBody : IBincode<RequestBody>
         21 => new PlanFindReplace(FindReplaceRequest.Decode(reader)),
         22 => new PlanRemoveUnused(RemoveUnusedRequest.Decode(reader)),
         23 => new WarmUp(WarmUpRequest.Decode(reader)),
+        24 => new FindTests(FindTestsRequest.Decode(reader)),
         var index => throw BincodeReader.UnknownVariant(nameof(RequestBody), index),
     };
 }
@@ -648,6 +659,8 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
 
     public sealed record WarmedUp(global::RoslynMcp.Host.Protocol.WarmedUp Value) : ResponseBody;
 
+    public sealed record FoundTests(global::RoslynMcp.Host.Protocol.FoundTests Value) : ResponseBody;
+
     public void Encode(BincodeWriter writer)
     {
         switch (this)
@@ -747,6 +760,10 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
                 writer.WriteVariant(23);
                 m.Value.Encode(writer);
                 break;
+            case FoundTests m:
+                writer.WriteVariant(24);
+                m.Value.Encode(writer);
+                break;
             default:
                 throw new UnreachableException();
         }
@@ -778,6 +795,7 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
         21 => new FindReplacePlan(global::RoslynMcp.Host.Protocol.FindReplacePlan.Decode(reader)),
         22 => new RemoveUnusedPlan(global::RoslynMcp.Host.Protocol.RemoveUnusedPlan.Decode(reader)),
         23 => new WarmedUp(global::RoslynMcp.Host.Protocol.WarmedUp.Decode(reader)),
+        24 => new FoundTests(global::RoslynMcp.Host.Protocol.FoundTests.Decode(reader)),
         var index => throw BincodeReader.UnknownVariant(nameof(ResponseBody), index),
     };
 }
@@ -2099,7 +2117,7 @@ public sealed partial record EditPlan(
 
 /// <param name="File">One document; <c>None</c> means the project, or else the whole solution.</param>
 /// <param name="Project">As <c>DiagnosticsRequest.project</c>; ignored with <c>file</c>.</param>
-/// <param name="Lines">Only these lines of <c>file</c> (1-based, inclusive).</param>
+/// <param name="Lines">Only these lines of <c>file</c>.</param>
 public sealed partial record FormatRequest(
     string? File,
     string? Project,
@@ -2118,6 +2136,7 @@ public sealed partial record FormatRequest(
         reader.ReadOption(static r0 => LineRange.Decode(r0)));
 }
 
+/// <summary>1-based, inclusive.</summary>
 public sealed partial record LineRange(
     uint StartLine,
     uint EndLine) : IBincode<LineRange>
@@ -2318,6 +2337,168 @@ public sealed partial record WarmedUp(
         reader.ReadU32());
 }
 
+/// <param name="Project">One test project, by name or by absolute project file path (PROJECT_NOT_FOUND; NOT_A_TEST_PROJECT when it declares no test).</param>
+public sealed partial record FindTestsRequest(
+    ChangeOrigin Origin,
+    string? Project) : IBincode<FindTestsRequest>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        Origin.Encode(writer);
+        writer.WriteOption(Project, static (w0, v0) => w0.WriteString(v0));
+    }
+
+    public static FindTestsRequest Decode(BincodeReader reader) => new(
+        ChangeOrigin.Decode(reader),
+        reader.ReadOption(static r0 => r0.ReadString()));
+}
+
+/// <summary>Where the changed symbols come from.</summary>
+public abstract partial record ChangeOrigin : IBincode<ChangeOrigin>
+{
+    private ChangeOrigin()
+    {
+    }
+
+    /// <summary>The symbol at a position (a local or lambda stands for its member).</summary>
+    public sealed record Symbol(Position Value) : ChangeOrigin;
+
+    /// <summary>
+    /// Lines of the current files that changed: the members (or, outside any member, the types) whose tokens
+    /// lie on them changed. Files the solution does not compile are left out.
+    /// </summary>
+    public sealed record Lines(ValueList<ChangedLines> Value) : ChangeOrigin;
+
+    public void Encode(BincodeWriter writer)
+    {
+        switch (this)
+        {
+            case Symbol m:
+                writer.WriteVariant(0);
+                m.Value.Encode(writer);
+                break;
+            case Lines m:
+                writer.WriteVariant(1);
+                writer.WriteSeq(m.Value, static (w0, v0) => v0.Encode(w0));
+                break;
+            default:
+                throw new UnreachableException();
+        }
+    }
+
+    public static ChangeOrigin Decode(BincodeReader reader) => reader.ReadVariant() switch
+    {
+        0 => new Symbol(Position.Decode(reader)),
+        1 => new Lines(reader.ReadSeq(static r0 => ChangedLines.Decode(r0))),
+        var index => throw BincodeReader.UnknownVariant(nameof(ChangeOrigin), index),
+    };
+}
+
+/// <param name="Ranges">A removal is an empty range, <c>end_line = start_line - 1</c>, before the line after it.</param>
+public sealed partial record ChangedLines(
+    string File,
+    ValueList<LineRange> Ranges) : IBincode<ChangedLines>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(File);
+        writer.WriteSeq(Ranges, static (w0, v0) => v0.Encode(w0));
+    }
+
+    public static ChangedLines Decode(BincodeReader reader) => new(
+        reader.ReadString(),
+        reader.ReadSeq(static r0 => LineRange.Decode(r0)));
+}
+
+/// <param name="Changed">The symbols the search started from, sorted by display.</param>
+/// <param name="Tests">The selected tests, one per test method and project file, sorted by project and name.</param>
+/// <param name="Projects">Every test project of the solution (or the one asked for), sorted by name.</param>
+public sealed partial record FoundTests(
+    ValueList<SymbolRef> Changed,
+    ValueList<FoundTest> Tests,
+    ValueList<TestProject> Projects) : IBincode<FoundTests>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteSeq(Changed, static (w0, v0) => v0.Encode(w0));
+        writer.WriteSeq(Tests, static (w0, v0) => v0.Encode(w0));
+        writer.WriteSeq(Projects, static (w0, v0) => v0.Encode(w0));
+    }
+
+    public static FoundTests Decode(BincodeReader reader) => new(
+        reader.ReadSeq(static r0 => SymbolRef.Decode(r0)),
+        reader.ReadSeq(static r0 => FoundTest.Decode(r0)),
+        reader.ReadSeq(static r0 => TestProject.Decode(r0)));
+}
+
+/// <summary>The frameworks whose tests are recognized, by their attributes' symbols.</summary>
+public enum TestFramework : uint
+{
+    XUnit = 0,
+    NUnit = 1,
+    MSTest = 2,
+    TUnit = 3,
+}
+
+/// <param name="FullyQualifiedName">As the runners name it: <c>Namespace.Class.Method</c>, a nested class joined with <c>+</c>.</param>
+/// <param name="TargetFrameworks">The target frameworks in which the test reaches the change, sorted; empty for a single-targeted project.</param>
+/// <param name="Reason">The symbols from a changed one to the test, each displayed, the changed one first; the shortest chain.</param>
+public sealed partial record FoundTest(
+    SymbolRef Method,
+    string FullyQualifiedName,
+    string Project,
+    string ProjectPath,
+    TestFramework Framework,
+    ValueList<string> TargetFrameworks,
+    ValueList<string> Reason) : IBincode<FoundTest>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        Method.Encode(writer);
+        writer.WriteString(FullyQualifiedName);
+        writer.WriteString(Project);
+        writer.WriteString(ProjectPath);
+        writer.Write(Framework);
+        writer.WriteSeq(TargetFrameworks, static (w0, v0) => w0.WriteString(v0));
+        writer.WriteSeq(Reason, static (w0, v0) => w0.WriteString(v0));
+    }
+
+    public static FoundTest Decode(BincodeReader reader) => new(
+        SymbolRef.Decode(reader),
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadTestFramework(),
+        reader.ReadSeq(static r0 => r0.ReadString()),
+        reader.ReadSeq(static r0 => r0.ReadString()));
+}
+
+/// <param name="TargetFrameworks">Its target frameworks, sorted.</param>
+/// <param name="TestCount">Test methods it declares (a parametrized test counts once).</param>
+public sealed partial record TestProject(
+    string Name,
+    string FilePath,
+    ValueList<TestFramework> Frameworks,
+    ValueList<string> TargetFrameworks,
+    uint TestCount) : IBincode<TestProject>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(Name);
+        writer.WriteString(FilePath);
+        writer.WriteSeq(Frameworks, static (w0, v0) => w0.Write(v0));
+        writer.WriteSeq(TargetFrameworks, static (w0, v0) => w0.WriteString(v0));
+        writer.WriteU32(TestCount);
+    }
+
+    public static TestProject Decode(BincodeReader reader) => new(
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadSeq(static r0 => r0.ReadTestFramework()),
+        reader.ReadSeq(static r0 => r0.ReadString()),
+        reader.ReadU32());
+}
+
 /// <summary>A catalog code of <c>crates/protocol/src/error.rs</c>.</summary>
 public enum ErrorCode : uint
 {
@@ -2363,52 +2544,56 @@ public enum ErrorCode : uint
     OperationNotFound = 19,
     /// <summary>No code action with that id: unknown, expired, or no longer offered there (2012).</summary>
     CodeActionNotFound = 20,
+    /// <summary>The git revision is unknown to the solution's repository (2013).</summary>
+    RevisionNotFound = 21,
     /// <summary>Symbol type cannot be moved (method, field, etc.) (3001).</summary>
-    SymbolNotMoveable = 21,
+    SymbolNotMoveable = 22,
     /// <summary>Nested types cannot be moved independently (3002).</summary>
-    SymbolIsNested = 22,
+    SymbolIsNested = 23,
     /// <summary>Target location already has type with same name (3003).</summary>
-    NameCollision = 23,
+    NameCollision = 24,
     /// <summary>Source and target are the same (3004).</summary>
-    SameLocation = 24,
+    SameLocation = 25,
     /// <summary>Move would create circular dependency (3005).</summary>
-    CircularReference = 25,
+    CircularReference = 26,
     /// <summary>Move would break accessibility constraints (3006).</summary>
-    BreaksAccessibility = 26,
+    BreaksAccessibility = 27,
     /// <summary>The type is already in the target namespace (3007).</summary>
-    SameNamespace = 27,
+    SameNamespace = 28,
     /// <summary>The symbol is declared in a referenced assembly, not in the solution's source (3008).</summary>
-    SymbolNotInSource = 28,
+    SymbolNotInSource = 29,
     /// <summary>The operation is already undone (undo) or not undone (redo) (3009).</summary>
-    OperationNotApplicable = 29,
+    OperationNotApplicable = 30,
+    /// <summary>The project declares no test a test framework runs (3010).</summary>
+    NotATestProject = 31,
     /// <summary>Another operation in progress (4001).</summary>
-    WorkspaceBusy = 30,
+    WorkspaceBusy = 32,
     /// <summary>Cannot read/write files (4002).</summary>
-    FilesystemError = 31,
+    FilesystemError = 33,
     /// <summary>Roslyn operation failed unexpectedly (4003).</summary>
-    RoslynError = 32,
+    RoslynError = 34,
     /// <summary>Changes would break compilation (4004).</summary>
-    CompilationError = 33,
+    CompilationError = 35,
     /// <summary>Operation exceeded time limit (4005).</summary>
-    Timeout = 34,
+    Timeout = 36,
     /// <summary>Files changed since the edits were computed (4006).</summary>
-    StalePlan = 35,
+    StalePlan = 37,
     /// <summary>The solution changed since the cursor was issued (4007).</summary>
-    CursorStale = 36,
+    CursorStale = 38,
     /// <summary>The result exceeds a hard limit of the service (4008).</summary>
-    CapExceeded = 37,
+    CapExceeded = 39,
     /// <summary>Too many requests in flight for the session or the service (4009).</summary>
-    TooManyRequests = 38,
+    TooManyRequests = 40,
     /// <summary>The solution changed since the code action was listed (4010).</summary>
-    CodeActionStale = 39,
+    CodeActionStale = 41,
     /// <summary>MSBuild not available (5001).</summary>
-    MsbuildNotFound = 40,
+    MsbuildNotFound = 42,
     /// <summary>Roslyn assemblies not loadable (5002).</summary>
-    RoslynNotAvailable = 41,
+    RoslynNotAvailable = 43,
     /// <summary>.NET SDK not found (5003).</summary>
-    SdkNotFound = 42,
+    SdkNotFound = 44,
     /// <summary>Could not load solution (5004).</summary>
-    SolutionLoadFailed = 43,
+    SolutionLoadFailed = 45,
 }
 
 /// <summary>The codec of the protocol's enums: the variant index as a varint.</summary>
@@ -2486,11 +2671,19 @@ public static class EnumCodec
         return index < 4 ? (UnusedKind)index : throw BincodeReader.UnknownVariant(nameof(UnusedKind), index);
     }
 
+    public static void Write(this BincodeWriter writer, TestFramework value) => writer.WriteVariant((uint)value);
+
+    public static TestFramework ReadTestFramework(this BincodeReader reader)
+    {
+        var index = reader.ReadVariant();
+        return index < 4 ? (TestFramework)index : throw BincodeReader.UnknownVariant(nameof(TestFramework), index);
+    }
+
     public static void Write(this BincodeWriter writer, ErrorCode value) => writer.WriteVariant((uint)value);
 
     public static ErrorCode ReadErrorCode(this BincodeReader reader)
     {
         var index = reader.ReadVariant();
-        return index < 44 ? (ErrorCode)index : throw BincodeReader.UnknownVariant(nameof(ErrorCode), index);
+        return index < 46 ? (ErrorCode)index : throw BincodeReader.UnknownVariant(nameof(ErrorCode), index);
     }
 }

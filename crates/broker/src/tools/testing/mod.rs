@@ -1,0 +1,194 @@
+//! find_tests: the tests a change reaches. The change is a symbol, the files' difference from a git revision,
+//! an operation of the history or a kept plan; the host follows the solution's uses from it up to the tests.
+
+mod changes;
+mod git;
+
+use super::{Call, Resolved, convert, unexpected};
+use crate::paging::{Listing, PageRequest};
+use convert::RootGate;
+use protocol::host::{
+    ChangeOrigin, ChangedLines, EditKind, FindTestsRequest, FoundTests, LineRange, RequestBody, ResponseBody,
+};
+use protocol::tools::SymbolItem;
+use protocol::tools::plans::OperationState;
+use protocol::tools::testing::{FindTestsInput, FindTestsOutput, TestItem, TestProjectItem};
+use protocol::{ErrorCode, ToolError};
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+/// What the whole listing carries besides its tests.
+struct Header {
+    changed: Vec<SymbolItem>,
+    projects: Vec<TestProjectItem>,
+}
+
+pub async fn find_tests(call: &Call, input: FindTestsInput) -> Result<FindTestsOutput, ToolError> {
+    let limits = call.services.limits;
+    let page_size = limits.page_size(input.page_size)?;
+    let (resolved, origin) = origin(call, &input).await?;
+    let canonical = serde_json::json!({
+        "solution": resolved.target.solution, "origin": convert::stable_id(&format!("{origin:?}")),
+        "project": input.project,
+    });
+    let page_request = PageRequest::new("find_tests", &canonical, page_size, input.cursor.as_deref())?;
+    let request = FindTestsRequest { origin, project: input.project.clone() };
+    let page = call
+        .page(&resolved, page_request, RequestBody::FindTests(request), |body| {
+            let ResponseBody::FoundTests(found) = body else { return Err(unexpected(body)) };
+            let gate = RootGate::new(&resolved.target);
+            let (header, tests) = listing(&gate, &found);
+            limits.check_total("the tests", tests.len(), limits.total_items)?;
+            Ok(Listing { header, items: tests, omitted: gate.omitted() })
+        })
+        .await?;
+    Ok(FindTestsOutput {
+        changed_symbols: page.listing.header.changed.clone(),
+        tests: page.items().to_vec(),
+        total_count: page.total(),
+        next_cursor: page.next_cursor.clone(),
+        projects: page.listing.header.projects.clone(),
+        selection: "static".into(),
+        omitted_outside_roots: page.listing.omitted,
+        resolved_from_solution: resolved.target.solution.display().to_string(),
+    })
+}
+
+fn listing(gate: &RootGate, found: &FoundTests) -> (Header, Vec<TestItem>) {
+    let mut tests: Vec<TestItem> = found
+        .tests
+        .iter()
+        .filter(|test| test.method.location.as_ref().is_none_or(|l| gate.admits(&l.span.file)))
+        .map(|test| TestItem {
+            id: test.fully_qualified_name.clone(),
+            framework: test.framework.name().into(),
+            project: test.project.clone(),
+            target_frameworks: test.target_frameworks.clone(),
+            method: convert::symbol(&test.method.symbol),
+            location: test.method.location.as_ref().map(convert::site),
+            reason: test.reason.clone(),
+        })
+        .collect();
+    convert::canonical(&mut tests, |a, b| (&a.project, &a.id).cmp(&(&b.project, &b.id)));
+    let mut selected: HashMap<&str, u32> = HashMap::new();
+    for test in &tests {
+        *selected.entry(test.project.as_str()).or_default() += 1;
+    }
+    let projects = found
+        .projects
+        .iter()
+        .map(|project| {
+            let taken = selected.get(project.name.as_str()).copied().unwrap_or(0);
+            TestProjectItem {
+                name: project.name.clone(),
+                project_path: project.file_path.clone(),
+                frameworks: project.frameworks.iter().map(|f| f.name().to_owned()).collect(),
+                target_frameworks: project.target_frameworks.clone(),
+                test_count: project.test_count,
+                selected: taken,
+                not_selected: project.test_count.saturating_sub(taken),
+            }
+        })
+        .collect();
+    let changed = found.changed.iter().map(|symbol| gate.symbol_item(symbol)).collect();
+    (Header { changed, projects }, tests)
+}
+
+/// The solution and the change: exactly one of a position, `changedSince`, `operationId` or `planId`.
+async fn origin(call: &Call, input: &FindTestsInput) -> Result<(Resolved, ChangeOrigin), ToolError> {
+    let position = input.file_path.is_some() || input.line.is_some() || input.column.is_some();
+    let given = [position, input.changed_since.is_some(), input.operation_id.is_some(), input.plan_id.is_some()];
+    if given.iter().filter(|g| **g).count() != 1 {
+        return Err(ToolError::new(
+            ErrorCode::INVALID_PARAMETER,
+            "Give exactly one origin: filePath with line and column, changedSince, operationId or planId",
+        )
+        .detail("field", "changedSince"));
+    }
+    let solution_path = input.solution_path.as_deref();
+    if position {
+        let (Some(file), Some(line), Some(column)) = (&input.file_path, input.line, input.column) else {
+            let missing = if input.file_path.is_none() {
+                "filePath"
+            } else if input.line.is_none() {
+                "line"
+            } else {
+                "column"
+            };
+            return Err(ToolError::new(
+                ErrorCode::MISSING_REQUIRED_PARAM,
+                "A position needs filePath, line and column",
+            )
+            .detail("field", missing));
+        };
+        let (resolved, position) = call.position_at(file, line, column, solution_path).await?;
+        return Ok((resolved, ChangeOrigin::Symbol(position)));
+    }
+    if let Some(id) = &input.plan_id {
+        let plan = call.services.plans.get(id)?;
+        let resolved = call.resolve(Some(&plan.solution.display().to_string()), None).await?;
+        let files = plan
+            .edits
+            .iter()
+            .filter(|edit| edit.kind != EditKind::Create)
+            .map(|edit| (PathBuf::from(&edit.path), (edit.kind == EditKind::Modify).then(|| edit.new_text.clone())))
+            .collect();
+        return lines(resolved, files).await;
+    }
+    let resolved = call.resolve(solution_path, None).await?;
+    if let Some(id) = &input.operation_id {
+        let history = resolved.workspace.history();
+        let id = id.clone();
+        let operation = tokio::task::spawn_blocking(move || history.read(&id))
+            .await
+            .map_err(|e| ToolError::new(ErrorCode::FILESYSTEM_ERROR, format!("reading the history failed: {e}")))??;
+        // The files hold the side the operation is in now; the other side is what it changed.
+        let applied = operation.state == OperationState::Applied;
+        let files = operation
+            .files
+            .into_iter()
+            .filter_map(|file| {
+                let (now, other) = if applied { (file.after, file.before) } else { (file.before, file.after) };
+                now.map(|_| (file.path, other.map(|c| String::from_utf8_lossy(&c.bytes).into_owned())))
+            })
+            .collect();
+        return lines(resolved, files).await;
+    }
+    let revision = input.changed_since.as_deref().unwrap_or_default();
+    let folder = resolved.target.solution.parent().map(PathBuf::from).unwrap_or_default();
+    let changed: Vec<(PathBuf, Vec<LineRange>)> =
+        git::changed_lines(&folder, revision, resolved.workspace.request_timeout())
+            .await?
+            .into_iter()
+            .filter(|(path, _)| resolved.target.contains(path))
+            .collect();
+    // The lines are the files' on disk now: the host must see the same texts.
+    let workspace = call.load(&resolved.workspace).await?;
+    workspace.sync_files(changed.iter().map(|(path, _)| path.clone()).collect(), &call.cancel).await?;
+    let files =
+        changed.into_iter().map(|(path, ranges)| ChangedLines { file: path.display().to_string(), ranges }).collect();
+    Ok((resolved, ChangeOrigin::Lines(files)))
+}
+
+/// Each file's changed lines, from its text on disk now and the other side of the change (none: the change
+/// removes it, or it created it: the whole file); files outside the roots, or gone, are left out.
+async fn lines(
+    resolved: Resolved,
+    files: Vec<(PathBuf, Option<String>)>,
+) -> Result<(Resolved, ChangeOrigin), ToolError> {
+    let files: Vec<(PathBuf, Option<String>)> =
+        files.into_iter().filter(|(path, _)| resolved.target.contains(path)).collect();
+    let lines = tokio::task::spawn_blocking(move || {
+        files
+            .into_iter()
+            .filter_map(|(path, other)| {
+                let current = String::from_utf8_lossy(&std::fs::read(&path).ok()?).into_owned();
+                let ranges = other.map_or_else(changes::whole, |other| changes::changed_lines(&current, &other));
+                Some(ChangedLines { file: path.display().to_string(), ranges })
+            })
+            .collect()
+    })
+    .await
+    .map_err(|e| ToolError::new(ErrorCode::FILESYSTEM_ERROR, format!("reading the changed files failed: {e}")))?;
+    Ok((resolved, ChangeOrigin::Lines(lines)))
+}

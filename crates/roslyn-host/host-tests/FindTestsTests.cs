@@ -1,0 +1,137 @@
+using RoslynMcp.Host.Protocol;
+
+namespace RoslynMcp.Host.Tests;
+
+public sealed class TestedSolution() : LoadedSolution("Tested", "Tested.slnx");
+
+[CollectionDefinition(Name)]
+public sealed class TestedCollection : ICollectionFixture<TestedSolution>
+{
+    public const string Name = "Tested";
+}
+
+[Collection(TestedCollection.Name)]
+public sealed class FindTestsTests(TestedSolution tested)
+{
+    private async Task<FoundTests> AtAsync(string file, string needle, string? project = null)
+    {
+        var text = await File.ReadAllTextAsync(tested.PathOf(file));
+        var offset = text.IndexOf(needle, StringComparison.Ordinal);
+        Assert.True(offset >= 0, needle);
+        var line = (uint)text[..offset].Count(c => c == '\n') + 1;
+        var column = (uint)(offset - (text.LastIndexOf('\n', Math.Max(offset - 1, 0)) + 1)) + 1;
+        var request = new FindTestsRequest(new ChangeOrigin.Symbol(tested.At(file, line, column)), project);
+        return (await tested.OkAsync<ResponseBody.FoundTests>(new RequestBody.FindTests(request))).Value;
+    }
+
+    private static List<string> Names(FoundTests found) => [.. found.Tests.Select(t => t.FullyQualifiedName)];
+
+    [Fact]
+    public async Task AnImplementationIsReachedThroughItsInterface()
+    {
+        var found = await AtAsync("Pricing/Pricer.cs", "Price(int quantity)\n    {");
+
+        Assert.Contains("Pricing.XunitTests.CartTests.TotalAsksThePricer", Names(found));
+        var viaInterface = found.Tests.Single(t => t.FullyQualifiedName.EndsWith("TotalAsksThePricer", StringComparison.Ordinal));
+        Assert.Equal(
+            ["Pricing.Pricer.Price(int)", "Pricing.IPricer.Price(int)", "Pricing.Cart.Total()", "Pricing.XunitTests.CartTests.TotalAsksThePricer()"],
+            viaInterface.Reason);
+        Assert.Equal(TestFramework.XUnit, viaInterface.Framework);
+        // Tests calling it directly, in NUnit and MSTest, parametrized ones included.
+        Assert.Contains("Pricing.NunitTests.DiscountTests.PricesEveryQuantity", Names(found));
+        Assert.Contains("Pricing.MstestTests.CatalogTests.PricesByQuantity", Names(found));
+        // A cart priced by another IPricer reaches IPricer.Price too, but not through Cart.Total.
+        Assert.DoesNotContain("Pricing.XunitTests.CartTests.CountsWhatWasAdded", Names(found));
+        Assert.DoesNotContain("Pricing.XunitTests.LabelTests.AddsMoney", Names(found));
+    }
+
+    [Fact]
+    public async Task AnOverrideIsReachedThroughTheVirtualMember()
+    {
+        var found = await AtAsync("Pricing/Discounts.cs", "Apply(decimal amount)\n    {");
+
+        Assert.Equal(
+            ["Pricing.NunitTests.DiscountTests.SmallAmountsKeepTheirPrice", "Pricing.NunitTests.DiscountTests.StandardDiscountTakesTenPercentOfLargeAmounts"],
+            Names(found));
+        Assert.Equal(TestFramework.NUnit, found.Tests[0].Framework);
+    }
+
+    [Fact]
+    public async Task SetUpReachesEveryTestOfItsClass()
+    {
+        var found = await AtAsync("Pricing/Money.cs", "Load()");
+
+        Assert.Equal(
+            [
+                "Pricing.MstestTests.CatalogTests.ApplesCostOne",
+                "Pricing.MstestTests.CatalogTests.ExitsWhenAsked",
+                "Pricing.MstestTests.CatalogTests.PricesByQuantity",
+                "Pricing.XunitTests.LabelTests.KnownBroken",
+            ],
+            Names(found));
+        var exits = found.Tests.Single(t => t.FullyQualifiedName.EndsWith("ExitsWhenAsked", StringComparison.Ordinal));
+        Assert.Equal(TestFramework.MSTest, exits.Framework);
+        Assert.Contains("Pricing.MstestTests.CatalogTests.ReadPrices()", exits.Reason);
+    }
+
+    [Fact]
+    public async Task OperatorsAndExtensionMethodsAreUses()
+    {
+        Assert.Equal(["Pricing.XunitTests.LabelTests.AddsMoney"], Names(await AtAsync("Pricing/Money.cs", "+(Money left")));
+        var shout = await AtAsync("Pricing/Money.cs", "Shout(this");
+        Assert.Equal(["Pricing.XunitTests.LabelTests.Shouts"], Names(shout));
+    }
+
+    [Fact]
+    public async Task EveryTestProjectIsCountedAndOneCanBeAskedAlone()
+    {
+        var found = await AtAsync("Pricing/Pricer.cs", "Price(int quantity)\n    {", project: "Pricing.NunitTests");
+
+        Assert.All(found.Tests, t => Assert.Equal("Pricing.NunitTests", t.Project));
+        var project = Assert.Single(found.Projects);
+        Assert.Equal(("Pricing.NunitTests", 4u), (project.Name, project.TestCount));
+        Assert.Equal([TestFramework.NUnit], project.Frameworks);
+
+        var all = await AtAsync("Pricing/Pricer.cs", "Price(int quantity)\n    {");
+        Assert.Equal(
+            [("Pricing.MstestTests", 3u), ("Pricing.NunitTests", 4u), ("Pricing.XunitTests", 5u)],
+            all.Projects.Select(p => (p.Name, p.TestCount)));
+    }
+
+    [Fact]
+    public async Task ALibraryIsNotATestProject()
+    {
+        var request = new FindTestsRequest(new ChangeOrigin.Symbol(tested.At("Pricing/Pricer.cs", 3, 18)), "Pricing");
+        var error = await tested.ErrAsync(new RequestBody.FindTests(request));
+
+        Assert.Equal(ErrorCode.NotATestProject, error.Code);
+        Assert.Contains("Pricing.XunitTests", error.DetailsJson);
+    }
+
+    [Fact]
+    public async Task ChangedLinesStartFromTheMembersOnThem()
+    {
+        // Line 14 is Pricer.Price's body; a blank line changed in Cart.cs holds no declaration; a removal after
+        // the field on line 5 of Cart.cs touches the lines around it; line 1 of Discounts.cs is its namespace:
+        // every type of the file.
+        var found = await OnLinesAsync(
+            new ChangedLines(tested.PathOf("Pricing/Pricer.cs"), [new LineRange(14, 14)]),
+            new ChangedLines(tested.PathOf("Pricing/Cart.cs"), [new LineRange(6, 6)]));
+        Assert.Equal(["Pricing.Pricer.Price(int)"], found.Changed.Select(s => s.Symbol.Display));
+        Assert.Contains("Pricing.XunitTests.CartTests.TotalAsksThePricer", Names(found));
+
+        var removal = await OnLinesAsync(new ChangedLines(tested.PathOf("Pricing/Cart.cs"), [new LineRange(6, 5)]));
+        Assert.Equal(["Pricing.Cart._quantities"], removal.Changed.Select(s => s.Symbol.Display));
+        // The field's initializer runs in Cart's constructor, which both cart tests call.
+        Assert.Equal(["Pricing.XunitTests.CartTests.CountsWhatWasAdded", "Pricing.XunitTests.CartTests.TotalAsksThePricer"], Names(removal));
+
+        var usings = await OnLinesAsync(new ChangedLines(tested.PathOf("Pricing/Discounts.cs"), [new LineRange(1, 1)]));
+        Assert.Equal(["Pricing.BulkDiscount", "Pricing.Discount", "Pricing.Discounts"], usings.Changed.Select(s => s.Symbol.Display));
+    }
+
+    private async Task<FoundTests> OnLinesAsync(params ChangedLines[] files)
+    {
+        var request = new FindTestsRequest(new ChangeOrigin.Lines([.. files]), null);
+        return (await tested.OkAsync<ResponseBody.FoundTests>(new RequestBody.FindTests(request))).Value;
+    }
+}

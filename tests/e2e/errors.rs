@@ -115,6 +115,7 @@ async fn tools_publish_strict_schemas_and_annotations() {
             "find_references",
             "find_replace",
             "find_symbol_definition",
+            "find_tests",
             "find_type_definition",
             "format_document",
             "get_available_members",

@@ -55,7 +55,7 @@ async fn a_load_takes_the_spare_host_and_the_next_spare_waits_for_the_warm_up_an
     let warm_up = beta.root.join("release-the-warm-up");
     let hold = Hold::default();
     let warm_up_hold = warm_up.display().to_string();
-    let env = [("ROSLYN_MCP_FAULT_HOLD_WARMUP", warm_up_hold.as_str()), hold.env()];
+    let env = [("ROSLYN_MCP_FAULT_HOLD_WARMUP", warm_up_hold.as_str()), hold.env(), ("ROSLYN_MCP_SPARE_HOST", "true")];
     let server = Server::start_with_env(&beta.root, &env).await;
     let spare = spare_rehearsed(&server).await;
     assert_eq!(ready_spare(&server).await, Some(spare), "diagnose shows the spare ready");
@@ -118,7 +118,7 @@ async fn spare_rehearsed(server: &Server) -> u32 {
 #[tokio::test(flavor = "multi_thread")]
 async fn an_idle_spare_that_dies_is_replaced_before_a_load_needs_it() {
     let beta = Fixture::copy("tiny/Beta");
-    let server = Server::start(&beta.root, &[]).await;
+    let server = Server::start(&beta.root, &["--spare-host", "true"]).await;
     let first = eventually(Duration::from_secs(60), || ready_spare(&server)).await.expect("a ready spare");
     kill9(first);
     let replaced =
@@ -138,7 +138,7 @@ async fn an_idle_spare_that_dies_is_replaced_before_a_load_needs_it() {
 #[tokio::test(flavor = "multi_thread")]
 async fn spares_that_keep_dying_are_not_restarted_in_a_loop() {
     let beta = Fixture::copy("tiny/Beta");
-    let server = Server::start(&beta.root, &[]).await;
+    let server = Server::start(&beta.root, &["--spare-host", "true"]).await;
     let mut killed = Vec::new();
     for _ in 0..4 {
         let next = eventually(Duration::from_secs(60), || async {

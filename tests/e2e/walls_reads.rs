@@ -184,7 +184,8 @@ async fn build_files_another_user_plants_in_the_temporary_folder_never_run() {
 
     let alpha = Fixture::copy("tiny/Alpha");
     let tmp_dir = tmp.path().display().to_string();
-    let server = Server::start_with_env(&alpha.root, &[("TMPDIR", &tmp_dir)]).await;
+    // The spare host's rehearsal is the load that builds in the temporary folder.
+    let server = Server::start_with_env(&alpha.root, &[("TMPDIR", &tmp_dir), ("ROSLYN_MCP_SPARE_HOST", "true")]).await;
     assert!(server.logs("load rehearsed", Duration::from_secs(120)).await, "the spare host never rehearsed a load");
     assert!(!ran.exists(), "a target another user planted ran in the service's build host");
     server.stop().await;

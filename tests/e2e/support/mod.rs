@@ -143,6 +143,9 @@ impl Server {
             .then(|| tempfile::Builder::new().prefix("roslyn-mcp-state-").tempdir().expect("state dir"));
         let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_roslyn-mcp"));
         command.args(["stdio", "--embedded"]).args(extra).current_dir(cwd).env("ROSLYN_MCP_LOG", "info,rmcp=warn");
+        // A spare host rehearses a load of its own as the service starts: CPU the tests on this machine share.
+        // The tests of the spare ask for it.
+        command.env("ROSLYN_MCP_SPARE_HOST", "false");
         if let Some(state) = &state {
             command.env("ROSLYN_MCP_STATE_DIR", state.path());
         }

@@ -33,6 +33,7 @@ pub const CAPABILITIES: &[&str] = &[
     "format_document",
     "find_replace",
     "remove_unused",
+    "find_tests",
     "apply_plan",
     "undo",
     "redo",

@@ -1,4 +1,5 @@
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
 using RoslynMcp.Host.Protocol;
 
 namespace RoslynMcp.Host.Handlers;
@@ -24,7 +25,11 @@ public static class WarmUpHandler
             }
             CompilerDiagnostics.Of(project, compilation, cancellationToken);
             documents += project.DocumentIds.Count;
-            var declared = TypesIn(compilation.Assembly.GlobalNamespace).SelectMany(t => t.Locations).FirstOrDefault(l => l.IsInSource);
+            // A type's name, not the place of the class the compiler makes for top-level statements: a statement,
+            // where no symbol is.
+            var declared = TypesIn(compilation.Assembly.GlobalNamespace)
+                .SelectMany(t => t.Locations)
+                .FirstOrDefault(l => l.IsInSource && l.SourceTree!.GetRoot(cancellationToken).FindToken(l.SourceSpan.Start).IsKind(SyntaxKind.IdentifierToken));
             if (declared?.GetLineSpan() is { } at)
             {
                 var position = new Position(at.Path, (uint)at.StartLinePosition.Line + 1, (uint)at.StartLinePosition.Character + 1);

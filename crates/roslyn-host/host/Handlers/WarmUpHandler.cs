@@ -25,15 +25,26 @@ public static class WarmUpHandler
             }
             CompilerDiagnostics.Of(project, compilation, cancellationToken);
             documents += project.DocumentIds.Count;
-            // A type's name, not the place of the class the compiler makes for top-level statements: a statement,
-            // where no symbol is.
+            // A type's name in one of the project's documents: not in a source generator's output, which no
+            // position names, nor the place of the class the compiler makes for top-level statements (a statement,
+            // where no symbol is).
             var declared = TypesIn(compilation.Assembly.GlobalNamespace)
                 .SelectMany(t => t.Locations)
-                .FirstOrDefault(l => l.IsInSource && l.SourceTree!.GetRoot(cancellationToken).FindToken(l.SourceSpan.Start).IsKind(SyntaxKind.IdentifierToken));
+                .FirstOrDefault(l => l.IsInSource
+                    && project.GetDocument(l.SourceTree) is not null
+                    && l.SourceTree!.GetRoot(cancellationToken).FindToken(l.SourceSpan.Start).IsKind(SyntaxKind.IdentifierToken));
             if (declared?.GetLineSpan() is { } at)
             {
                 var position = new Position(at.Path, (uint)at.StartLinePosition.Line + 1, (uint)at.StartLinePosition.Character + 1);
-                await ReferencesHandler.HandleAsync(solution, new ReferencesRequest(position, true), cancellationToken);
+                try
+                {
+                    await ReferencesHandler.HandleAsync(solution, new ReferencesRequest(position, true), cancellationToken);
+                }
+                catch (HostErrorException error)
+                {
+                    // Only the search's warmth is lost: the project is compiled, and later projects still warm.
+                    Log.Warn($"warm-up of the search on {project.Name} refused: {error.Message}");
+                }
             }
         }
         return new WarmedUp((uint)documents);

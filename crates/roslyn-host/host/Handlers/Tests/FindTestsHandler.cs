@@ -34,7 +34,7 @@ public static class FindTestsHandler
                     project.Name,
                     project.FilePath,
                     declared.Fact.Framework,
-                    graph.FrameworksOf(solution, project).ToValueList(),
+                    ReachGraph.FrameworksOf(solution, project).ToValueList(),
                     chain.Select(k => graph.Displays.GetValueOrDefault(k, k)).ToValueList()));
             }
         }
@@ -47,7 +47,7 @@ public static class FindTestsHandler
             changedRefs.OrderBy(s => s.Symbol.Display, StringComparer.Ordinal).ThenBy(s => s.Symbol.Key, StringComparer.Ordinal).ToValueList(),
             tests.OrderBy(t => t.Project, StringComparer.Ordinal).ThenBy(t => t.FullyQualifiedName, StringComparer.Ordinal).ToValueList(),
             projects.Values
-                .Select(p => new TestProject(p.Name, p.FilePath, p.Frameworks.ToValueList(), graph.FrameworksOf(solution, p).ToValueList(), (uint)p.Keys.Count))
+                .Select(p => new TestProject(p.Name, p.FilePath, p.Frameworks.ToValueList(), ReachGraph.FrameworksOf(solution, p).ToValueList(), (uint)p.Keys.Count))
                 .OrderBy(p => p.Name, StringComparer.Ordinal)
                 .ThenBy(p => p.FilePath, StringComparer.Ordinal)
                 .ToValueList());

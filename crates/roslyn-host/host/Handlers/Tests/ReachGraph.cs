@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using System.Runtime.CompilerServices;
 using Microsoft.CodeAnalysis;
 using RoslynMcp.Host.Protocol;
@@ -9,7 +10,7 @@ namespace RoslynMcp.Host.Handlers.Tests;
 public sealed record DeclaredTest(TestMethodFact Fact, string ProjectPath, ProjectId Project);
 
 /// <summary>A project file declaring tests, over its target frameworks.</summary>
-public sealed record TestProjectFacts(string Name, string FilePath, List<ProjectId> Projects, SortedSet<TestFramework> Frameworks, SortedSet<string> Keys);
+public sealed record TestProjectFacts(string Name, string FilePath, ProjectId Project, SortedSet<TestFramework> Frameworks, SortedSet<string> Keys);
 
 /// <summary>
 /// The whole solution's uses, reversed (who uses each node), in every target framework, with its tests; one per
@@ -43,32 +44,70 @@ public sealed class ReachGraph
 
     private static async Task<ReachGraph> BuildAsync(Solution solution, CancellationToken cancellationToken)
     {
-        var projects = solution.Projects.Where(p => p.Language == LanguageNames.CSharp).ToList();
-        var reaches = new List<(Project Project, DocumentReach Reach)>[projects.Count];
+        var documents = await DocumentsToWalkAsync(solution, cancellationToken);
+        var versions = new ConcurrentDictionary<ProjectId, Task<VersionStamp>>();
+        var names = new ConcurrentDictionary<ProjectId, Task<IReadOnlySet<string>>>();
+        var reaches = new DocumentReach[documents.Count];
         await Parallel.ForEachAsync(
-            Enumerable.Range(0, projects.Count),
+            Enumerable.Range(0, documents.Count),
             new ParallelOptions { MaxDegreeOfParallelism = Environment.ProcessorCount, CancellationToken = cancellationToken },
             async (index, ct) =>
             {
-                var project = projects[index];
-                var version = await project.GetDependentSemanticVersionAsync(ct);
-                Task<IReadOnlySet<string>>? names = null;
-                var found = new List<(Project, DocumentReach)>();
-                foreach (var document in project.Documents)
-                {
-                    found.Add((project, await DocumentReach.OfAsync(document, version, () => names ??= SourceNames.VisibleFromAsync(project, ct), ct)));
-                }
-                reaches[index] = found;
+                var project = documents[index].Project;
+                var version = await versions.GetOrAdd(project.Id, _ => project.GetDependentSemanticVersionAsync(ct));
+                reaches[index] = await DocumentReach.OfAsync(
+                    documents[index], version, () => names.GetOrAdd(project.Id, _ => SourceNames.VisibleFromAsync(project, ct)), ct);
             });
         var graph = new ReachGraph();
-        foreach (var (project, reach) in reaches.SelectMany(r => r))
+        for (var index = 0; index < documents.Count; index++)
         {
-            graph.Add(solution, project, reach);
+            graph.Add(documents[index].Project, reaches[index]);
         }
         return graph;
     }
 
-    private void Add(Solution solution, Project project, DocumentReach reach)
+    /// <summary>
+    /// The documents a change can reach a test through: those of the projects that can declare tests (they
+    /// reference a test framework) and of the projects they reference, for no code elsewhere can use theirs;
+    /// one document per way the target frameworks see a file (<see cref="PreprocessorViews"/>), since a file
+    /// without <c>#if</c> binds alike in each.
+    /// </summary>
+    private static async Task<List<Document>> DocumentsToWalkAsync(Solution solution, CancellationToken cancellationToken)
+    {
+        var wanted = new HashSet<ProjectId>();
+        var pending = new Stack<ProjectId>();
+        foreach (var project in solution.Projects.Where(p => p.Language == LanguageNames.CSharp))
+        {
+            var compilation = await project.GetCompilationAsync(cancellationToken);
+            if (compilation is not null && TestAttributes.CanDeclareTests(compilation))
+            {
+                pending.Push(project.Id);
+            }
+        }
+        while (pending.TryPop(out var id))
+        {
+            if (wanted.Add(id) && solution.GetProject(id) is { } project)
+            {
+                foreach (var reference in project.ProjectReferences)
+                {
+                    pending.Push(reference.ProjectId);
+                }
+            }
+        }
+        var documents = new List<Document>();
+        var byFile = solution.Projects
+            .Where(p => wanted.Contains(p.Id) && p.Language == LanguageNames.CSharp)
+            .OrderBy(p => p.Name, StringComparer.Ordinal)
+            .SelectMany(p => p.Documents)
+            .GroupBy(d => d.FilePath ?? d.Id.ToString(), StringComparer.Ordinal);
+        foreach (var file in byFile)
+        {
+            documents.AddRange(await PreprocessorViews.DistinctAsync([.. file], cancellationToken));
+        }
+        return documents;
+    }
+
+    private void Add(Project project, DocumentReach reach)
     {
         foreach (var (from, to) in reach.Edges)
         {
@@ -88,11 +127,7 @@ public sealed class ReachGraph
         if (!TestProjects.TryGetValue(path, out var facts))
         {
             TestProjects[path] = facts = new TestProjectFacts(
-                Path.GetFileNameWithoutExtension(path), path, [], [], new(StringComparer.Ordinal));
-        }
-        if (!facts.Projects.Contains(project.Id))
-        {
-            facts.Projects.Add(project.Id);
+                Path.GetFileNameWithoutExtension(path), path, project.Id, [], new(StringComparer.Ordinal));
         }
         foreach (var test in reach.Tests)
         {
@@ -105,6 +140,6 @@ public sealed class ReachGraph
     }
 
     /// <summary>The target frameworks of a test project, sorted; empty when it has one.</summary>
-    public IReadOnlyList<string> FrameworksOf(Solution solution, TestProjectFacts project) =>
-        TargetFrameworks.InNames(project.Projects.Select(id => solution.GetProject(id)?.Name).OfType<string>());
+    public static IReadOnlyList<string> FrameworksOf(Solution solution, TestProjectFacts project) =>
+        TargetFrameworks.InNames(solution.Projects.Where(p => p.FilePath == project.FilePath).Select(p => p.Name));
 }

@@ -41,6 +41,10 @@ public static class TestAttributes
     /// <summary>xunit's set-up and tear-down are the constructor and these (IAsyncLifetime, IDisposable).</summary>
     private static readonly HashSet<string> AroundByName = new(StringComparer.Ordinal) { "InitializeAsync", "DisposeAsync", "Dispose" };
 
+    /// <summary>Whether a compilation sees a test framework's attributes, so that its methods can be tests.</summary>
+    public static bool CanDeclareTests(Compilation compilation) =>
+        Tests.Keys.Any(name => compilation.GetTypeByMetadataName(name) is not null);
+
     /// <summary>The framework running the method as a test, if one does.</summary>
     public static TestFramework? FrameworkOf(IMethodSymbol method)
     {

@@ -115,9 +115,12 @@ async fn changes_since_a_git_revision_select_the_tests_of_the_edited_members() {
     git(&fixture.root, &["commit", "-q", "-m", "fixture"]);
     let server = Server::start(&fixture.root, &[]).await;
     server.ok("initialize_workspace", json!({"workingDirectory": fixture.root.display().to_string()})).await;
-    // An edited body, and a new file git does not track yet.
+    // Two edited bodies, and a new file git does not track yet.
     let money = fixture.read("Pricing/Money.cs").replace("ToUpperInvariant() + \"!\"", "ToUpperInvariant() + \"!!\"");
     std::fs::write(fixture.path("Pricing/Money.cs"), money).expect("edit");
+    let pricer =
+        fixture.read("Pricing/Pricer.cs").replace("return quantity * UnitPrice;", "return UnitPrice * quantity;");
+    std::fs::write(fixture.path("Pricing/Pricer.cs"), pricer).expect("edit");
     std::fs::write(fixture.path("Pricing/Extra.cs"), "namespace Pricing;\n\npublic static class Extra\n{\n}\n")
         .expect("new file");
     // Asked at once: the service brings the host's view of the changed files up to the disk first.
@@ -128,9 +131,30 @@ async fn changes_since_a_git_revision_select_the_tests_of_the_edited_members() {
         .iter()
         .filter_map(|s| s["fullyQualifiedName"].as_str())
         .collect();
-    assert_eq!(changed, ["Pricing.Extra", "Pricing.Labels.Shout(this string)"], "{found}");
-    assert_eq!(ids(&found), ["Pricing.XunitTests.LabelTests.Shouts"], "{found}");
-    assert_eq!(project(&found, "Pricing.NunitTests")["notSelected"], json!(4));
+    assert_eq!(changed, ["Pricing.Extra", "Pricing.Labels.Shout(this string)", "Pricing.Pricer.Price(int)"], "{found}");
+    assert_eq!(
+        ids(&found),
+        [
+            "Pricing.MstestTests.CatalogTests.PricesByQuantity",
+            "Pricing.NunitTests.DiscountTests.PricesEveryQuantity",
+            "Pricing.XunitTests.CartTests.TotalAsksThePricer",
+            "Pricing.XunitTests.LabelTests.Shouts"
+        ],
+        "{found}"
+    );
+    assert_eq!(project(&found, "Pricing.NunitTests")["notSelected"], json!(3));
+    // Paged: each page syncs the same unchanged files, which leaves the snapshot and the cursor valid.
+    let mut paged = Vec::new();
+    let mut arguments = json!({"changedSince": "HEAD", "pageSize": 1});
+    loop {
+        let page = server.ok("find_tests", arguments.clone()).await;
+        paged.extend(ids(&page));
+        match page["nextCursor"].as_str() {
+            Some(cursor) => arguments["cursor"] = json!(cursor),
+            None => break,
+        }
+    }
+    assert_eq!(paged, ids(&found));
 
     let before = tree(&fixture.root);
     let outside = fixture.root.parent().expect("parent").join("pwned");

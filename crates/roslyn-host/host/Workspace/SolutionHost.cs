@@ -50,7 +50,9 @@ public sealed class SolutionHost : IDisposable
                 return await LoadLockedAsync(snapshot.SolutionPath, cancellationToken);
             }
             var solution = await FileChangeApplier.ApplyAsync(snapshot.Solution, changes, cancellationToken);
-            return Publish(snapshot with { Solution = solution, Version = snapshot.Version + 1 });
+            // Files told of whose text did not change leave the snapshot, its version and the cursors on it as
+            // they were.
+            return solution == snapshot.Solution ? snapshot : Publish(snapshot with { Solution = solution, Version = snapshot.Version + 1 });
         }
         finally
         {

@@ -59,6 +59,8 @@ struct Measured {
 }
 
 async fn run(repo: &Path, wanted: usize) {
+    let status = Command::new("git").arg("-C").arg(repo).args(["status", "--porcelain"]).output().expect("git runs");
+    assert!(status.stdout.is_empty(), "{} has changes: the mutants need a clean tree", repo.display());
     let out = tempfile::Builder::new().prefix("roslyn-mcp-bench-tests-").tempdir().expect("temp dir");
     assert!(dotnet(repo, &["build", TEST_PROJECT, "-f", FRAMEWORK, "-v", "q", "-nologo"]).0, "the checkout builds");
     let (all, _) = test_run(repo, out.path(), "baseline", None);
@@ -83,12 +85,9 @@ async fn run(repo: &Path, wanted: usize) {
         if measured.len() == wanted {
             break;
         }
-        let original = std::fs::read(&candidate.file).expect("the mutated file");
-        let mut mutated = original.clone();
-        mutated.splice(candidate.body..candidate.body, format!(" {MUTANT} ").into_bytes());
-        std::fs::write(&candidate.file, &mutated).expect("write the mutant");
+        let mutant = Mutant::write(candidate);
         let outcome = measure(&server, repo, out.path(), candidate, &failing_before, test_methods).await;
-        std::fs::write(&candidate.file, &original).expect("undo the mutant");
+        drop(mutant);
         match outcome {
             Some(m) if !m.failed.is_empty() => {
                 println!(
@@ -272,6 +271,28 @@ fn dotnet(repo: &Path, args: &[&str]) -> (bool, String) {
         .output()
         .expect("dotnet runs");
     (output.status.success(), String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+/// A mutant written into its file, undone when dropped (a panic included).
+struct Mutant {
+    file: PathBuf,
+    original: Vec<u8>,
+}
+
+impl Mutant {
+    fn write(candidate: &Candidate) -> Self {
+        let original = std::fs::read(&candidate.file).expect("the mutated file");
+        let mut mutated = original.clone();
+        mutated.splice(candidate.body..candidate.body, format!(" {MUTANT} ").into_bytes());
+        std::fs::write(&candidate.file, &mutated).expect("write the mutant");
+        Self { file: candidate.file.clone(), original }
+    }
+}
+
+impl Drop for Mutant {
+    fn drop(&mut self) {
+        let _ = std::fs::write(&self.file, &self.original);
+    }
 }
 
 /// A method whose body can take the mutant: the file and the byte offset just inside its `{`.

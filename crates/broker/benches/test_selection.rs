@@ -124,7 +124,7 @@ fn report(measured: &[Measured], (uncovered, unbuilt): (usize, usize), total: us
         measured.len()
     );
     println!(
-        "  recall: {caught} of {failed} failed test cases selected ({:.1}%); every failure selected for {all_caught} of {} mutants",
+        "  recall: {caught} of {failed} failed test methods selected ({:.1}%); every failure selected for {all_caught} of {} mutants",
         100.0 * caught as f64 / failed.max(1) as f64,
         measured.len()
     );
@@ -257,9 +257,11 @@ fn results(trx: &str) -> Vec<(String, bool)> {
         .collect()
 }
 
-/// The test method of a case name `Class.Method#display name`.
+/// The test method of a case name `Class.Method#display name`; NUnit names a parametrized case's method
+/// `Method(arguments)`.
 fn method_of(case: &str) -> String {
-    case.split('#').next().unwrap_or(case).to_owned()
+    let method = case.split('#').next().unwrap_or(case);
+    method.split('(').next().unwrap_or(method).to_owned()
 }
 
 fn dotnet(repo: &Path, args: &[&str]) -> (bool, String) {

@@ -5,6 +5,7 @@ mod changes;
 mod git;
 
 use super::{Call, Resolved, convert, unexpected};
+use crate::offload;
 use crate::paging::{Listing, PageRequest};
 use convert::RootGate;
 use protocol::host::{
@@ -156,12 +157,10 @@ async fn origin(call: &Call, input: &FindTestsInput) -> Result<(Resolved, Change
     }
     let revision = input.changed_since.as_deref().unwrap_or_default();
     let folder = resolved.target.solution.parent().map(PathBuf::from).unwrap_or_default();
+    let changed = git::changed_lines(&folder, revision, resolved.workspace.request_timeout()).await?;
+    // Each path resolved on disk, symlinks followed: work in proportion to the diff, off the async workers.
     let changed: Vec<(PathBuf, Vec<LineRange>)> =
-        git::changed_lines(&folder, revision, resolved.workspace.request_timeout())
-            .await?
-            .into_iter()
-            .filter(|(path, _)| resolved.target.contains(path))
-            .collect();
+        offload::cpu(|| changed.into_iter().filter(|(path, _)| resolved.target.contains(path)).collect());
     // The lines are the files' on disk now: the host must see the same texts.
     let workspace = call.load(&resolved.workspace).await?;
     workspace.sync_files(changed.iter().map(|(path, _)| path.clone()).collect(), &call.cancel).await?;
@@ -176,11 +175,11 @@ async fn lines(
     resolved: Resolved,
     files: Vec<(PathBuf, Option<String>)>,
 ) -> Result<(Resolved, ChangeOrigin), ToolError> {
-    let files: Vec<(PathBuf, Option<String>)> =
-        files.into_iter().filter(|(path, _)| resolved.target.contains(path)).collect();
+    let target = resolved.target.clone();
     let lines = tokio::task::spawn_blocking(move || {
         files
             .into_iter()
+            .filter(|(path, _)| target.contains(path))
             .filter_map(|(path, other)| {
                 let current = String::from_utf8_lossy(&std::fs::read(&path).ok()?).into_owned();
                 let ranges = other.map_or_else(changes::whole, |other| changes::changed_lines(&current, &other));

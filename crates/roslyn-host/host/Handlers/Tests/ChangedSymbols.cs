@@ -74,8 +74,8 @@ public static class ChangedSymbols
 
     /// <summary>
     /// The innermost declarations holding the tokens on the lines (a removal, <c>EndLine &lt; StartLine</c>: the
-    /// lines around it); a token
-    /// outside every type (a using directive, a namespace) changes every type of the file.
+    /// lines around it); a token outside every type (a using directive, a namespace) changes every type of the
+    /// file, listed once.
     /// </summary>
     private static IEnumerable<ISymbol> OnLines(SyntaxNode root, SemanticModel model, SourceText text, LineRange range, CancellationToken cancellationToken)
     {
@@ -84,36 +84,49 @@ public static class ChangedSymbols
         var first = (int)Math.Clamp(removal ? range.StartLine - 1 : range.StartLine, 1, lines) - 1;
         var last = (int)Math.Clamp(removal ? range.StartLine : range.EndLine, 1, lines) - 1;
         var span = TextSpan.FromBounds(text.Lines[first].Start, text.Lines[Math.Max(first, last)].End);
+        var outsideTypes = false;
         foreach (var token in root.DescendantTokens(span).Where(t => t.Span.IntersectsWith(span)))
         {
-            var declared = token.Parent?.AncestorsAndSelf()
-                // A field's modifiers and type belong to each of its variables.
-                .Select(node => node is BaseFieldDeclarationSyntax field ? field.Declaration.Variables.FirstOrDefault() ?? node : node)
-                .Select(node => DocumentReach.DeclaredBy(node, model, cancellationToken))
-                .FirstOrDefault(symbol => symbol is not null && DocumentReach.Node(symbol) is not null);
-            if (declared is not null)
+            var members = MembersOf(token, model, cancellationToken);
+            outsideTypes |= members.Count == 0;
+            foreach (var member in members)
             {
-                if (declared is IFieldSymbol or IEventSymbol && token.Parent!.FirstAncestorOrSelf<BaseFieldDeclarationSyntax>() is { } fields)
-                {
-                    foreach (var variable in fields.Declaration.Variables)
-                    {
-                        if (model.GetDeclaredSymbol(variable, cancellationToken) is { } each)
-                        {
-                            yield return each;
-                        }
-                    }
-                    continue;
-                }
-                yield return DocumentReach.Node(declared)!;
-                continue;
-            }
-            foreach (var type in root.DescendantNodes().OfType<BaseTypeDeclarationSyntax>())
-            {
-                if (model.GetDeclaredSymbol(type, cancellationToken) is { } symbol)
-                {
-                    yield return symbol;
-                }
+                yield return member;
             }
         }
+        if (!outsideTypes)
+        {
+            yield break;
+        }
+        foreach (var type in root.DescendantNodes().OfType<BaseTypeDeclarationSyntax>())
+        {
+            if (model.GetDeclaredSymbol(type, cancellationToken) is { } symbol)
+            {
+                yield return symbol;
+            }
+        }
+    }
+
+    /// <summary>The innermost declaration holding a token; a field declaration stands for each of its variables.</summary>
+    private static List<ISymbol> MembersOf(SyntaxToken token, SemanticModel model, CancellationToken cancellationToken)
+    {
+        foreach (var node in token.Parent?.AncestorsAndSelf() ?? [])
+        {
+            var fields = node switch
+            {
+                BaseFieldDeclarationSyntax declaration => declaration,
+                VariableDeclaratorSyntax { Parent.Parent: BaseFieldDeclarationSyntax declaration } => declaration,
+                _ => null,
+            };
+            if (fields is not null)
+            {
+                return [.. fields.Declaration.Variables.Select(v => model.GetDeclaredSymbol(v, cancellationToken)).OfType<ISymbol>()];
+            }
+            if (DocumentReach.DeclaredBy(node, model, cancellationToken) is { } declared && DocumentReach.Node(declared) is { } member)
+            {
+                return [member];
+            }
+        }
+        return [];
     }
 }

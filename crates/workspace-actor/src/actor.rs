@@ -100,7 +100,7 @@ impl Message<Acquire> for WorkspaceActor {
             if !host.connection().is_closed() {
                 return Ok(host);
             }
-            self.ready.store(None);
+            retire_crashed(&self.ready, &self.status, &host);
             tracing::warn!(solution = %self.solution.display(), pid = host.pid(), "Roslyn host died; restarting");
         }
         self.start().await
@@ -220,18 +220,26 @@ impl WorkspaceActor {
         let closed = host.connection().closed();
         let status = self.status.clone();
         let ready = self.ready.clone();
-        let pid = host.pid();
+        let host = Arc::downgrade(host);
         tokio::spawn(async move {
             closed.cancelled().await;
-            let current = ready.load();
-            if current.as_ref().is_some_and(|h| h.pid() == pid) {
-                // Counted as it is noticed: diagnose shows the crash before a call restarts the host.
-                status.update(|s| {
-                    s.state = WorkspaceState::Restarting;
-                    s.host_pid = None;
-                    s.host_restarts += 1;
-                });
+            if let Some(host) = host.upgrade() {
+                retire_crashed(&ready, &status, &host);
             }
+        });
+    }
+}
+
+/// Takes a host that went away unasked out of `ready` and counts the crash. The crash watcher and the next
+/// call's `Acquire` race to notice it; only the one that takes it out counts, so a crash counts once either
+/// way, and a host stopped on purpose (already out of `ready`) never does.
+fn retire_crashed(ready: &ArcSwapOption<HostProcess>, status: &StatusCell, host: &Arc<HostProcess>) {
+    let previous = ready.compare_and_swap(&Some(host.clone()), None);
+    if previous.as_ref().is_some_and(|p| Arc::ptr_eq(p, host)) {
+        status.update(|s| {
+            s.state = WorkspaceState::Restarting;
+            s.host_pid = None;
+            s.host_restarts += 1;
         });
     }
 }

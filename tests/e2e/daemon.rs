@@ -188,7 +188,7 @@ async fn http_refuses_foreign_origins_and_requests_without_the_token() {
 
     // An SDK client with the token works.
     let client = state.http_client(Some("s3cret")).await;
-    assert_eq!(client.tools().await.len(), 29);
+    assert_eq!(client.tools().await.len(), 30);
     client.close().await;
 
     // One daemon per state folder.

@@ -24,6 +24,7 @@ mod paging;
 mod plan_faults;
 mod plans;
 mod rename;
+mod run_tests;
 mod sessions;
 mod tools_list;
 mod walls_host;

@@ -83,6 +83,10 @@ pub struct ServiceArgs {
     /// waiting about 0.8 s for a host to start. The idle spare is one more `dotnet` process.
     #[arg(long, env = "ROSLYN_MCP_SPARE_HOST", default_value_t = true, action = clap::ArgAction::Set, value_parser = clap::builder::BoolishValueParser::new())]
     pub spare_host: bool,
+    /// Let `run_tests` build and run the solutions' tests (`false` to refuse it with TEST_RUNS_DISABLED).
+    /// A test run executes the repository's code as the service's user, as a build does.
+    #[arg(long, env = "ROSLYN_MCP_TEST_RUNS", default_value_t = true, action = clap::ArgAction::Set, value_parser = clap::builder::BoolishValueParser::new())]
+    pub test_runs: bool,
     /// Seconds one read may take in the Roslyn host before it is cancelled (TIMEOUT).
     #[arg(long, env = "ROSLYN_MCP_REQUEST_TIMEOUT_SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=120))]
     pub request_timeout_secs: u64,
@@ -179,6 +183,11 @@ impl ServiceArgs {
 
     pub fn cursor_ttl(&self) -> Duration {
         Duration::from_secs(self.cursor_ttl_secs)
+    }
+
+    /// Where test runs build and write their results, when they are allowed.
+    pub fn test_runs_dir(&self) -> Option<PathBuf> {
+        self.test_runs.then(|| self.state_dir().join("test-runs"))
     }
 
     pub fn journal_dir(&self) -> PathBuf {

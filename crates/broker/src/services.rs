@@ -37,6 +37,8 @@ pub struct Services {
     pub requests: Arc<Budget>,
     /// The host started ahead of need, unless `--spare-host false` (or no host is installed).
     pub spare: Option<Arc<SpareHost>>,
+    /// Where test runs build, unless `--test-runs false`.
+    pub test_runs: Option<crate::tools::testing::TestRuns>,
     /// The host whose handshake versions diagnose last took.
     versions_noted_for: AtomicU32,
     /// How long a stop waits for writes and calls under way: a write ends (done or rolled back) within its
@@ -78,6 +80,7 @@ impl Services {
             plans: PlanStore::default(),
             actions: ActionStore::default(),
             telemetry,
+            test_runs: args.test_runs_dir().map(crate::tools::testing::TestRuns::new),
             http: OnceLock::new(),
             requests,
             spare,

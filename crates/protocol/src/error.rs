@@ -55,6 +55,7 @@ catalog! {
     OPERATION_NOT_FOUND = 2011: "No operation with that id in the solution's history",
     CODE_ACTION_NOT_FOUND = 2012: "No code action with that id: unknown, expired, or no longer offered there",
     REVISION_NOT_FOUND = 2013: "The git revision is unknown to the solution's repository",
+    TEST_NOT_FOUND = 2014: "No test of the solution has that id",
     SYMBOL_NOT_MOVEABLE = 3001: "Symbol type cannot be moved (method, field, etc.)",
     SYMBOL_IS_NESTED = 3002: "Nested types cannot be moved independently",
     NAME_COLLISION = 3003: "Target location already has type with same name",
@@ -75,10 +76,12 @@ catalog! {
     CAP_EXCEEDED = 4008: "The result exceeds a hard limit of the service",
     TOO_MANY_REQUESTS = 4009: "Too many requests in flight for the session or the service",
     CODE_ACTION_STALE = 4010: "The solution changed since the code action was listed",
+    BUILD_FAILED = 4011: "The build a test run needs failed",
     MSBUILD_NOT_FOUND = 5001: "MSBuild not available",
     ROSLYN_NOT_AVAILABLE = 5002: "Roslyn assemblies not loadable",
     SDK_NOT_FOUND = 5003: ".NET SDK not found",
     SOLUTION_LOAD_FAILED = 5004: "Could not load solution",
+    TEST_RUNS_DISABLED = 5005: "Running tests is turned off for this service",
 }
 
 impl std::fmt::Display for ErrorCode {

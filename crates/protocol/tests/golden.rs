@@ -341,6 +341,16 @@ fn broker_vectors() -> Vec<(&'static str, BrokerMessage)> {
                 }),
             ),
         ),
+        (
+            "broker_find_tests_named",
+            request(
+                29,
+                RequestBody::FindTests(FindTestsRequest {
+                    origin: ChangeOrigin::Tests(vec!["Pricing.XunitTests.CartTests.TotalAsksThePricer".into()]),
+                    project: None,
+                }),
+            ),
+        ),
         ("broker_cancel", BrokerMessage::Cancel(RequestId(7))),
         ("broker_shutdown", BrokerMessage::Shutdown),
     ]

@@ -99,6 +99,24 @@ public sealed class FindTestsTests(TestedSolution tested)
     }
 
     [Fact]
+    public async Task TestsNamedAreFoundByThemselvesAndUnknownNamesAreLeftOut()
+    {
+        string[] names = ["Pricing.NunitTests.DiscountTests.SmallAmountsKeepTheirPrice", "Pricing.XunitTests.CartTests.TotalAsksThePricer", "Pricing.Nowhere.Missing"];
+        var request = new FindTestsRequest(new ChangeOrigin.Tests(ValueList.Create<string>(names)), null);
+        var found = (await tested.OkAsync<ResponseBody.FoundTests>(new RequestBody.FindTests(request))).Value;
+
+        Assert.Equal([names[0], names[1]], Names(found));
+        Assert.Equal(["Pricing.XunitTests.CartTests.TotalAsksThePricer()"], found.Tests[1].Reason);
+        Assert.Empty(found.Changed);
+        Assert.Equal(3, found.Projects.Count);
+
+        var none = new FindTestsRequest(new ChangeOrigin.Tests(ValueList<string>.Empty), "Pricing.MstestTests");
+        var projects = (await tested.OkAsync<ResponseBody.FoundTests>(new RequestBody.FindTests(none))).Value;
+        Assert.Empty(projects.Tests);
+        Assert.Equal("Pricing.MstestTests", Assert.Single(projects.Projects).Name);
+    }
+
+    [Fact]
     public async Task ALibraryIsNotATestProject()
     {
         var request = new FindTestsRequest(new ChangeOrigin.Symbol(tested.At("Pricing/Pricer.cs", 3, 18)), "Pricing");

@@ -145,6 +145,10 @@ public sealed class GoldenVectorTests
                 new ChangeOrigin.Lines([new ChangedLines("/w/Pricer.cs", [new LineRange(3, 5), new LineRange(9, 8)])]),
                 null)))
         },
+        {
+            "broker_find_tests_named",
+            Request(29, new RequestBody.FindTests(new FindTestsRequest(new ChangeOrigin.Tests(["Pricing.XunitTests.CartTests.TotalAsksThePricer"]), null)))
+        },
         { "broker_cancel", new BrokerMessage.Cancel(new RequestId(7)) },
         { "broker_shutdown", new BrokerMessage.Shutdown() },
     };

@@ -113,8 +113,9 @@ impl Drop for HostProcess {
     }
 }
 
-/// Kills whatever is left of the host's process group (MSBuild build hosts caught mid-build).
-fn kill_group(pid: u32) {
+/// Kills whatever is left of the process group `pid` leads (for the host: MSBuild build hosts caught
+/// mid-build).
+pub fn kill_group(pid: u32) {
     use nix::sys::signal::{Signal, killpg};
     use nix::unistd::Pid;
     if let Ok(pid) = i32::try_from(pid)

@@ -34,6 +34,7 @@ pub const CAPABILITIES: &[&str] = &[
     "find_replace",
     "remove_unused",
     "find_tests",
+    "run_tests",
     "apply_plan",
     "undo",
     "redo",

@@ -13,7 +13,7 @@ use crate::ErrorCode;
 use bincode::{Decode, Encode};
 
 /// Bumped on any change to the types in this module.
-pub const PROTOCOL_VERSION: u32 = 9;
+pub const PROTOCOL_VERSION: u32 = 10;
 
 /// Correlates a response with its request; unique per connection, chosen by the broker.
 #[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -1007,6 +1007,9 @@ pub enum ChangeOrigin {
     /// Lines of the current files that changed: the members (or, outside any member, the types) whose tokens
     /// lie on them changed. Files the solution does not compile are left out.
     Lines(Vec<ChangedLines>),
+    /// No change: the tests with these fully qualified names, each reached by itself (an empty list: none,
+    /// and the answer lists the test projects only).
+    Tests(Vec<String>),
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]

@@ -5,7 +5,8 @@
 //!
 //! `pub struct Name(head; tail) { ... }` puts a group before the struct's own fields and one after them;
 //! either may be empty. Heads: `position` (`filePath`, `line`, `column`, `solutionPath`), `place` (the same,
-//! optional), `target` (a type name or a `place`), `moved` (the type a move takes: `sourceFile`, `symbolName`, `line`).
+//! optional), `change` (a `place`, `changedSince`, `operationId` or `planId`: what changed), `target` (a type
+//! name or a `place`), `moved` (the type a move takes: `sourceFile`, `symbolName`, `line`).
 //! Tails: `page "Items"` (`pageSize`, `cursor`), `write` (`solutionPath`, `preview`), `preview` alone (for inputs whose
 //! head has `solutionPath`).
 
@@ -70,6 +71,22 @@ macro_rules! tool_input {
             /// `Shop.Core.Services.IRepository`1`); or give `filePath`, `line` and `column` instead.
             #[serde(default)]
             pub type_name: Option<String>,
+            $($fields)*
+        ]);
+    };
+    (@head $decl:tt [change] [$($fields:tt)*]) => {
+        $crate::tools::groups::tool_input!(@head $decl [place] [
+            /// A git revision (`HEAD`, `main`, `HEAD~3`, a commit id): the members whose declarations or bodies
+            /// differ between it and the files on disk, uncommitted and untracked `.cs` files included.
+            #[serde(default)]
+            #[schemars(length(min = 1, max = 256))]
+            pub changed_since: Option<String>,
+            /// An operation of `list_operations`: the members the write changed.
+            #[serde(default)]
+            pub operation_id: Option<String>,
+            /// A plan a preview returned: the members applying it would change.
+            #[serde(default)]
+            pub plan_id: Option<String>,
             $($fields)*
         ]);
     };

@@ -7,18 +7,7 @@ use serde::{Deserialize, Serialize};
 
 tool_input! {
     /// Exactly one origin: a position (`filePath`, `line`, `column`), `changedSince`, `operationId` or `planId`.
-    pub struct FindTestsInput(place; page "Tests") {
-        /// A git revision (`HEAD`, `main`, `HEAD~3`, a commit id): the members whose declarations or bodies
-        /// differ between it and the files on disk, uncommitted and untracked `.cs` files included.
-        #[serde(default)]
-        #[schemars(length(min = 1, max = 256))]
-        pub changed_since: Option<String>,
-        /// An operation of `list_operations`: the members the write changed.
-        #[serde(default)]
-        pub operation_id: Option<String>,
-        /// A plan a preview returned: the members applying it would change.
-        #[serde(default)]
-        pub plan_id: Option<String>,
+    pub struct FindTestsInput(change; page "Tests") {
         /// Only the tests of this test project (name or project file path).
         #[serde(default)]
         pub project: Option<String>,
@@ -77,5 +66,114 @@ tool_output! {
         /// `static`: the selection follows the code as the compiler binds it; what reflection, a DI container
         /// or a string names is invisible to it.
         pub selection: String,
+    }
+}
+
+tool_input! {
+    /// What to run, exactly one of: `tests` (ids `find_tests` returned); the tests a change reaches (a position,
+    /// `changedSince`, `operationId` or `planId`, as `find_tests` takes them); `filter`; or `project` alone (all
+    /// its tests). `project` also narrows any of the others to one test project.
+    pub struct RunTestsInput(change;) {
+        /// Test ids as `find_tests` returns them (`Namespace.Class.Method`): every case of each.
+        #[serde(default)]
+        #[schemars(length(min = 1, max = 10000))]
+        pub tests: Option<Vec<String>>,
+        /// A VSTest filter expression (`FullyQualifiedName~Checkout&Category!=Slow`), run in each test project
+        /// (or in `project`).
+        #[serde(default)]
+        #[schemars(length(min = 1, max = 4096))]
+        pub filter: Option<String>,
+        /// One test project, by name or project file path.
+        #[serde(default)]
+        pub project: Option<String>,
+        /// The whole call's limit, build included (default 300, at most 3600): past it the run stops and the
+        /// answer holds the results so far.
+        #[serde(default)]
+        #[schemars(range(min = 10, max = 3600))]
+        pub timeout_seconds: Option<u32>,
+        /// One test running longer than this hangs: its run is stopped and the call refused with TIMEOUT,
+        /// naming it (default: the whole call's limit).
+        #[serde(default)]
+        #[schemars(range(min = 1, max = 3600))]
+        pub test_timeout_seconds: Option<u32>,
+    }
+}
+
+/// How a test case ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum TestOutcome {
+    /// It ended its test process (or was running when the process died).
+    Crashed,
+    Failed,
+    /// Selected, but the run stopped before it (a crash, the time limit).
+    NotRun,
+    Skipped,
+    Passed,
+}
+
+/// A frame of a failure's stack trace.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StackFrame {
+    /// The frame as the runtime wrote it (`at Shop.Cart.Total() in /src/Cart.cs:line 12`).
+    pub text: String,
+    /// Its source file, when it is a file of the solution inside the workspace roots.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file_path: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+}
+
+/// One test case's result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TestResultItem {
+    /// The case: the test's fully qualified name, with the arguments of a parametrized case as its runner
+    /// names them.
+    pub id: String,
+    /// The test it is a case of, as `find_tests` names it.
+    pub test: String,
+    pub project: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target_framework: Option<String>,
+    pub outcome: TestOutcome,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub duration_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stack_trace: Vec<StackFrame>,
+}
+
+/// Counts and times of a run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TestRunSummary {
+    /// Test cases with a result, and selected tests that did not run.
+    pub total: u32,
+    pub passed: u32,
+    pub failed: u32,
+    pub skipped: u32,
+    pub not_run: u32,
+    pub crashed: u32,
+    /// Time building the test projects (and what they reference).
+    pub build_ms: u64,
+    /// Time running their tests.
+    pub run_ms: u64,
+}
+
+tool_output! {
+    pub struct RunTestsOutput {
+        /// Crashed, failed, not run, skipped, then passed; each by project and id.
+        pub results: Vec<TestResultItem>,
+        pub summary: TestRunSummary,
+        /// The test projects that ran, sorted by name.
+        pub projects: Vec<String>,
+        /// False when the time limit stopped the run: the results are those so far.
+        pub complete: bool,
+        /// Whether the solution's files changed while the tests ran (the build compiled them as they were
+        /// when the call began).
+        pub files_changed_during_run: bool,
     }
 }

@@ -3,6 +3,9 @@
 
 mod changes;
 mod git;
+mod run;
+
+pub use run::{TestRuns, run_tests};
 
 use super::{Call, Resolved, convert, unexpected};
 use crate::offload;
@@ -27,7 +30,15 @@ struct Header {
 pub async fn find_tests(call: &Call, input: FindTestsInput) -> Result<FindTestsOutput, ToolError> {
     let limits = call.services.limits;
     let page_size = limits.page_size(input.page_size)?;
-    let (resolved, origin) = origin(call, &input).await?;
+    let change = Change::of_find(&input);
+    if change.given() != 1 {
+        return Err(ToolError::new(
+            ErrorCode::INVALID_PARAMETER,
+            "Give exactly one origin: filePath with line and column, changedSince, operationId or planId",
+        )
+        .detail("field", "changedSince"));
+    }
+    let (resolved, origin) = origin(call, &change).await?;
     let canonical = serde_json::json!({
         "solution": resolved.target.solution, "origin": convert::stable_id(&format!("{origin:?}")),
         "project": input.project,
@@ -95,20 +106,58 @@ fn listing(gate: &RootGate, found: &FoundTests) -> (Header, Vec<TestItem>) {
     (Header { changed, projects }, tests)
 }
 
-/// The solution and the change: exactly one of a position, `changedSince`, `operationId` or `planId`.
-async fn origin(call: &Call, input: &FindTestsInput) -> Result<(Resolved, ChangeOrigin), ToolError> {
-    let position = input.file_path.is_some() || input.line.is_some() || input.column.is_some();
-    let given = [position, input.changed_since.is_some(), input.operation_id.is_some(), input.plan_id.is_some()];
-    if given.iter().filter(|g| **g).count() != 1 {
-        return Err(ToolError::new(
-            ErrorCode::INVALID_PARAMETER,
-            "Give exactly one origin: filePath with line and column, changedSince, operationId or planId",
-        )
-        .detail("field", "changedSince"));
+/// A change as `find_tests` and `run_tests` take it: a position, `changedSince`, `operationId` or `planId`.
+struct Change<'a> {
+    file_path: Option<&'a str>,
+    line: Option<u32>,
+    column: Option<u32>,
+    solution_path: Option<&'a str>,
+    changed_since: Option<&'a str>,
+    operation_id: Option<&'a str>,
+    plan_id: Option<&'a str>,
+}
+
+macro_rules! change_of {
+    ($input:expr) => {
+        Change {
+            file_path: $input.file_path.as_deref(),
+            line: $input.line,
+            column: $input.column,
+            solution_path: $input.solution_path.as_deref(),
+            changed_since: $input.changed_since.as_deref(),
+            operation_id: $input.operation_id.as_deref(),
+            plan_id: $input.plan_id.as_deref(),
+        }
+    };
+}
+
+impl<'a> Change<'a> {
+    fn of_find(input: &'a FindTestsInput) -> Self {
+        change_of!(input)
     }
-    let solution_path = input.solution_path.as_deref();
-    if position {
-        let (Some(file), Some(line), Some(column)) = (&input.file_path, input.line, input.column) else {
+
+    fn of_run(input: &'a protocol::tools::testing::RunTestsInput) -> Self {
+        change_of!(input)
+    }
+
+    fn has_position(&self) -> bool {
+        self.file_path.is_some() || self.line.is_some() || self.column.is_some()
+    }
+
+    /// How many of the origins are given.
+    fn given(&self) -> usize {
+        [self.has_position(), self.changed_since.is_some(), self.operation_id.is_some(), self.plan_id.is_some()]
+            .iter()
+            .filter(|g| **g)
+            .count()
+    }
+}
+
+/// The solution and the change, from the one origin `input` gives.
+async fn origin(call: &Call, input: &Change<'_>) -> Result<(Resolved, ChangeOrigin), ToolError> {
+    let solution_path = input.solution_path;
+    if input.has_position() {
+        let (Some(file), Some(line), Some(column)) = (input.file_path, input.line, input.column) else {
             let missing = if input.file_path.is_none() {
                 "filePath"
             } else if input.line.is_none() {
@@ -125,7 +174,7 @@ async fn origin(call: &Call, input: &FindTestsInput) -> Result<(Resolved, Change
         let (resolved, position) = call.position_at(file, line, column, solution_path).await?;
         return Ok((resolved, ChangeOrigin::Symbol(position)));
     }
-    if let Some(id) = &input.plan_id {
+    if let Some(id) = input.plan_id {
         let plan = call.services.plans.get(id)?;
         let resolved = call.resolve(Some(&plan.solution.display().to_string()), None).await?;
         let files = plan
@@ -137,9 +186,9 @@ async fn origin(call: &Call, input: &FindTestsInput) -> Result<(Resolved, Change
         return lines(resolved, files).await;
     }
     let resolved = call.resolve(solution_path, None).await?;
-    if let Some(id) = &input.operation_id {
+    if let Some(id) = input.operation_id {
         let history = resolved.workspace.history();
-        let id = id.clone();
+        let id = id.to_owned();
         let operation = tokio::task::spawn_blocking(move || history.read(&id))
             .await
             .map_err(|e| ToolError::new(ErrorCode::FILESYSTEM_ERROR, format!("reading the history failed: {e}")))??;
@@ -155,7 +204,7 @@ async fn origin(call: &Call, input: &FindTestsInput) -> Result<(Resolved, Change
             .collect();
         return lines(resolved, files).await;
     }
-    let revision = input.changed_since.as_deref().unwrap_or_default();
+    let revision = input.changed_since.unwrap_or_default();
     let folder = resolved.target.solution.parent().map(PathBuf::from).unwrap_or_default();
     let changed = git::changed_lines(&folder, revision, resolved.workspace.request_timeout()).await?;
     // Each path resolved on disk, symlinks followed: work in proportion to the diff, off the async workers.

@@ -15,8 +15,18 @@ public static class FindTestsHandler
     {
         var graph = await ReachGraph.OfAsync(solution, cancellationToken);
         var projects = Wanted(graph, request.Project);
-        var changed = await ChangedSymbols.OfAsync(solution, request.Origin, cancellationToken);
-        var reached = Reach(graph, changed.Select(DocumentReach.KeyOf));
+        List<ISymbol> changed;
+        List<(string Test, List<string> Chain)> reached;
+        if (request.Origin is ChangeOrigin.Tests { Value: var names })
+        {
+            changed = [];
+            reached = Named(graph, names);
+        }
+        else
+        {
+            changed = await ChangedSymbols.OfAsync(solution, request.Origin, cancellationToken);
+            reached = Reach(graph, changed.Select(DocumentReach.KeyOf));
+        }
 
         var tests = new List<FoundTest>();
         foreach (var (key, chain) in reached)
@@ -72,6 +82,16 @@ public static class FindTestsHandler
             $"'{wanted}' is not a test project of the loaded solution: no method of it is a test that xunit, NUnit, MSTest or TUnit runs",
             new JsonObject { ["project"] = wanted, ["testProjects"] = new JsonArray([.. testProjects.Select(n => JsonValue.Create(n))]) },
             testProjects.Count > 0 ? $"Pass one of the test projects: {string.Join(", ", testProjects)}" : "The solution declares no test");
+    }
+
+    /// <summary>The tests named, each reached by itself; names of no test are left out (the caller tells them).</summary>
+    private static List<(string Test, List<string> Chain)> Named(ReachGraph graph, IReadOnlyList<string> names)
+    {
+        var wanted = names.ToHashSet(StringComparer.Ordinal);
+        return graph.Tests
+            .Where(t => t.Value.Any(d => wanted.Contains(d.Fact.FullyQualifiedName)))
+            .Select(t => (t.Key, new List<string> { t.Key }))
+            .ToList();
     }
 
     /// <summary>Breadth first up the uses from the changed nodes: each test reached with its shortest chain, the changed node first.</summary>

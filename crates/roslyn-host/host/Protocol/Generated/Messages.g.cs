@@ -11,7 +11,7 @@ namespace RoslynMcp.Host.Protocol;
 public static class ProtocolVersion
 {
     /// <summary>The Rust side's <c>PROTOCOL_VERSION</c>; both sides refuse any other.</summary>
-    public const uint Current = 9;
+    public const uint Current = 10;
 }
 
 /// <summary>Correlates a response with its request; unique per connection, chosen by the broker.</summary>
@@ -2369,6 +2369,12 @@ public abstract partial record ChangeOrigin : IBincode<ChangeOrigin>
     /// </summary>
     public sealed record Lines(ValueList<ChangedLines> Value) : ChangeOrigin;
 
+    /// <summary>
+    /// No change: the tests with these fully qualified names, each reached by itself (an empty list: none,
+    /// and the answer lists the test projects only).
+    /// </summary>
+    public sealed record Tests(ValueList<string> Value) : ChangeOrigin;
+
     public void Encode(BincodeWriter writer)
     {
         switch (this)
@@ -2381,6 +2387,10 @@ public abstract partial record ChangeOrigin : IBincode<ChangeOrigin>
                 writer.WriteVariant(1);
                 writer.WriteSeq(m.Value, static (w0, v0) => v0.Encode(w0));
                 break;
+            case Tests m:
+                writer.WriteVariant(2);
+                writer.WriteSeq(m.Value, static (w0, v0) => w0.WriteString(v0));
+                break;
             default:
                 throw new UnreachableException();
         }
@@ -2390,6 +2400,7 @@ public abstract partial record ChangeOrigin : IBincode<ChangeOrigin>
     {
         0 => new Symbol(Position.Decode(reader)),
         1 => new Lines(reader.ReadSeq(static r0 => ChangedLines.Decode(r0))),
+        2 => new Tests(reader.ReadSeq(static r0 => r0.ReadString())),
         var index => throw BincodeReader.UnknownVariant(nameof(ChangeOrigin), index),
     };
 }
@@ -2546,54 +2557,60 @@ public enum ErrorCode : uint
     CodeActionNotFound = 20,
     /// <summary>The git revision is unknown to the solution's repository (2013).</summary>
     RevisionNotFound = 21,
+    /// <summary>No test of the solution has that id (2014).</summary>
+    TestNotFound = 22,
     /// <summary>Symbol type cannot be moved (method, field, etc.) (3001).</summary>
-    SymbolNotMoveable = 22,
+    SymbolNotMoveable = 23,
     /// <summary>Nested types cannot be moved independently (3002).</summary>
-    SymbolIsNested = 23,
+    SymbolIsNested = 24,
     /// <summary>Target location already has type with same name (3003).</summary>
-    NameCollision = 24,
+    NameCollision = 25,
     /// <summary>Source and target are the same (3004).</summary>
-    SameLocation = 25,
+    SameLocation = 26,
     /// <summary>Move would create circular dependency (3005).</summary>
-    CircularReference = 26,
+    CircularReference = 27,
     /// <summary>Move would break accessibility constraints (3006).</summary>
-    BreaksAccessibility = 27,
+    BreaksAccessibility = 28,
     /// <summary>The type is already in the target namespace (3007).</summary>
-    SameNamespace = 28,
+    SameNamespace = 29,
     /// <summary>The symbol is declared in a referenced assembly, not in the solution's source (3008).</summary>
-    SymbolNotInSource = 29,
+    SymbolNotInSource = 30,
     /// <summary>The operation is already undone (undo) or not undone (redo) (3009).</summary>
-    OperationNotApplicable = 30,
+    OperationNotApplicable = 31,
     /// <summary>The project declares no test a test framework runs (3010).</summary>
-    NotATestProject = 31,
+    NotATestProject = 32,
     /// <summary>Another operation in progress (4001).</summary>
-    WorkspaceBusy = 32,
+    WorkspaceBusy = 33,
     /// <summary>Cannot read/write files (4002).</summary>
-    FilesystemError = 33,
+    FilesystemError = 34,
     /// <summary>Roslyn operation failed unexpectedly (4003).</summary>
-    RoslynError = 34,
+    RoslynError = 35,
     /// <summary>Changes would break compilation (4004).</summary>
-    CompilationError = 35,
+    CompilationError = 36,
     /// <summary>Operation exceeded time limit (4005).</summary>
-    Timeout = 36,
+    Timeout = 37,
     /// <summary>Files changed since the edits were computed (4006).</summary>
-    StalePlan = 37,
+    StalePlan = 38,
     /// <summary>The solution changed since the cursor was issued (4007).</summary>
-    CursorStale = 38,
+    CursorStale = 39,
     /// <summary>The result exceeds a hard limit of the service (4008).</summary>
-    CapExceeded = 39,
+    CapExceeded = 40,
     /// <summary>Too many requests in flight for the session or the service (4009).</summary>
-    TooManyRequests = 40,
+    TooManyRequests = 41,
     /// <summary>The solution changed since the code action was listed (4010).</summary>
-    CodeActionStale = 41,
+    CodeActionStale = 42,
+    /// <summary>The build a test run needs failed (4011).</summary>
+    BuildFailed = 43,
     /// <summary>MSBuild not available (5001).</summary>
-    MsbuildNotFound = 42,
+    MsbuildNotFound = 44,
     /// <summary>Roslyn assemblies not loadable (5002).</summary>
-    RoslynNotAvailable = 43,
+    RoslynNotAvailable = 45,
     /// <summary>.NET SDK not found (5003).</summary>
-    SdkNotFound = 44,
+    SdkNotFound = 46,
     /// <summary>Could not load solution (5004).</summary>
-    SolutionLoadFailed = 45,
+    SolutionLoadFailed = 47,
+    /// <summary>Running tests is turned off for this service (5005).</summary>
+    TestRunsDisabled = 48,
 }
 
 /// <summary>The codec of the protocol's enums: the variant index as a varint.</summary>
@@ -2684,6 +2701,6 @@ public static class EnumCodec
     public static ErrorCode ReadErrorCode(this BincodeReader reader)
     {
         var index = reader.ReadVariant();
-        return index < 46 ? (ErrorCode)index : throw BincodeReader.UnknownVariant(nameof(ErrorCode), index);
+        return index < 49 ? (ErrorCode)index : throw BincodeReader.UnknownVariant(nameof(ErrorCode), index);
     }
 }

@@ -1,0 +1,61 @@
+//! Where test runs build and leave their results: a private folder of the service per solution, never the
+//! solution's own `bin/` and `obj/`, so a run collides neither with the user's builds nor with their IDE.
+
+use protocol::{ErrorCode, ToolError};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use tokio::sync::OwnedMutexGuard;
+
+/// The test runs of every solution the service serves.
+pub struct TestRuns {
+    dir: PathBuf,
+    /// One run per solution at a time: a second build would overwrite the assemblies the first one's tests
+    /// are running from.
+    locks: Mutex<HashMap<PathBuf, Arc<tokio::sync::Mutex<()>>>>,
+}
+
+/// One run's folders, held for the run: the solution's build output (kept between runs, so a build is
+/// incremental) and this run's results (removed when the run is over).
+pub struct RunFolders {
+    pub artifacts: PathBuf,
+    pub results: PathBuf,
+    _turn: OwnedMutexGuard<()>,
+}
+
+impl TestRuns {
+    pub fn new(dir: PathBuf) -> Self {
+        Self { dir, locks: Mutex::default() }
+    }
+
+    /// Waits for the solution's previous run to end, then makes this run's folders.
+    pub async fn begin(&self, solution: &Path) -> Result<RunFolders, ToolError> {
+        let lock = self
+            .locks
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .entry(solution.to_path_buf())
+            .or_default()
+            .clone();
+        let turn = lock.lock_owned().await;
+        let id = crate::tools::convert::stable_id(&solution.display().to_string());
+        let base = self.dir.join(id.trim_start_matches("sha256:").get(..16).unwrap_or("solution"));
+        let artifacts = base.join("artifacts");
+        let results = base.join(format!("run-{}", uuid::Uuid::new_v4().simple()));
+        // Each level checked, not only made: a folder someone else planted would let them swap what runs.
+        crate::offload::cpu(|| {
+            for dir in [&self.dir, &base, &artifacts, &results] {
+                roslyn_host::create_private_dir(dir).map_err(|e| {
+                    ToolError::new(ErrorCode::FILESYSTEM_ERROR, format!("preparing the test run's folder failed: {e}"))
+                })?;
+            }
+            Ok(RunFolders { artifacts, results, _turn: turn })
+        })
+    }
+}
+
+impl Drop for RunFolders {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.results);
+    }
+}

@@ -1,0 +1,388 @@
+//! run_tests: builds the test projects a selection needs into the service's own folder, runs them with their
+//! runner (VSTest, `dotnet test`) under an exact filter, and answers from the runner's TRX files.
+
+mod build_log;
+mod folders;
+mod process;
+mod settings;
+mod trx;
+
+pub use folders::TestRuns;
+
+use super::{Change, origin};
+use crate::tools::{Call, Resolved, unexpected};
+use process::Ended;
+use protocol::host::{ChangeOrigin, FindTestsRequest, FoundTests, RequestBody, ResponseBody, TestFramework};
+use protocol::tools::testing::{
+    RunTestsInput, RunTestsOutput, StackFrame, TestOutcome, TestResultItem, TestRunSummary,
+};
+use protocol::{ErrorCode, ToolError};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use tokio::time::Instant;
+
+const DEFAULT_TIMEOUT_SECS: u32 = 300;
+/// What the runner needs after its own session limit to write the results so far.
+const RUNNER_MARGIN: Duration = Duration::from_secs(15);
+
+/// One test project's part of the run.
+struct ProjectRun {
+    name: String,
+    path: PathBuf,
+    /// Its selected tests (`Namespace.Class.Method`) with their framework; none: every test, or `filter`.
+    tests: BTreeMap<String, TestFramework>,
+}
+
+pub async fn run_tests(call: &Call, input: RunTestsInput) -> Result<RunTestsOutput, ToolError> {
+    let Some(runs) = &call.services.test_runs else {
+        return Err(ToolError::new(ErrorCode::TEST_RUNS_DISABLED, "This service does not run tests")
+            .suggest("Start the service with --test-runs true (ROSLYN_MCP_TEST_RUNS) to allow run_tests"));
+    };
+    let dotnet = call.services.located.install()?.dotnet;
+    let limit = Duration::from_secs(input.timeout_seconds.unwrap_or(DEFAULT_TIMEOUT_SECS).clamp(10, 3600).into());
+    let deadline = Instant::now() + limit;
+    let (resolved, origin) = selection(call, &input).await?;
+    let request = FindTestsRequest { origin: origin.clone(), project: input.project.clone() };
+    let reply = call.ask(&resolved.workspace, RequestBody::FindTests(request)).await?;
+    let ResponseBody::FoundTests(found) = reply.body else { return Err(unexpected(reply.body)) };
+    let plan = plan(&origin, &input, &found)?;
+    let mut output = RunTestsOutput {
+        results: Vec::new(),
+        summary: TestRunSummary::default(),
+        projects: plan.iter().map(|p| p.name.clone()).collect(),
+        complete: true,
+        files_changed_during_run: false,
+        omitted_outside_roots: 0,
+        resolved_from_solution: resolved.target.solution.display().to_string(),
+    };
+    if plan.is_empty() {
+        return Ok(output);
+    }
+    let folders = runs.begin(&resolved.target.solution).await?;
+    let filter = input.filter.as_deref();
+    let runner = Runner { call, dotnet: &dotnet, folders: &folders, deadline, resolved: &resolved, filter };
+
+    // The files compiled are those on disk now: no write of the service lands while the build reads them.
+    let began = Instant::now();
+    {
+        let _no_writes = resolved.workspace.begin_write()?;
+        for (at, project) in plan.iter().enumerate() {
+            call.progress.step(format!("Building {} ({} of {})", project.name, at + 1, plan.len())).await;
+            runner.build(project, at).await?;
+        }
+    }
+    output.summary.build_ms = began.elapsed().as_millis() as u64;
+
+    let version = resolved.workspace.status().workspace_version;
+    let began = Instant::now();
+    let selected: u32 = plan.iter().map(|p| p.tests.len() as u32).sum();
+    let mut finished = 0u32;
+    for (at, project) in plan.iter().enumerate() {
+        let ran = runner.test(project, at, input.test_timeout_seconds, selected, &mut finished).await?;
+        output.complete &= ran.complete;
+        if ran.hung.is_some() || !ran.complete {
+            output.results.extend(ran.results);
+            if let Some(hung) = ran.hung {
+                output.summary.run_ms = began.elapsed().as_millis() as u64;
+                return Err(hang(project, &hung, input.test_timeout_seconds, limit, &output));
+            }
+            break;
+        }
+        output.results.extend(ran.results);
+    }
+    output.summary.run_ms = began.elapsed().as_millis() as u64;
+    output.files_changed_during_run = resolved.workspace.status().workspace_version != version;
+    finish(&mut output);
+    Ok(output)
+}
+
+/// The solution and what selects the tests: exactly one of the tests named, a change, a filter, or a
+/// project alone.
+async fn selection(call: &Call, input: &RunTestsInput) -> Result<(Resolved, ChangeOrigin), ToolError> {
+    let change = Change::of_run(input);
+    let given = change.given() + usize::from(input.tests.is_some()) + usize::from(input.filter.is_some());
+    if given > 1 || (given == 0 && input.project.is_none()) {
+        return Err(ToolError::new(
+            ErrorCode::INVALID_PARAMETER,
+            "Give exactly one of tests, filePath with line and column, changedSince, operationId, planId or filter; or project alone",
+        )
+        .detail("field", "tests"));
+    }
+    if change.given() == 1 {
+        return origin(call, &change).await;
+    }
+    let resolved = call.resolve(input.solution_path.as_deref(), None).await?;
+    Ok((resolved, ChangeOrigin::Tests(input.tests.clone().unwrap_or_default())))
+}
+
+/// Each test project to run with its tests; a test id no test of the solution has is refused.
+fn plan(origin: &ChangeOrigin, input: &RunTestsInput, found: &FoundTests) -> Result<Vec<ProjectRun>, ToolError> {
+    let mut runs: BTreeMap<&str, ProjectRun> = BTreeMap::new();
+    let whole_projects = matches!(origin, ChangeOrigin::Tests(named) if named.is_empty());
+    if whole_projects {
+        for project in &found.projects {
+            runs.insert(&project.file_path, ProjectRun::new(&project.name, &project.file_path));
+        }
+    }
+    for test in &found.tests {
+        runs.entry(&test.project_path)
+            .or_insert_with(|| ProjectRun::new(&test.project, &test.project_path))
+            .tests
+            .insert(test.fully_qualified_name.clone(), test.framework);
+    }
+    if let Some(named) = &input.tests {
+        let known: BTreeSet<&str> = found.tests.iter().map(|t| t.fully_qualified_name.as_str()).collect();
+        let unknown: Vec<&String> = named.iter().filter(|id| !known.contains(id.as_str())).collect();
+        if !unknown.is_empty() {
+            return Err(ToolError::new(
+                ErrorCode::TEST_NOT_FOUND,
+                format!("No test of the solution is named {}", unknown[0]),
+            )
+            .detail("unknown", serde_json::json!(unknown))
+            .suggest("Pass ids as find_tests returns them: Namespace.Class.Method"));
+        }
+    }
+    let mut runs: Vec<ProjectRun> = runs.into_values().collect();
+    runs.sort_by(|a, b| (&a.name, &a.path).cmp(&(&b.name, &b.path)));
+    Ok(runs)
+}
+
+impl ProjectRun {
+    fn new(name: &str, path: &str) -> Self {
+        Self { name: name.to_owned(), path: PathBuf::from(path), tests: BTreeMap::new() }
+    }
+}
+
+/// What one test project's run gave.
+struct ProjectResults {
+    results: Vec<TestResultItem>,
+    complete: bool,
+    /// The test that ran past the hang limit.
+    hung: Option<String>,
+}
+
+struct Runner<'a> {
+    call: &'a Call,
+    dotnet: &'a Path,
+    folders: &'a folders::RunFolders,
+    deadline: Instant,
+    resolved: &'a Resolved,
+    /// The caller's own filter, for projects run without a selection.
+    filter: Option<&'a str>,
+}
+
+impl Runner<'_> {
+    /// Restores and builds the project (and what it references) into the service's artifacts folder.
+    async fn build(&self, project: &ProjectRun, at: usize) -> Result<(), ToolError> {
+        let log = self.folders.results.join(format!("build-{at}.log"));
+        let mut command = process::dotnet(self.dotnet, self.working_dir(project));
+        command
+            .arg("build")
+            .arg(&project.path)
+            .arg("--artifacts-path")
+            .arg(&self.folders.artifacts)
+            .args(["-nologo", "-nodeReuse:false", "--disable-build-servers", "-v:q", "-clp:NoSummary"])
+            .arg(format!("-flp:LogFile={};Verbosity=quiet;ErrorsOnly", log.display()));
+        match process::run(command, self.deadline, &self.call.cancel, &self.call.progress, |_| None).await? {
+            Ended::Exited(status) if status.success() => Ok(()),
+            Ended::Exited(status) => {
+                let text = std::fs::read_to_string(&log).unwrap_or_default();
+                let mut errors = build_log::errors(&text);
+                // Only the solution's own files are named; a place outside the roots keeps its message.
+                for error in &mut errors {
+                    if error.file_path.as_ref().is_some_and(|f| !self.resolved.target.contains(Path::new(f))) {
+                        (error.file_path, error.line, error.column) = (None, None, None);
+                    }
+                }
+                let first = errors.first().map_or_else(|| format!("dotnet build {status}"), |e| e.message.clone());
+                Err(ToolError::new(
+                    ErrorCode::BUILD_FAILED,
+                    format!("Building {} failed with {} error(s): {first}", project.name, errors.len()),
+                )
+                .detail("project", project.name.clone())
+                .detail("errors", serde_json::to_value(errors.iter().take(50).collect::<Vec<_>>()).unwrap_or_default())
+                .suggest("Fix the errors (get_compilation_diagnostics shows them in the workspace), then run again"))
+            }
+            Ended::TimedOut => Err(timed_out(&format!("building {}", project.name))),
+            Ended::Cancelled => Err(cancelled()),
+        }
+    }
+
+    /// Runs the project's selected tests and reads their results.
+    async fn test(
+        &self,
+        project: &ProjectRun,
+        at: usize,
+        test_timeout: Option<u32>,
+        selected: u32,
+        finished: &mut u32,
+    ) -> Result<ProjectResults, ToolError> {
+        let results = self.folders.results.join(format!("project-{at}"));
+        let remaining = self.deadline.saturating_duration_since(Instant::now());
+        // The runner stops itself first, so that it writes what ran; the kill at the deadline is the backstop.
+        let session = remaining.saturating_sub(RUNNER_MARGIN).max(Duration::from_secs(1));
+        let hang = test_timeout.map_or(session, |s| Duration::from_secs(s.into()).min(session));
+        let settings = self.folders.results.join(format!("project-{at}.runsettings"));
+        let selection = settings::filter(&project.tests);
+        let filter = selection.as_deref().or(self.filter);
+        std::fs::write(&settings, settings::run_settings(session, filter)).map_err(|e| {
+            ToolError::new(ErrorCode::FILESYSTEM_ERROR, format!("writing the run settings failed: {e}"))
+        })?;
+        let mut command = process::dotnet(self.dotnet, self.working_dir(project));
+        command
+            .arg("test")
+            .arg(&project.path)
+            .args(["--no-build", "--artifacts-path"])
+            .arg(&self.folders.artifacts)
+            .arg("--settings")
+            .arg(&settings)
+            .args(["--results-directory"])
+            .arg(&results)
+            .args(["--logger", "trx", "--logger", "console;verbosity=normal", "-nologo"])
+            .arg(format!("--blame-hang-timeout={}s", hang.as_secs().max(1)))
+            .args(["--blame-hang-dump-type", "none"]);
+        let name = &project.name;
+        let ended = process::run(command, self.deadline, &self.call.cancel, &self.call.progress, |line| {
+            // Progress only: the results themselves come from the TRX.
+            let line = line.trim_start();
+            ["Passed ", "Failed ", "Skipped "].iter().any(|p| line.starts_with(p)).then(|| {
+                *finished += 1;
+                let of = if selected > 0 { format!(" (tests selected: {selected})") } else { String::new() };
+                format!("{finished} test case(s) finished{of}; running {name}")
+            })
+        })
+        .await?;
+        let report = crate::offload::cpu(|| trx::read(&results)).unwrap_or_default();
+        let complete = match ended {
+            Ended::Exited(_) => !report.timed_out,
+            Ended::TimedOut => false,
+            Ended::Cancelled => return Err(cancelled()),
+        };
+        let hung = report.hung.then(|| report.unfinished.first().map(|(_, case)| case.clone())).flatten();
+        Ok(ProjectResults { results: self.items(project, report), complete, hung })
+    }
+
+    /// The project's folder: the SDK finds its `global.json` and NuGet configuration from there.
+    fn working_dir<'p>(&self, project: &'p ProjectRun) -> &'p Path {
+        project.path.parent().unwrap_or(Path::new("/"))
+    }
+
+    /// Each case's result, crashed ones from the blame sequence, and the selected tests that never ran.
+    fn items(&self, project: &ProjectRun, report: trx::RunReport) -> Vec<TestResultItem> {
+        let mut items: Vec<TestResultItem> = report
+            .cases
+            .into_iter()
+            // A filter by name part may take a test that was not selected: it is not reported.
+            .filter(|case| project.tests.is_empty() || project.tests.contains_key(&case.test))
+            .map(|case| TestResultItem {
+                id: case.id,
+                test: case.test,
+                project: project.name.clone(),
+                target_framework: case.target_framework,
+                outcome: case.outcome,
+                duration_ms: case.duration_ms,
+                message: case.message,
+                stack_trace: case.stack_trace.map(|trace| self.frames(&trace)).unwrap_or_default(),
+            })
+            .collect();
+        let aborted = report.aborted.join("; ");
+        for (test, case) in report.unfinished {
+            items.push(TestResultItem {
+                id: case,
+                test,
+                project: project.name.clone(),
+                target_framework: None,
+                outcome: TestOutcome::Crashed,
+                duration_ms: None,
+                message: Some(if report.hung {
+                    "It ran past the hang limit and its test process was stopped".to_owned()
+                } else {
+                    format!("Its test process ended while it ran: {aborted}")
+                }),
+                stack_trace: Vec::new(),
+            });
+        }
+        let seen: BTreeSet<String> = items.iter().map(|i| i.test.clone()).collect();
+        for test in project.tests.keys().filter(|t| !seen.contains(*t)) {
+            items.push(TestResultItem {
+                id: test.clone(),
+                test: test.clone(),
+                project: project.name.clone(),
+                target_framework: None,
+                outcome: TestOutcome::NotRun,
+                duration_ms: None,
+                message: None,
+                stack_trace: Vec::new(),
+            });
+        }
+        items
+    }
+
+    /// A stack trace's frames, those in the solution's files with their place.
+    fn frames(&self, trace: &str) -> Vec<StackFrame> {
+        trace
+            .lines()
+            .map(str::trim)
+            .filter(|line| !line.is_empty())
+            .map(|line| {
+                let place = line.rsplit_once(" in ").and_then(|(_, place)| place.rsplit_once(":line "));
+                let place = place
+                    .and_then(|(file, line)| Some((PathBuf::from(file), line.trim().parse::<u32>().ok()?)))
+                    .filter(|(file, _)| self.resolved.target.contains(file));
+                StackFrame {
+                    text: line.to_owned(),
+                    file_path: place.as_ref().map(|(file, _)| file.display().to_string()),
+                    line: place.map(|(_, line)| line),
+                }
+            })
+            .collect()
+    }
+}
+
+/// Orders the results (worst first) and counts them.
+fn finish(output: &mut RunTestsOutput) {
+    output.results.sort_by(|a, b| (a.outcome, &a.project, &a.id).cmp(&(b.outcome, &b.project, &b.id)));
+    let summary = &mut output.summary;
+    summary.total = output.results.len() as u32;
+    for result in &output.results {
+        *match result.outcome {
+            TestOutcome::Passed => &mut summary.passed,
+            TestOutcome::Failed => &mut summary.failed,
+            TestOutcome::Skipped => &mut summary.skipped,
+            TestOutcome::NotRun => &mut summary.not_run,
+            TestOutcome::Crashed => &mut summary.crashed,
+        } += 1;
+    }
+}
+
+/// A test that ran past the hang limit: refused, naming it, with what ran before it.
+fn hang(
+    project: &ProjectRun,
+    test: &str,
+    test_timeout: Option<u32>,
+    limit: Duration,
+    so_far: &RunTestsOutput,
+) -> ToolError {
+    let mut so_far = so_far.clone();
+    finish(&mut so_far);
+    let seconds = test_timeout.map_or(limit.as_secs(), u64::from);
+    ToolError::new(
+        ErrorCode::TIMEOUT,
+        format!("The test {test} of {} ran past its limit of {seconds} s and was stopped", project.name),
+    )
+    .detail("test", test)
+    .detail("project", project.name.clone())
+    .detail("limitSeconds", seconds)
+    .detail("resultsSoFar", serde_json::to_value(&so_far).unwrap_or_default())
+    .suggest("Fix the hang, or raise testTimeoutSeconds if the test is only slow")
+}
+
+fn timed_out(what: &str) -> ToolError {
+    ToolError::new(ErrorCode::TIMEOUT, format!("The call's time limit passed while {what}"))
+        .suggest("Raise timeoutSeconds, or run fewer tests")
+}
+
+fn cancelled() -> ToolError {
+    ToolError::new(ErrorCode::TIMEOUT, "The call was cancelled; the test run was stopped")
+}

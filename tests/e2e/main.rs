@@ -27,6 +27,7 @@ mod rename;
 mod run_tests;
 mod sessions;
 mod tools_list;
+mod verify_tests;
 mod walls_host;
 mod walls_http;
 mod walls_reads;

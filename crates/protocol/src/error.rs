@@ -66,6 +66,7 @@ catalog! {
     SYMBOL_NOT_IN_SOURCE = 3008: "The symbol is declared in a referenced assembly, not in the solution's source",
     OPERATION_NOT_APPLICABLE = 3009: "The operation is already undone (undo) or not undone (redo)",
     NOT_A_TEST_PROJECT = 3010: "The project declares no test a test framework runs",
+    TESTS_FAILED = 3011: "Tests that passed before the write fail after it; the write was rolled back",
     WORKSPACE_BUSY = 4001: "Another operation in progress",
     FILESYSTEM_ERROR = 4002: "Cannot read/write files",
     ROSLYN_ERROR = 4003: "Roslyn operation failed unexpectedly",

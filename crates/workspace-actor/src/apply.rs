@@ -33,7 +33,7 @@ impl Workspace {
     /// journaled write as any refactoring's.
     pub async fn step(
         &self,
-        guard: WriteGuard,
+        guard: &WriteGuard,
         id: &str,
         direction: Direction,
         walls: Walls,
@@ -66,7 +66,7 @@ impl Workspace {
     #[allow(clippy::too_many_arguments)]
     pub async fn write(
         &self,
-        guard: WriteGuard,
+        guard: &WriteGuard,
         operation: &str,
         walls: Walls,
         writes: Vec<FileWrite>,
@@ -77,7 +77,6 @@ impl Workspace {
         if !guard.is_of(&self.write_lock) {
             return Err(ToolError::new(ErrorCode::ROSLYN_ERROR, "a write was given the lock of another workspace"));
         }
-        let _guard = guard;
         let _in_use = self.begin_call().await;
         let host = self.acquire().await?;
         // Known before anything is written, so that the watcher can never see these files as foreign.

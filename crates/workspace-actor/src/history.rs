@@ -10,7 +10,7 @@
 
 use crate::checksum::{sha256_hex, without_bom};
 use crate::write::{Change, FileWrite, read_current};
-use protocol::tools::plans::{FileChangeSummary, HistoryBound, OperationRecord, OperationState};
+use protocol::tools::plans::{FileChangeSummary, HistoryBound, OperationRecord, OperationState, Verification};
 use protocol::{ErrorCode, ToolError};
 use serde::{Deserialize, Serialize};
 use std::fs;
@@ -88,6 +88,8 @@ struct Record {
     applied_at: String,
     state: OperationState,
     files: Vec<FileEntry>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    verification: Option<Verification>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -161,6 +163,7 @@ impl History {
                 applied_at: humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),
                 state: OperationState::Applied,
                 files: entries,
+                verification: None,
             };
             write_record(&temp, &record)?;
             fs::rename(&temp, self.dir.join(format!("{:020}-{id}", self.next_sequence())))
@@ -199,6 +202,7 @@ impl History {
                     can_undo: state == OperationState::Applied && changed.is_empty(),
                     can_redo: state == OperationState::Undone && changed.is_empty(),
                     changed_since: changed,
+                    verification: record.verification,
                 }
             })
             .collect()
@@ -237,6 +241,16 @@ impl History {
             files.push(FileRecord { path: entry.path, before, after });
         }
         Ok(Operation { id: id.to_owned(), state: record.state, files, folder })
+    }
+
+    /// Records what the operation's tests found (after it, under the write lock).
+    pub fn verified(&self, id: &str, verification: &Verification) -> Result<(), ToolError> {
+        let folder = self.folder_of(id).ok_or_else(|| {
+            ToolError::new(ErrorCode::OPERATION_NOT_FOUND, format!("No operation {id} in this solution's history"))
+        })?;
+        let mut record = read_record(&folder).map_err(|e| history_error(&folder, "cannot read", &e))?;
+        record.verification = Some(verification.clone());
+        write_record(&folder, &record).map_err(|e| history_error(&folder, "cannot record the verification", &e))
     }
 
     /// Marks the operation kept in `folder` as moved `direction`; called once its files are written, under
@@ -492,6 +506,22 @@ mod tests {
         assert_eq!(s.history.load("op-1", Direction::Redo).expect("redoable").state, OperationState::Undone);
         assert_eq!(s.history.load("op-9", Direction::Undo).expect_err("unknown").code, ErrorCode::OPERATION_NOT_FOUND);
         assert_eq!(s.history.list()[0].state, OperationState::Undone);
+    }
+
+    #[test]
+    fn a_verification_is_kept_with_its_operation_across_a_change_of_state() {
+        let s = setup(DEFAULT_BOUND);
+        applied(&s, "op-1", "class A {}", "class A1 {}");
+        assert_eq!(s.history.list()[0].verification, None);
+        let verification = Verification { tests_selected: 2, cases_run: 3, passed: 2, ms: 5, ..Default::default() };
+        s.history.verified("op-1", &verification).expect("recorded");
+        let operation = s.history.load("op-1", Direction::Undo).expect("loaded");
+        History::mark(&operation.folder, Direction::Undo).expect("marked");
+        assert_eq!(s.history.list()[0].verification, Some(verification.clone()));
+        assert_eq!(
+            s.history.verified("op-9", &verification).expect_err("unknown").code,
+            ErrorCode::OPERATION_NOT_FOUND
+        );
     }
 
     #[test]

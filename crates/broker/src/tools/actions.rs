@@ -2,7 +2,7 @@
 //! offer at a place; the broker keeps each under a stable id ([`crate::actions`]) and applies one, or its
 //! fix-all, through the one write path ([`super::writes`]).
 
-use super::writes::{edit_plan, plan_then_write, rfc3339};
+use super::writes::{WriteMode, edit_plan, plan_then_write, rfc3339};
 use super::{Call, both_or_neither, convert, unexpected};
 use crate::actions::ListedAction;
 use crate::plans::Plan;
@@ -79,7 +79,7 @@ pub async fn apply_code_action(call: &Call, input: ApplyCodeActionInput) -> Resu
         options,
     }));
     let id = input.id.clone();
-    plan_then_write(call, resolved, input.preview.unwrap_or(false), began, request, |reply, solution| {
+    plan_then_write(call, resolved, WriteMode::new(input.preview, input.verify)?, began, request, |reply, solution| {
         action_plan(&id, &action, fix_all, reply, solution)
     })
     .await

@@ -2,7 +2,7 @@
 //! the project's `.editorconfig`; a literal or .NET regular-expression replacement; what Roslyn's analyzers
 //! find unused), checked to compile, and the one write path ([`super::writes`]) previews or applies them.
 
-use super::writes::{edit_plan, plan_then_write};
+use super::writes::{WriteMode, edit_plan, plan_then_write};
 use super::{Call, Documents, both_or_neither, convert, unexpected};
 use protocol::host::{
     FindReplacePlan, FindReplaceRequest, FormatRequest, LineRange, RemoveUnusedPlan, RemoveUnusedRequest, RequestBody,
@@ -35,7 +35,7 @@ pub async fn format_document(call: &Call, input: FormatDocumentInput) -> Result<
         call.documents(input.file_path.as_deref(), input.project, input.solution_path.as_deref()).await?;
     call.progress.step("Formatting as .editorconfig says").await;
     let request = RequestBody::PlanFormat(FormatRequest { file, project, lines });
-    plan_then_write(call, resolved, input.preview.unwrap_or(false), began, request, |reply, solution| {
+    plan_then_write(call, resolved, WriteMode::new(input.preview, input.verify)?, began, request, |reply, solution| {
         let ResponseBody::FormatPlan(plan) = reply.body else { return Err(unexpected(reply.body)) };
         let outline = FormatOutline { documents_formatted: plan.documents, files_changed: plan.edits.len() as u32 };
         Ok(edit_plan("format_document", plan, solution, Outline::Format(outline)))
@@ -61,7 +61,7 @@ pub async fn find_replace(call: &Call, input: FindReplaceInput) -> Result<WriteO
         project,
         include_other_files: input.include_other_files.unwrap_or(false),
     });
-    plan_then_write(call, resolved, input.preview.unwrap_or(false), began, request, |reply, solution| {
+    plan_then_write(call, resolved, WriteMode::new(input.preview, input.verify)?, began, request, |reply, solution| {
         let ResponseBody::FindReplacePlan(FindReplacePlan { plan, matches }) = reply.body else {
             return Err(unexpected(reply.body));
         };
@@ -90,7 +90,7 @@ pub async fn remove_unused(call: &Call, input: RemoveUnusedInput) -> Result<Writ
         kinds,
         include_public: input.include_public.unwrap_or(false),
     });
-    plan_then_write(call, resolved, input.preview.unwrap_or(false), began, request, |reply, solution| {
+    plan_then_write(call, resolved, WriteMode::new(input.preview, input.verify)?, began, request, |reply, solution| {
         let ResponseBody::RemoveUnusedPlan(RemoveUnusedPlan { plan, removed }) = reply.body else {
             return Err(unexpected(reply.body));
         };

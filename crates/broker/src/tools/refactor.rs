@@ -2,7 +2,7 @@
 //! the compiler's unnecessary-using judgement and the `.editorconfig` order), checked to compile, and the
 //! one write path ([`super::writes`]) previews or applies it.
 
-use super::writes::{plan_then_write, render};
+use super::writes::{WriteMode, plan_then_write, render};
 use super::{Call, Documents, unexpected};
 use crate::plans::Plan;
 use protocol::host::{
@@ -34,7 +34,7 @@ pub async fn rename_symbol(call: &Call, input: RenameSymbolInput) -> Result<Writ
         rename_in_strings: input.rename_in_strings.unwrap_or(false),
         rename_file: input.rename_file.unwrap_or(true),
     });
-    plan_then_write(call, resolved, input.preview.unwrap_or(false), began, request, |reply, solution| {
+    plan_then_write(call, resolved, WriteMode::new(input.preview, input.verify)?, began, request, |reply, solution| {
         rename_plan(reply.body, solution)
     })
     .await
@@ -55,7 +55,7 @@ pub async fn organize_usings(call: &Call, input: OrganizeUsingsInput) -> Result<
         call.documents(input.file_path.as_deref(), input.project, input.solution_path.as_deref()).await?;
     call.progress.step("Computing the using directives to remove and their order").await;
     let request = RequestBody::PlanOrganizeUsings(OrganizeUsingsRequest { file, project, remove_unused, sort });
-    plan_then_write(call, resolved, input.preview.unwrap_or(false), began, request, |reply, solution| {
+    plan_then_write(call, resolved, WriteMode::new(input.preview, input.verify)?, began, request, |reply, solution| {
         usings_plan(reply.body, solution)
     })
     .await

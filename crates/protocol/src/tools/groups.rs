@@ -7,8 +7,8 @@
 //! either may be empty. Heads: `position` (`filePath`, `line`, `column`, `solutionPath`), `place` (the same,
 //! optional), `change` (a `place`, `changedSince`, `operationId` or `planId`: what changed), `target` (a type
 //! name or a `place`), `moved` (the type a move takes: `sourceFile`, `symbolName`, `line`).
-//! Tails: `page "Items"` (`pageSize`, `cursor`), `write` (`solutionPath`, `preview`), `preview` alone (for inputs whose
-//! head has `solutionPath`).
+//! Tails: `page "Items"` (`pageSize`, `cursor`), `write` (`solutionPath`, `preview`, `verify`), `preview` alone
+//! (`preview`, `verify`: for inputs whose head has `solutionPath`).
 
 macro_rules! tool_input {
     (
@@ -44,6 +44,10 @@ macro_rules! tool_input {
             /// then writes exactly that plan.
             #[serde(default)]
             pub preview: Option<bool>,
+            /// `compile` (default) or `tests`: run the tests the write reaches after it, and roll it back if one
+            /// that passed before fails (TESTS_FAILED).
+            #[serde(default)]
+            pub verify: Option<$crate::tools::plans::Verify>,
         ]);
     };
     (@tail $decl:tt $head:tt [] $fields:tt) => {

@@ -65,8 +65,42 @@ pub struct Applied<O> {
     pub warnings: Vec<String>,
     pub execution_time_ms: u64,
     pub resolved_from_solution: String,
+    /// With `verify: "tests"`: the tests the write reached, run after it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verification: Option<Verification>,
     #[serde(flatten)]
     pub outline: O,
+}
+
+/// How a write proves itself before it is kept.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum Verify {
+    /// The solution must still compile (what every write checks).
+    #[default]
+    Compile,
+    /// Also: the tests the write reaches run after it; if one that passed before now fails, the write is
+    /// rolled back (TESTS_FAILED).
+    Tests,
+}
+
+/// What running a write's tests found.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Verification {
+    /// Test methods the write reaches (find_tests' selection).
+    pub tests_selected: u32,
+    /// Their cases that ran, and of those the ones that passed.
+    pub cases_run: u32,
+    pub passed: u32,
+    /// Cases that fail after the write and failed before it too: they do not block it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failing_before_and_after: Vec<String>,
+    /// Cases that passed before the write and fail after it: the write was rolled back.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub new_failures: Vec<String>,
+    /// Building and running, the second run on the rolled-back files included.
+    pub ms: u64,
 }
 
 /// Counts over the whole plan.
@@ -128,6 +162,10 @@ tool_input! {
         /// `planId` of a preview.
         #[schemars(length(min = 1))]
         pub plan_id: String,
+        /// `compile` (default) or `tests`: run the tests the write reaches after it, and roll it back if one
+        /// that passed before fails (TESTS_FAILED).
+        #[serde(default)]
+        pub verify: Option<Verify>,
     }
 }
 
@@ -210,4 +248,7 @@ pub struct OperationRecord {
     /// The files that moved on since, when it can be neither undone nor redone.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub changed_since: Vec<String>,
+    /// What its tests found, when it was written with `verify: "tests"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verification: Option<Verification>,
 }

@@ -4,7 +4,7 @@
 
 mod input;
 
-use super::writes::{plan_then_write, render};
+use super::writes::{WriteMode, plan_then_write, render};
 use super::{Call, unexpected};
 use crate::plans::Plan;
 use protocol::host::{
@@ -28,7 +28,8 @@ pub async fn move_type_to_file(call: &Call, input: MoveTypeToFileInput) -> Resul
     });
     let job = Job::new(call, &input.source_file, input.symbol_name, input.line, destination, began)?;
     let job = Job { also_admit: Some(target), ..job };
-    run(call, "move_type_to_file", job, input.preview, input.solution_path.as_deref()).await
+    run(call, "move_type_to_file", job, WriteMode::new(input.preview, input.verify)?, input.solution_path.as_deref())
+        .await
 }
 
 pub async fn move_type_to_namespace(
@@ -42,7 +43,14 @@ pub async fn move_type_to_namespace(
         update_file_location: input.update_file_location.unwrap_or(false),
     });
     let job = Job::new(call, &input.source_file, input.symbol_name, input.line, destination, began)?;
-    run(call, "move_type_to_namespace", job, input.preview, input.solution_path.as_deref()).await
+    run(
+        call,
+        "move_type_to_namespace",
+        job,
+        WriteMode::new(input.preview, input.verify)?,
+        input.solution_path.as_deref(),
+    )
+    .await
 }
 
 struct Job {
@@ -75,7 +83,7 @@ async fn run(
     call: &Call,
     tool: &'static str,
     job: Job,
-    preview: Option<bool>,
+    mode: WriteMode,
     solution_path: Option<&str>,
 ) -> Result<WriteOutput<Outline>, ToolError> {
     let resolved = call.resolve(solution_path, Some(&job.source)).await?;
@@ -85,7 +93,7 @@ async fn run(
     call.progress.step(format!("Computing the move of {}", job.request.symbol_name)).await;
     let request = RequestBody::PlanMove(job.request);
     let to_plan = |reply: HostReply, solution: &Path| to_plan(tool, reply.body, solution);
-    plan_then_write(call, resolved, preview.unwrap_or(false), job.began, request, to_plan).await
+    plan_then_write(call, resolved, mode, job.began, request, to_plan).await
 }
 
 fn to_plan(tool: &'static str, body: ResponseBody, solution: &Path) -> Result<Plan, ToolError> {

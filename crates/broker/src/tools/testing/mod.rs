@@ -3,13 +3,14 @@
 
 mod changes;
 mod git;
-mod run;
+pub(crate) mod run;
 
 pub use run::{TestRuns, run_tests};
 
 use super::{Call, Resolved, convert, unexpected};
 use crate::offload;
 use crate::paging::{Listing, PageRequest};
+use crate::plans::Plan;
 use convert::RootGate;
 use protocol::host::{
     ChangeOrigin, ChangedLines, EditKind, FindTestsRequest, FoundTests, LineRange, RequestBody, ResponseBody,
@@ -177,13 +178,7 @@ async fn origin(call: &Call, input: &Change<'_>) -> Result<(Resolved, ChangeOrig
     if let Some(id) = input.plan_id {
         let plan = call.services.plans.get(id)?;
         let resolved = call.resolve(Some(&plan.solution.display().to_string()), None).await?;
-        let files = plan
-            .edits
-            .iter()
-            .filter(|edit| edit.kind != EditKind::Create)
-            .map(|edit| (PathBuf::from(&edit.path), (edit.kind == EditKind::Modify).then(|| edit.new_text.clone())))
-            .collect();
-        return lines(resolved, files).await;
+        return plan_lines(resolved, &plan).await;
     }
     let resolved = call.resolve(solution_path, None).await?;
     if let Some(id) = input.operation_id {
@@ -216,6 +211,17 @@ async fn origin(call: &Call, input: &Change<'_>) -> Result<(Resolved, ChangeOrig
     let files =
         changed.into_iter().map(|(path, ranges)| ChangedLines { file: path.display().to_string(), ranges }).collect();
     Ok((resolved, ChangeOrigin::Lines(files)))
+}
+
+/// What `plan` would change, on the files as they are now.
+pub(crate) async fn plan_lines(resolved: Resolved, plan: &Plan) -> Result<(Resolved, ChangeOrigin), ToolError> {
+    let files = plan
+        .edits
+        .iter()
+        .filter(|edit| edit.kind != EditKind::Create)
+        .map(|edit| (PathBuf::from(&edit.path), (edit.kind == EditKind::Modify).then(|| edit.new_text.clone())))
+        .collect();
+    lines(resolved, files).await
 }
 
 /// Each file's changed lines, from its text on disk now and the other side of the change (none: the change

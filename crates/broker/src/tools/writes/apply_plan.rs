@@ -1,7 +1,7 @@
 //! apply_plan: writes exactly the plan a preview kept, after checking every file still holds the text it
 //! was computed from. The same write as applying directly.
 
-use super::{apply, gate, walls_of};
+use super::{Write, apply, gate, walls_of};
 use crate::plans::Plan;
 use crate::tools::Call;
 use protocol::ToolError;
@@ -15,12 +15,13 @@ pub async fn apply_plan(call: &Call, input: ApplyPlanInput) -> Result<AppliedPla
     let solution = plan.solution.display().to_string();
     // The applying session's walls, not the previewing one's: a plan id passed around grants nothing.
     let resolved = call.resolve(Some(&solution), None).await?;
-    let walls = walls_of(&resolved);
-    gate(&walls, &plan)?;
+    gate(&walls_of(&resolved), &plan)?;
     let workspace = call.load(&resolved.workspace).await?;
     let guard = workspace.begin_write()?;
     let deadline = tokio::time::Instant::now() + workspace.write_timeout();
-    let applied = apply(call, workspace, walls, guard, plan, input.plan_id.clone(), deadline, began).await?;
+    let verify = input.verify.unwrap_or_default();
+    let write = Write { resolved: &resolved, workspace, guard, plan, deadline, began, verify };
+    let applied = apply(call, write, input.plan_id.clone(), Some(&input.plan_id)).await?;
     call.services.plans.applied(&input.plan_id, &applied.operation_id);
     Ok(applied)
 }

@@ -41,7 +41,7 @@ async fn step(call: &Call, input: OperationInput, direction: Direction) -> Resul
     let (id, cancel) = (input.operation_id.clone(), call.cancel.clone());
     let verb = if direction == Direction::Undo { "Undoing" } else { "Redoing" };
     call.progress.step(format!("{verb} {id}")).await;
-    let write = tokio::spawn(async move { workspace.step(guard, &id, direction, walls, deadline, &cancel).await });
+    let write = tokio::spawn(async move { workspace.step(&guard, &id, direction, walls, deadline, &cancel).await });
     let (operation, outcomes) =
         write.await.map_err(|e| ToolError::new(ErrorCode::ROSLYN_ERROR, format!("the write failed: {e}")))??;
     Ok(OperationOutput {

@@ -7,11 +7,12 @@ pub mod apply_plan;
 pub(crate) mod diff;
 pub mod history;
 pub mod render;
+mod verify;
 
 use super::{Call, Resolved};
 use crate::plans::{self, Kept, Plan};
 use protocol::host::{EditPlan, RequestBody};
-use protocol::tools::plans::{Applied, PlanPreview, WriteOutput};
+use protocol::tools::plans::{Applied, PlanPreview, Verify, WriteOutput};
 use protocol::tools::refactor::Outline;
 use protocol::{ErrorCode, ToolError};
 use roslyn_host::HostReply;
@@ -22,32 +23,51 @@ use workspace_actor::checksum::without_bom;
 use workspace_actor::history::OperationMeta;
 use workspace_actor::{Recording, Walls, Workspace, WriteGuard};
 
+/// How a tool's write goes: shown (`preview`) or applied, and what it must prove before it is kept.
+#[derive(Debug, Clone, Copy)]
+pub struct WriteMode {
+    pub preview: bool,
+    pub verify: Verify,
+}
+
+impl WriteMode {
+    /// A preview writes nothing, so it has nothing to verify: `verify` goes with the write (`apply_plan`).
+    pub fn new(preview: Option<bool>, verify: Option<Verify>) -> Result<Self, ToolError> {
+        let (preview, verify) = (preview.unwrap_or(false), verify.unwrap_or_default());
+        if preview && verify == Verify::Tests {
+            return Err(ToolError::new(ErrorCode::INVALID_PARAMETER, "A preview writes nothing to verify")
+                .detail("field", "verify")
+                .suggest("Pass verify: \"tests\" to apply_plan with the preview's planId"));
+        }
+        Ok(Self { preview, verify })
+    }
+}
+
 /// Computes a plan with `request` on the resolved solution (`to_plan` reads the host's answer), then previews it
-/// or applies it. A write holds
-/// the lock from before computing until the host has the new files; a preview holds none.
+/// or applies it. A write holds the lock from before computing until the host has the new files (and, with
+/// `verify: "tests"`, until its tests have given their verdict); a preview holds none.
 pub async fn plan_then_write(
     call: &Call,
     resolved: Resolved,
-    preview: bool,
+    mode: WriteMode,
     began: Instant,
     request: RequestBody,
     to_plan: impl FnOnce(HostReply, &Path) -> Result<Plan, ToolError>,
 ) -> Result<WriteOutput<Outline>, ToolError> {
     // Loading has its own limit; the write's starts with a loaded solution.
     let workspace = call.load(&resolved.workspace).await?;
-    let guard = if preview { None } else { Some(workspace.begin_write()?) };
+    let guard = if mode.preview { None } else { Some(workspace.begin_write()?) };
     let limit = workspace.write_timeout();
     let deadline = tokio::time::Instant::now() + limit;
     let asked = call.ask_within(&workspace, request, Some(limit));
     let reply = tokio::time::timeout_at(deadline, asked).await.map_err(|_| computing_timeout(limit))??;
     let plan = to_plan(reply, &resolved.target.solution)?;
-    let walls = walls_of(&resolved);
-    gate(&walls, &plan)?;
+    gate(&walls_of(&resolved), &plan)?;
     match guard {
         None => self::preview(call, plan, began).await.map(WriteOutput::Preview),
         Some(guard) => {
-            let plan_id = plans::new_id();
-            apply(call, workspace, walls, guard, plan, plan_id, deadline, began).await.map(WriteOutput::Applied)
+            let write = Write { resolved: &resolved, workspace, guard, plan, deadline, began, verify: mode.verify };
+            apply(call, write, plans::new_id(), None).await.map(WriteOutput::Applied)
         }
     }
 }
@@ -97,33 +117,63 @@ async fn preview(call: &Call, plan: Plan, began: Instant) -> Result<PlanPreview<
     })
 }
 
-/// Writes the plan as one journaled, atomic operation and records it in the solution's history. The write
-/// runs to its end, finished or rolled back, with the lock held, even if the session that asked for it goes
-/// away meanwhile; cancelling the request rolls it back.
-#[allow(clippy::too_many_arguments)]
-async fn apply(
-    call: &Call,
+/// A write ready to apply: its plan, under the lock it holds.
+struct Write<'a> {
+    resolved: &'a Resolved,
     workspace: Arc<Workspace>,
-    walls: Walls,
     guard: WriteGuard,
     plan: Plan,
-    plan_id: String,
     deadline: tokio::time::Instant,
     began: Instant,
+    verify: Verify,
+}
+
+/// Writes the plan as one journaled, atomic operation and records it in the solution's history. The write
+/// runs to its end, finished or rolled back, with the lock held, even if the session that asked for it goes
+/// away meanwhile; cancelling the request rolls it back. With `verify: "tests"` its tests then run, the lock
+/// still held, and it is kept or undone by their verdict. `kept_as`: the plan's id when it is kept already.
+async fn apply(
+    call: &Call,
+    write: Write<'_>,
+    plan_id: String,
+    kept_as: Option<&str>,
 ) -> Result<Applied<Outline>, ToolError> {
+    let Write { resolved, workspace, guard, plan, deadline, began, verify } = write;
+    // Chosen before the write: the tests reaching what it changes, in the files as they are.
+    let checks = match verify {
+        Verify::Tests => Some(verify::Checks::select(call, resolved, &plan).await?),
+        Verify::Compile => None,
+    };
     // The write checks every file under the lock, naming all that moved on since the plan (STALE_PLAN).
     let writes = render::writes(&plan.edits);
     let operation_id = format!("op-{}", uuid::Uuid::new_v4());
     tracing::info!(operation_id, plan_id, tool = plan.tool, files = plan.edits.len(), "applying plan");
     call.progress.step(format!("Writing {} files", plan.edits.len())).await;
     let meta = OperationMeta { tool: plan.tool.to_owned(), summary: history_line(&plan) };
-    let (cancel, operation) = (call.cancel.clone(), operation_id.clone());
+    let (cancel, operation, walls, writer) =
+        (call.cancel.clone(), operation_id.clone(), walls_of(resolved), workspace.clone());
     let write = tokio::spawn(async move {
-        workspace.write(guard, &operation, walls, writes, deadline, &cancel, Recording::New(meta)).await
+        let written = writer.write(&guard, &operation, walls, writes, deadline, &cancel, Recording::New(meta)).await;
+        (written, guard)
     });
-    let outcomes =
-        write.await.map_err(|e| ToolError::new(ErrorCode::ROSLYN_ERROR, format!("the write failed: {e}")))??;
+    let (outcomes, guard) =
+        write.await.map_err(|e| ToolError::new(ErrorCode::ROSLYN_ERROR, format!("the write failed: {e}")))?;
+    let outcomes = outcomes?;
     call.progress.step("Files written and the Roslyn host updated").await;
+    let verification = match checks {
+        Some(checks) => {
+            let written = verify::Written {
+                workspace: &workspace,
+                guard: &guard,
+                operation_id: &operation_id,
+                plan: &plan,
+                kept_as,
+            };
+            Some(verify::verdict(call, resolved, checks, written).await?)
+        }
+        None => None,
+    };
+    drop(guard);
     Ok(Applied {
         success: true,
         tool: plan.tool.to_owned(),
@@ -135,6 +185,7 @@ async fn apply(
         warnings: plan.warnings,
         execution_time_ms: elapsed_ms(began),
         resolved_from_solution: plan.solution.display().to_string(),
+        verification,
         outline: plan.outline,
     })
 }

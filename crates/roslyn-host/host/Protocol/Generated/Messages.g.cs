@@ -2579,38 +2579,40 @@ public enum ErrorCode : uint
     OperationNotApplicable = 31,
     /// <summary>The project declares no test a test framework runs (3010).</summary>
     NotATestProject = 32,
+    /// <summary>Tests that passed before the write fail after it; the write was rolled back (3011).</summary>
+    TestsFailed = 33,
     /// <summary>Another operation in progress (4001).</summary>
-    WorkspaceBusy = 33,
+    WorkspaceBusy = 34,
     /// <summary>Cannot read/write files (4002).</summary>
-    FilesystemError = 34,
+    FilesystemError = 35,
     /// <summary>Roslyn operation failed unexpectedly (4003).</summary>
-    RoslynError = 35,
+    RoslynError = 36,
     /// <summary>Changes would break compilation (4004).</summary>
-    CompilationError = 36,
+    CompilationError = 37,
     /// <summary>Operation exceeded time limit (4005).</summary>
-    Timeout = 37,
+    Timeout = 38,
     /// <summary>Files changed since the edits were computed (4006).</summary>
-    StalePlan = 38,
+    StalePlan = 39,
     /// <summary>The solution changed since the cursor was issued (4007).</summary>
-    CursorStale = 39,
+    CursorStale = 40,
     /// <summary>The result exceeds a hard limit of the service (4008).</summary>
-    CapExceeded = 40,
+    CapExceeded = 41,
     /// <summary>Too many requests in flight for the session or the service (4009).</summary>
-    TooManyRequests = 41,
+    TooManyRequests = 42,
     /// <summary>The solution changed since the code action was listed (4010).</summary>
-    CodeActionStale = 42,
+    CodeActionStale = 43,
     /// <summary>The build a test run needs failed (4011).</summary>
-    BuildFailed = 43,
+    BuildFailed = 44,
     /// <summary>MSBuild not available (5001).</summary>
-    MsbuildNotFound = 44,
+    MsbuildNotFound = 45,
     /// <summary>Roslyn assemblies not loadable (5002).</summary>
-    RoslynNotAvailable = 45,
+    RoslynNotAvailable = 46,
     /// <summary>.NET SDK not found (5003).</summary>
-    SdkNotFound = 46,
+    SdkNotFound = 47,
     /// <summary>Could not load solution (5004).</summary>
-    SolutionLoadFailed = 47,
+    SolutionLoadFailed = 48,
     /// <summary>Running tests is turned off for this service (5005).</summary>
-    TestRunsDisabled = 48,
+    TestRunsDisabled = 49,
 }
 
 /// <summary>The codec of the protocol's enums: the variant index as a varint.</summary>
@@ -2701,6 +2703,6 @@ public static class EnumCodec
     public static ErrorCode ReadErrorCode(this BincodeReader reader)
     {
         var index = reader.ReadVariant();
-        return index < 49 ? (ErrorCode)index : throw BincodeReader.UnknownVariant(nameof(ErrorCode), index);
+        return index < 50 ? (ErrorCode)index : throw BincodeReader.UnknownVariant(nameof(ErrorCode), index);
     }
 }

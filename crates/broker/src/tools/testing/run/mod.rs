@@ -21,13 +21,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use tokio::time::Instant;
+use workspace_actor::WriteGuard;
 
 const DEFAULT_TIMEOUT_SECS: u32 = 300;
 /// What the runner needs after its own session limit to write the results so far.
 const RUNNER_MARGIN: Duration = Duration::from_secs(15);
 
 /// One test project's part of the run.
-struct ProjectRun {
+pub struct ProjectRun {
     name: String,
     path: PathBuf,
     /// Its selected tests (`Namespace.Class.Method`) with their framework; none: every test, or `filter`.
@@ -35,18 +36,62 @@ struct ProjectRun {
 }
 
 pub async fn run_tests(call: &Call, input: RunTestsInput) -> Result<RunTestsOutput, ToolError> {
-    let Some(runs) = &call.services.test_runs else {
-        return Err(ToolError::new(ErrorCode::TEST_RUNS_DISABLED, "This service does not run tests")
-            .suggest("Start the service with --test-runs true (ROSLYN_MCP_TEST_RUNS) to allow run_tests"));
-    };
-    let dotnet = call.services.located.install()?.dotnet;
-    let limit = Duration::from_secs(input.timeout_seconds.unwrap_or(DEFAULT_TIMEOUT_SECS).clamp(10, 3600).into());
-    let deadline = Instant::now() + limit;
+    enabled(call)?;
+    let limits = RunLimits::new(input.timeout_seconds, input.test_timeout_seconds);
     let (resolved, origin) = selection(call, &input).await?;
-    let request = FindTestsRequest { origin: origin.clone(), project: input.project.clone() };
-    let reply = call.ask(&resolved.workspace, RequestBody::FindTests(request)).await?;
-    let ResponseBody::FoundTests(found) = reply.body else { return Err(unexpected(reply.body)) };
-    let plan = plan(&origin, &input, &found)?;
+    let found = find(call, &resolved, origin.clone(), input.project.clone()).await?;
+    let plan = plan(&origin, input.tests.as_deref(), &found)?;
+    execute(call, &resolved, &plan, &limits, input.filter.as_deref(), None).await
+}
+
+/// The refusal when the service does not run tests.
+pub fn enabled(call: &Call) -> Result<&TestRuns, ToolError> {
+    call.services.test_runs.as_ref().ok_or_else(|| {
+        ToolError::new(ErrorCode::TEST_RUNS_DISABLED, "This service does not run tests")
+            .suggest("Start the service with --test-runs true (ROSLYN_MCP_TEST_RUNS) to allow run_tests")
+    })
+}
+
+/// A run's time limits: the whole call's, and one test's before it counts as hung.
+pub struct RunLimits {
+    limit: Duration,
+    deadline: Instant,
+    test_timeout: Option<u32>,
+}
+
+impl RunLimits {
+    pub fn new(timeout_seconds: Option<u32>, test_timeout: Option<u32>) -> Self {
+        let limit = Duration::from_secs(timeout_seconds.unwrap_or(DEFAULT_TIMEOUT_SECS).clamp(10, 3600).into());
+        Self { limit, deadline: Instant::now() + limit, test_timeout }
+    }
+}
+
+/// The tests `origin` selects, as the host finds them.
+pub async fn find(
+    call: &Call,
+    resolved: &Resolved,
+    origin: ChangeOrigin,
+    project: Option<String>,
+) -> Result<FoundTests, ToolError> {
+    let reply = call.ask(&resolved.workspace, RequestBody::FindTests(FindTestsRequest { origin, project })).await?;
+    match reply.body {
+        ResponseBody::FoundTests(found) => Ok(found),
+        other => Err(unexpected(other)),
+    }
+}
+
+/// Builds the projects of `plan` (holding the write lock while it builds: `held` when the caller already
+/// does), then runs their tests, project by project.
+pub async fn execute(
+    call: &Call,
+    resolved: &Resolved,
+    plan: &[ProjectRun],
+    limits: &RunLimits,
+    filter: Option<&str>,
+    held: Option<&WriteGuard>,
+) -> Result<RunTestsOutput, ToolError> {
+    let runs = enabled(call)?;
+    let dotnet = call.services.located.install()?.dotnet;
     let mut output = RunTestsOutput {
         results: Vec::new(),
         summary: TestRunSummary::default(),
@@ -60,13 +105,13 @@ pub async fn run_tests(call: &Call, input: RunTestsInput) -> Result<RunTestsOutp
         return Ok(output);
     }
     let folders = runs.begin(&resolved.target.solution).await?;
-    let filter = input.filter.as_deref();
-    let runner = Runner { call, dotnet: &dotnet, folders: &folders, deadline, resolved: &resolved, filter };
+    let deadline = limits.deadline;
+    let runner = Runner { call, dotnet: &dotnet, folders: &folders, deadline, resolved, filter };
 
     // The files compiled are those on disk now: no write of the service lands while the build reads them.
     let began = Instant::now();
     {
-        let _no_writes = resolved.workspace.begin_write()?;
+        let _no_writes = if held.is_none() { Some(resolved.workspace.begin_write()?) } else { None };
         for (at, project) in plan.iter().enumerate() {
             call.progress.step(format!("Building {} ({} of {})", project.name, at + 1, plan.len())).await;
             runner.build(project, at).await?;
@@ -79,17 +124,16 @@ pub async fn run_tests(call: &Call, input: RunTestsInput) -> Result<RunTestsOutp
     let selected: u32 = plan.iter().map(|p| p.tests.len() as u32).sum();
     let mut finished = 0u32;
     for (at, project) in plan.iter().enumerate() {
-        let ran = runner.test(project, at, input.test_timeout_seconds, selected, &mut finished).await?;
+        let ran = runner.test(project, at, limits.test_timeout, selected, &mut finished).await?;
         output.complete &= ran.complete;
-        if ran.hung.is_some() || !ran.complete {
-            output.results.extend(ran.results);
-            if let Some(hung) = ran.hung {
-                output.summary.run_ms = began.elapsed().as_millis() as u64;
-                return Err(hang(project, &hung, input.test_timeout_seconds, limit, &output));
-            }
+        output.results.extend(ran.results);
+        if let Some(hung) = ran.hung {
+            output.summary.run_ms = began.elapsed().as_millis() as u64;
+            return Err(hang(project, &hung, limits, &output));
+        }
+        if !ran.complete {
             break;
         }
-        output.results.extend(ran.results);
     }
     output.summary.run_ms = began.elapsed().as_millis() as u64;
     output.files_changed_during_run = resolved.workspace.status().workspace_version != version;
@@ -117,7 +161,7 @@ async fn selection(call: &Call, input: &RunTestsInput) -> Result<(Resolved, Chan
 }
 
 /// Each test project to run with its tests; a test id no test of the solution has is refused.
-fn plan(origin: &ChangeOrigin, input: &RunTestsInput, found: &FoundTests) -> Result<Vec<ProjectRun>, ToolError> {
+pub fn plan(origin: &ChangeOrigin, named: Option<&[String]>, found: &FoundTests) -> Result<Vec<ProjectRun>, ToolError> {
     let mut runs: BTreeMap<&str, ProjectRun> = BTreeMap::new();
     let whole_projects = matches!(origin, ChangeOrigin::Tests(named) if named.is_empty());
     if whole_projects {
@@ -131,7 +175,7 @@ fn plan(origin: &ChangeOrigin, input: &RunTestsInput, found: &FoundTests) -> Res
             .tests
             .insert(test.fully_qualified_name.clone(), test.framework);
     }
-    if let Some(named) = &input.tests {
+    if let Some(named) = named {
         let known: BTreeSet<&str> = found.tests.iter().map(|t| t.fully_qualified_name.as_str()).collect();
         let unknown: Vec<&String> = named.iter().filter(|id| !known.contains(id.as_str())).collect();
         if !unknown.is_empty() {
@@ -151,6 +195,18 @@ fn plan(origin: &ChangeOrigin, input: &RunTestsInput, found: &FoundTests) -> Res
 impl ProjectRun {
     fn new(name: &str, path: &str) -> Self {
         Self { name: name.to_owned(), path: PathBuf::from(path), tests: BTreeMap::new() }
+    }
+
+    /// The test methods it runs.
+    pub fn tests(&self) -> impl Iterator<Item = &str> {
+        self.tests.keys().map(String::as_str)
+    }
+
+    /// The same project with only those of its tests in `keep`; none when it keeps no test.
+    pub fn only(&self, keep: &BTreeSet<String>) -> Option<Self> {
+        let tests: BTreeMap<String, TestFramework> =
+            self.tests.iter().filter(|(t, _)| keep.contains(*t)).map(|(t, f)| (t.clone(), *f)).collect();
+        (!tests.is_empty()).then(|| Self { name: self.name.clone(), path: self.path.clone(), tests })
     }
 }
 
@@ -357,16 +413,10 @@ fn finish(output: &mut RunTestsOutput) {
 }
 
 /// A test that ran past the hang limit: refused, naming it, with what ran before it.
-fn hang(
-    project: &ProjectRun,
-    test: &str,
-    test_timeout: Option<u32>,
-    limit: Duration,
-    so_far: &RunTestsOutput,
-) -> ToolError {
+fn hang(project: &ProjectRun, test: &str, limits: &RunLimits, so_far: &RunTestsOutput) -> ToolError {
     let mut so_far = so_far.clone();
     finish(&mut so_far);
-    let seconds = test_timeout.map_or(limit.as_secs(), u64::from);
+    let seconds = limits.test_timeout.map_or(limits.limit.as_secs(), u64::from);
     ToolError::new(
         ErrorCode::TIMEOUT,
         format!("The test {test} of {} ran past its limit of {seconds} s and was stopped", project.name),

@@ -1,0 +1,188 @@
+//! `verify: "tests"`: a write proves itself against the tests it reaches. The tests are chosen before the
+//! write, from what it changes on the files as they are; after it they run, the write lock still held. If
+//! some fail, the write is undone and only those run again on the files as they were: a test that fails
+//! there too was failing already and does not block the write, which is then redone. A test that passed
+//! before and fails after keeps the write undone (TESTS_FAILED), its plan kept for inspection.
+
+use super::walls_of;
+use crate::plans::{Kept, Plan};
+use crate::tools::Call;
+use crate::tools::Resolved;
+use crate::tools::testing::plan_lines;
+use crate::tools::testing::run::{self, ProjectRun, RunLimits};
+use protocol::tools::plans::Verification;
+use protocol::tools::testing::{TestOutcome, TestResultItem};
+use protocol::{ErrorCode, ToolError};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+use std::time::Instant;
+use tokio_util::sync::CancellationToken;
+use workspace_actor::history::Direction;
+use workspace_actor::{Workspace, WriteGuard};
+
+/// The tests a write reaches, chosen before it is written.
+pub struct Checks {
+    projects: Vec<ProjectRun>,
+}
+
+impl Checks {
+    /// The tests `plan` reaches, from the files as they are before it is written.
+    pub async fn select(call: &Call, resolved: &Resolved, plan: &Plan) -> Result<Self, ToolError> {
+        run::enabled(call)?;
+        let here = Resolved { target: resolved.target.clone(), workspace: resolved.workspace.clone() };
+        let (resolved, origin) = plan_lines(here, plan).await?;
+        let found = run::find(call, &resolved, origin.clone(), None).await?;
+        Ok(Self { projects: run::plan(&origin, None, &found)? })
+    }
+}
+
+/// Where the verdict is given: the written operation, and the plan it wrote.
+pub struct Written<'a> {
+    pub workspace: &'a Arc<Workspace>,
+    pub guard: &'a WriteGuard,
+    pub operation_id: &'a str,
+    pub plan: &'a Plan,
+    /// The plan's id when it is already kept (apply_plan), else a refusal keeps it anew.
+    pub kept_as: Option<&'a str>,
+}
+
+/// Runs the checks on the written files and keeps the write, or undoes it. Either way the verdict is
+/// recorded with the operation in the history.
+pub async fn verdict(
+    call: &Call,
+    resolved: &Resolved,
+    checks: Checks,
+    written: Written<'_>,
+) -> Result<Verification, ToolError> {
+    let began = Instant::now();
+    let selected = checks.projects.iter().map(|p| p.tests().count() as u32).sum();
+    call.progress.step(format!("Verifying: running the {selected} test(s) the write reaches")).await;
+    let after =
+        match run::execute(call, resolved, &checks.projects, &RunLimits::new(None, None), None, Some(written.guard))
+            .await
+        {
+            Ok(after) if after.complete => after,
+            Ok(_) => return Err(undone(resolved, &written, incomplete()).await),
+            Err(error) => return Err(undone(resolved, &written, error).await),
+        };
+    let failing: BTreeMap<&str, &TestResultItem> =
+        after.results.iter().filter(|r| fails(r)).map(|r| (r.id.as_str(), r)).collect();
+    let mut verification = Verification {
+        tests_selected: selected,
+        cases_run: after.results.iter().filter(|r| r.outcome != TestOutcome::NotRun).count() as u32,
+        passed: after.summary.passed,
+        ..Verification::default()
+    };
+    if failing.is_empty() {
+        verification.ms = began.elapsed().as_millis() as u64;
+        record(&written, &verification).await?;
+        return Ok(verification);
+    }
+
+    // Which failures are new: only the failing tests, again, on the files as they were.
+    step(resolved, &written, Direction::Undo).await?;
+    let methods: BTreeSet<String> = failing.values().map(|r| r.test.clone()).collect();
+    let again: Vec<ProjectRun> = checks.projects.iter().filter_map(|p| p.only(&methods)).collect();
+    call.progress
+        .step(format!("Verifying: {} case(s) failed; running them on the files before the write", failing.len()))
+        .await;
+    // From here the write stays undone unless every failure proves old.
+    let undone_meanwhile =
+        |error: ToolError| error.detail("rolledBack", true).detail("operationId", written.operation_id);
+    let before = run::execute(call, resolved, &again, &RunLimits::new(None, None), None, Some(written.guard))
+        .await
+        .map_err(undone_meanwhile)?;
+    let failed_before: BTreeSet<&str> = before.results.iter().filter(|r| fails(r)).map(|r| r.id.as_str()).collect();
+    let (old, new): (Vec<&TestResultItem>, Vec<&TestResultItem>) =
+        failing.values().partition(|r| failed_before.contains(r.id.as_str()));
+    verification.failing_before_and_after = old.iter().map(|r| r.id.clone()).collect();
+    verification.new_failures = new.iter().map(|r| r.id.clone()).collect();
+    verification.ms = began.elapsed().as_millis() as u64;
+    if !before.complete {
+        return Err(undone_meanwhile(incomplete()));
+    }
+    if new.is_empty() {
+        step(resolved, &written, Direction::Redo).await.map_err(undone_meanwhile)?;
+        record(&written, &verification).await?;
+        return Ok(verification);
+    }
+    record(&written, &verification).await?;
+    Err(tests_failed(call, &written, &new, &verification))
+}
+
+fn fails(result: &TestResultItem) -> bool {
+    matches!(result.outcome, TestOutcome::Failed | TestOutcome::Crashed)
+}
+
+/// Undoes or redoes the written operation, under the lock the write still holds. Not cancellable: a
+/// cancelled verification must still leave the files whole.
+async fn step(resolved: &Resolved, written: &Written<'_>, direction: Direction) -> Result<(), ToolError> {
+    let deadline = tokio::time::Instant::now() + written.workspace.write_timeout();
+    written
+        .workspace
+        .step(written.guard, written.operation_id, direction, walls_of(resolved), deadline, &CancellationToken::new())
+        .await
+        .map(drop)
+}
+
+/// `error`, after undoing the write it could not verify.
+async fn undone(resolved: &Resolved, written: &Written<'_>, error: ToolError) -> ToolError {
+    match step(resolved, written, Direction::Undo).await {
+        Ok(()) => error.detail("rolledBack", true).detail("operationId", written.operation_id),
+        Err(undo) => undo.detail("rolledBack", false).detail("cause", error.to_string()),
+    }
+}
+
+async fn record(written: &Written<'_>, verification: &Verification) -> Result<(), ToolError> {
+    let (history, id, verification) =
+        (written.workspace.history(), written.operation_id.to_owned(), verification.clone());
+    tokio::task::spawn_blocking(move || history.verified(&id, &verification))
+        .await
+        .map_err(|e| ToolError::new(ErrorCode::FILESYSTEM_ERROR, format!("recording the verification failed: {e}")))?
+}
+
+fn incomplete() -> ToolError {
+    ToolError::new(
+        ErrorCode::TIMEOUT,
+        "The tests the write reaches did not finish within their time limit; the write was undone",
+    )
+    .suggest("Write without verify, then run_tests with a longer timeoutSeconds")
+}
+
+/// The refusal: each new failure with its message and the first place in the solution its trace names.
+fn tests_failed(call: &Call, written: &Written<'_>, new: &[&TestResultItem], verification: &Verification) -> ToolError {
+    let failures: Vec<serde_json::Value> = new
+        .iter()
+        .map(|r| {
+            let place = r.stack_trace.iter().find(|f| f.file_path.is_some());
+            serde_json::json!({
+                "id": r.id, "project": r.project, "outcome": r.outcome, "message": r.message,
+                "filePath": place.and_then(|f| f.file_path.clone()), "line": place.and_then(|f| f.line),
+            })
+        })
+        .collect();
+    let plan_id = match written.kept_as {
+        Some(id) => Some(id.to_owned()),
+        None => match call.services.plans.keep(&call.session.id, written.plan.clone()) {
+            Kept::Yes { id, .. } => Some(id),
+            Kept::No(_) => None,
+        },
+    };
+    let mut error = ToolError::new(
+        ErrorCode::TESTS_FAILED,
+        format!(
+            "{} test case(s) that passed before the write fail after it: {}; the write was undone",
+            new.len(),
+            new[0].id
+        ),
+    )
+    .detail("failures", failures)
+    .detail("operationId", written.operation_id)
+    .detail("rolledBack", true)
+    .detail("verification", serde_json::to_value(verification).unwrap_or_default())
+    .suggest("Fix the change and write it again; the plan is kept: apply_plan writes it as it was");
+    if let Some(id) = plan_id {
+        error = error.detail("planId", id);
+    }
+    error
+}

@@ -154,9 +154,10 @@ async fn a_hanging_test_is_named_and_one_that_ends_its_process_is_a_crash_with_t
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn a_build_error_is_refused_with_the_compilers_errors_and_runs_can_be_turned_off() {
+async fn a_build_error_is_refused_with_the_compilers_errors_a_long_answer_lists_failures_first_and_runs_can_be_turned_off() {
     let fixture = Fixture::copy("Tested");
-    let server = Server::start(&fixture.root, &[]).await;
+    // A response cap that a list of every passed case does not fit under.
+    let server = Server::start_with_env(&fixture.root, &[("ROSLYN_MCP_MAX_RESPONSE_BYTES", "1500")]).await;
     let pricer = fixture.path("Pricing/Pricer.cs");
     let text = std::fs::read_to_string(&pricer).expect("read");
     std::fs::write(&pricer, text.replacen("return", "return return", 1)).expect("break it");
@@ -166,6 +167,14 @@ async fn a_build_error_is_refused_with_the_compilers_errors_and_runs_can_be_turn
     assert_eq!(error["filePath"], fixture.file("Pricing/Pricer.cs"), "{refused}");
     assert!(error["code"].as_str().is_some_and(|c| c.starts_with("CS")), "{refused}");
     assert_same_tree(&before, &fixture.root, "a failed build writes nothing into the solution");
+
+    // Fixed, it runs; the failure is listed whole and the passed cases, which do not fit, are counted.
+    std::fs::write(&pricer, &text).expect("fix it");
+    let run = server.ok("run_tests", json!({"project": "Pricing.XunitTests"})).await;
+    assert_eq!((run["summary"]["passed"].clone(), run["passedOmitted"].clone()), (json!(5), json!(5)), "{run}");
+    let listed: Vec<&Value> = run["results"].as_array().expect("results").iter().collect();
+    assert_eq!(listed.len(), 1, "{run}");
+    assert_eq!(listed[0]["id"], "Pricing.XunitTests.LabelTests.KnownBroken");
     server.stop().await;
 
     let off = Server::start_with_env(&fixture.root, &[("ROSLYN_MCP_TEST_RUNS", "false")]).await;

@@ -167,6 +167,10 @@ tool_output! {
     pub struct RunTestsOutput {
         /// Crashed, failed, not run, skipped, then passed; each by project and id.
         pub results: Vec<TestResultItem>,
+        /// Passed cases left out of `results` because listing them would pass the service's response cap
+        /// (the summary counts them).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        pub passed_omitted: u32,
         pub summary: TestRunSummary,
         /// The test projects that ran, sorted by name.
         pub projects: Vec<String>,
@@ -176,4 +180,8 @@ tool_output! {
         /// when the call began).
         pub files_changed_during_run: bool,
     }
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }

@@ -6,6 +6,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use tokio::sync::OwnedMutexGuard;
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
 
 /// The test runs of every solution the service serves.
 pub struct TestRuns {
@@ -28,8 +30,14 @@ impl TestRuns {
         Self { dir, locks: Mutex::default() }
     }
 
-    /// Waits for the solution's previous run to end, then makes this run's folders.
-    pub async fn begin(&self, solution: &Path) -> Result<RunFolders, ToolError> {
+    /// Waits for the solution's previous run to end (until `deadline`: then WORKSPACE_BUSY), then makes this
+    /// run's folders.
+    pub async fn begin(
+        &self,
+        solution: &Path,
+        deadline: Instant,
+        cancel: &CancellationToken,
+    ) -> Result<RunFolders, ToolError> {
         let lock = self
             .locks
             .lock()
@@ -37,7 +45,14 @@ impl TestRuns {
             .entry(solution.to_path_buf())
             .or_default()
             .clone();
-        let turn = lock.lock_owned().await;
+        let turn = tokio::select! {
+            turn = tokio::time::timeout_at(deadline, lock.lock_owned()) => turn.map_err(|_| {
+                ToolError::new(ErrorCode::WORKSPACE_BUSY, "Another test run of this solution lasted past this call's time limit")
+                    .detail("solutionPath", solution.display().to_string())
+                    .suggest("Retry once the other run is over")
+            })?,
+            () = cancel.cancelled() => return Err(ToolError::new(ErrorCode::TIMEOUT, "The call was cancelled")),
+        };
         let id = crate::tools::convert::stable_id(&solution.display().to_string());
         let base = self.dir.join(id.trim_start_matches("sha256:").get(..16).unwrap_or("solution"));
         let artifacts = base.join("artifacts");

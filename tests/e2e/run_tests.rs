@@ -154,7 +154,7 @@ async fn a_hanging_test_is_named_and_one_that_ends_its_process_is_a_crash_with_t
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn a_build_error_is_refused_with_the_compilers_errors_a_long_answer_lists_failures_first_and_runs_can_be_turned_off() {
+async fn build_errors_are_refused_with_their_places_long_answers_list_failures_and_runs_can_be_off() {
     let fixture = Fixture::copy("Tested");
     // A response cap that a list of every passed case does not fit under.
     let server = Server::start_with_env(&fixture.root, &[("ROSLYN_MCP_MAX_RESPONSE_BYTES", "1500")]).await;

@@ -25,6 +25,7 @@ mod server;
 mod services;
 mod session;
 mod telemetry;
+mod test_runs;
 mod tools;
 
 use clap::Parser;

@@ -38,7 +38,7 @@ pub struct Services {
     /// The host started ahead of need, unless `--spare-host false` (or no host is installed).
     pub spare: Option<Arc<SpareHost>>,
     /// Where test runs build, unless `--test-runs false`.
-    pub test_runs: Option<crate::tools::testing::TestRuns>,
+    pub test_runs: Option<crate::test_runs::TestRuns>,
     /// The host whose handshake versions diagnose last took.
     versions_noted_for: AtomicU32,
     /// How long a stop waits for writes and calls under way: a write ends (done or rolled back) within its
@@ -80,7 +80,7 @@ impl Services {
             plans: PlanStore::default(),
             actions: ActionStore::default(),
             telemetry,
-            test_runs: args.test_runs_dir().map(crate::tools::testing::TestRuns::new),
+            test_runs: args.test_runs_dir().map(crate::test_runs::TestRuns::new),
             http: OnceLock::new(),
             requests,
             spare,

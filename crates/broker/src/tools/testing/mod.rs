@@ -5,7 +5,7 @@ mod changes;
 mod git;
 pub(crate) mod run;
 
-pub use run::{TestRuns, run_tests};
+pub use run::run_tests;
 
 use super::{Call, Resolved, convert, unexpected};
 use crate::offload;

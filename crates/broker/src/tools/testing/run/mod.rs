@@ -2,12 +2,11 @@
 //! runner (VSTest, `dotnet test`) under an exact filter, and answers from the runner's TRX files.
 
 mod build_log;
-mod folders;
 mod process;
 mod settings;
 mod trx;
 
-pub use folders::TestRuns;
+use crate::test_runs::{RunFolders, TestRuns};
 
 use super::{Change, origin};
 use crate::tools::{Call, Resolved, unexpected};
@@ -229,7 +228,7 @@ struct ProjectResults {
 struct Runner<'a> {
     call: &'a Call,
     dotnet: &'a Path,
-    folders: &'a folders::RunFolders,
+    folders: &'a RunFolders,
     deadline: Instant,
     resolved: &'a Resolved,
     /// The caller's own filter, for projects run without a selection.

@@ -2,6 +2,7 @@
 //! solution's own `bin/` and `obj/`, so a run collides neither with the user's builds nor with their IDE.
 
 use protocol::{ErrorCode, ToolError};
+use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -53,8 +54,8 @@ impl TestRuns {
             })?,
             () = cancel.cancelled() => return Err(ToolError::new(ErrorCode::TIMEOUT, "The call was cancelled")),
         };
-        let id = crate::tools::convert::stable_id(&solution.display().to_string());
-        let base = self.dir.join(id.trim_start_matches("sha256:").get(..16).unwrap_or("solution"));
+        let id = hex::encode(Sha256::digest(solution.as_os_str().as_encoded_bytes()));
+        let base = self.dir.join(&id[..16]);
         let artifacts = base.join("artifacts");
         let results = base.join(format!("run-{}", uuid::Uuid::new_v4().simple()));
         // Each level checked, not only made: a folder someone else planted would let them swap what runs.

@@ -72,6 +72,7 @@ impl TestRuns {
 
 impl Drop for RunFolders {
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.results);
+        // A suite's TRX files can be megabytes: removed off the async workers.
+        let _ = crate::offload::cpu(|| std::fs::remove_dir_all(&self.results));
     }
 }

@@ -9,7 +9,7 @@ use crate::private_dir::{PrivateTempDir, is_private_dir};
 use interprocess::local_socket::tokio::prelude::*;
 use interprocess::local_socket::{GenericFilePath, ListenerOptions};
 use interprocess::os::unix::local_socket::ListenerOptionsExt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -43,20 +43,14 @@ impl HostProcess {
             .mode(0o600)
             .create_tokio()
             .map_err(|e| HostFailure::Spawn(format!("listening on {}: {e}", socket.display())))?;
-        let mut child = Command::new(&install.dotnet)
+        // Its own process group: the MSBuild build hosts it starts go down with it (see `kill_group`).
+        let mut child = dotnet_command(&install.dotnet)
             .arg(&install.host_dll)
             .arg("--socket")
             .arg(&socket)
             .args(flags)
-            .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
-            .env("DOTNET_CLI_TELEMETRY_OPTOUT", "1")
-            .env("DOTNET_NOLOGO", "1")
-            .env("MSBUILDDISABLENODEREUSE", "1")
-            // Its own process group: the MSBuild build hosts it starts go down with it (see `kill_group`).
-            .process_group(0)
-            .kill_on_drop(true)
             .spawn()
             .map_err(|e| HostFailure::Spawn(format!("{}: {e}", install.dotnet.display())))?;
         let pid = child.id().unwrap_or_default();
@@ -111,6 +105,20 @@ impl Drop for HostProcess {
     fn drop(&mut self) {
         kill_group(self.pid);
     }
+}
+
+/// `dotnet` as the service starts it: no input, no telemetry or banner, no MSBuild node left behind, and
+/// the leader of its own process group ([`kill_group`] ends what it started), killed if dropped.
+pub fn dotnet_command(dotnet: &Path) -> Command {
+    let mut command = Command::new(dotnet);
+    command
+        .stdin(Stdio::null())
+        .env("DOTNET_CLI_TELEMETRY_OPTOUT", "1")
+        .env("DOTNET_NOLOGO", "1")
+        .env("MSBUILDDISABLENODEREUSE", "1")
+        .process_group(0)
+        .kill_on_drop(true);
+    command
 }
 
 /// Kills whatever is left of the process group `pid` leads (for the host: MSBuild build hosts caught

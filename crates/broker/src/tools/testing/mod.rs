@@ -178,7 +178,8 @@ async fn origin(call: &Call, input: &Change<'_>) -> Result<(Resolved, ChangeOrig
     if let Some(id) = input.plan_id {
         let plan = call.services.plans.get(id)?;
         let resolved = call.resolve(Some(&plan.solution.display().to_string()), None).await?;
-        return plan_lines(resolved, &plan).await;
+        let origin = plan_lines(&resolved, &plan).await?;
+        return Ok((resolved, origin));
     }
     let resolved = call.resolve(solution_path, None).await?;
     if let Some(id) = input.operation_id {
@@ -197,7 +198,8 @@ async fn origin(call: &Call, input: &Change<'_>) -> Result<(Resolved, ChangeOrig
                 now.map(|_| (file.path, other.map(|c| String::from_utf8_lossy(&c.bytes).into_owned())))
             })
             .collect();
-        return lines(resolved, files).await;
+        let origin = lines(&resolved, files).await?;
+        return Ok((resolved, origin));
     }
     let revision = input.changed_since.unwrap_or_default();
     let folder = resolved.target.solution.parent().map(PathBuf::from).unwrap_or_default();
@@ -214,7 +216,7 @@ async fn origin(call: &Call, input: &Change<'_>) -> Result<(Resolved, ChangeOrig
 }
 
 /// What `plan` would change, on the files as they are now.
-pub(crate) async fn plan_lines(resolved: Resolved, plan: &Plan) -> Result<(Resolved, ChangeOrigin), ToolError> {
+pub(crate) async fn plan_lines(resolved: &Resolved, plan: &Plan) -> Result<ChangeOrigin, ToolError> {
     let files = plan
         .edits
         .iter()
@@ -226,10 +228,7 @@ pub(crate) async fn plan_lines(resolved: Resolved, plan: &Plan) -> Result<(Resol
 
 /// Each file's changed lines, from its text on disk now and the other side of the change (none: the change
 /// removes it, or it created it: the whole file); files outside the roots, or gone, are left out.
-async fn lines(
-    resolved: Resolved,
-    files: Vec<(PathBuf, Option<String>)>,
-) -> Result<(Resolved, ChangeOrigin), ToolError> {
+async fn lines(resolved: &Resolved, files: Vec<(PathBuf, Option<String>)>) -> Result<ChangeOrigin, ToolError> {
     let target = resolved.target.clone();
     let lines = tokio::task::spawn_blocking(move || {
         files
@@ -244,5 +243,5 @@ async fn lines(
     })
     .await
     .map_err(|e| ToolError::new(ErrorCode::FILESYSTEM_ERROR, format!("reading the changed files failed: {e}")))?;
-    Ok((resolved, ChangeOrigin::Lines(lines)))
+    Ok(ChangeOrigin::Lines(lines))
 }

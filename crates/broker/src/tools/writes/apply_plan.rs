@@ -21,7 +21,7 @@ pub async fn apply_plan(call: &Call, input: ApplyPlanInput) -> Result<AppliedPla
     let deadline = tokio::time::Instant::now() + workspace.write_timeout();
     let verify = input.verify.unwrap_or_default();
     let write = Write { resolved: &resolved, workspace, guard, plan, deadline, began, verify };
-    let applied = apply(call, write, input.plan_id.clone(), Some(&input.plan_id)).await?;
+    let applied = apply(call, write, input.plan_id.clone(), true).await?;
     call.services.plans.applied(&input.plan_id, &applied.operation_id);
     Ok(applied)
 }

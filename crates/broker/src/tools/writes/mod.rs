@@ -67,7 +67,7 @@ pub async fn plan_then_write(
         None => self::preview(call, plan, began).await.map(WriteOutput::Preview),
         Some(guard) => {
             let write = Write { resolved: &resolved, workspace, guard, plan, deadline, began, verify: mode.verify };
-            apply(call, write, plans::new_id(), None).await.map(WriteOutput::Applied)
+            apply(call, write, plans::new_id(), false).await.map(WriteOutput::Applied)
         }
     }
 }
@@ -131,13 +131,8 @@ struct Write<'a> {
 /// Writes the plan as one journaled, atomic operation and records it in the solution's history. The write
 /// runs to its end, finished or rolled back, with the lock held, even if the session that asked for it goes
 /// away meanwhile; cancelling the request rolls it back. With `verify: "tests"` its tests then run, the lock
-/// still held, and it is kept or undone by their verdict. `kept_as`: the plan's id when it is kept already.
-async fn apply(
-    call: &Call,
-    write: Write<'_>,
-    plan_id: String,
-    kept_as: Option<&str>,
-) -> Result<Applied<Outline>, ToolError> {
+/// still held, and it is kept or undone by their verdict. `kept`: the plan is in the store under `plan_id`.
+async fn apply(call: &Call, write: Write<'_>, plan_id: String, kept: bool) -> Result<Applied<Outline>, ToolError> {
     let Write { resolved, workspace, guard, plan, deadline, began, verify } = write;
     // Chosen before the write: the tests reaching what it changes, in the files as they are.
     let checks = match verify {
@@ -167,7 +162,7 @@ async fn apply(
                 guard: &guard,
                 operation_id: &operation_id,
                 plan: &plan,
-                kept_as,
+                kept_as: kept.then_some(plan_id.as_str()),
             };
             Some(verify::verdict(call, resolved, checks, written).await?)
         }

@@ -29,9 +29,8 @@ impl Checks {
     /// The tests `plan` reaches, from the files as they are before it is written.
     pub async fn select(call: &Call, resolved: &Resolved, plan: &Plan) -> Result<Self, ToolError> {
         run::enabled(call)?;
-        let here = Resolved { target: resolved.target.clone(), workspace: resolved.workspace.clone() };
-        let (resolved, origin) = plan_lines(here, plan).await?;
-        let found = run::find(call, &resolved, origin.clone(), None).await?;
+        let origin = plan_lines(resolved, plan).await?;
+        let found = run::find(call, resolved, origin.clone(), None).await?;
         Ok(Self { projects: run::plan(&origin, None, &found)? })
     }
 }

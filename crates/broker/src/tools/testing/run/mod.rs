@@ -42,7 +42,7 @@ pub async fn run_tests(call: &Call, input: RunTestsInput) -> Result<RunTestsOutp
     let plan = plan(&origin, input.tests.as_deref(), &found)?;
     let mut output = execute(call, &resolved, &plan, &limits, input.filter.as_deref(), None).await?;
     // A suite of thousands of cases: what went wrong is listed whole, the passed ones only if they fit.
-    let bytes = serde_json::to_vec(&output).map_or(0, |json| json.len());
+    let bytes = crate::offload::cpu(|| serde_json::to_vec(&output).map_or(0, |json| json.len()));
     if bytes > call.services.limits.response_bytes {
         output.results.retain(|r| r.outcome != TestOutcome::Passed);
         output.passed_omitted = output.summary.passed;
@@ -245,19 +245,22 @@ impl Runner<'_> {
             .arg(&project.path)
             .arg("--artifacts-path")
             .arg(&self.folders.artifacts)
-            .args(["-nologo", "-nodeReuse:false", "--disable-build-servers", "-v:q", "-clp:NoSummary"])
+            .args(["-nologo", "--disable-build-servers", "-v:q", "-clp:NoSummary"])
             .arg(format!("-flp:LogFile={};Verbosity=quiet;ErrorsOnly", log.display()));
         match process::run(command, self.deadline, &self.call.cancel, &self.call.progress, |_| None).await? {
             Ended::Exited(status) if status.success() => Ok(()),
             Ended::Exited(status) => {
-                let text = std::fs::read_to_string(&log).unwrap_or_default();
-                let mut errors = build_log::errors(&text);
-                // Only the solution's own files are named; a place outside the roots keeps its message.
-                for error in &mut errors {
-                    if error.file_path.as_ref().is_some_and(|f| !self.resolved.target.contains(Path::new(f))) {
-                        (error.file_path, error.line, error.column) = (None, None, None);
+                // Read, and each place resolved against the roots, off the async workers.
+                let errors = crate::offload::cpu(|| {
+                    let mut errors = build_log::errors(&std::fs::read_to_string(&log).unwrap_or_default());
+                    // Only the solution's own files are named; a place outside the roots keeps its message.
+                    for error in &mut errors {
+                        if error.file_path.as_ref().is_some_and(|f| !self.resolved.target.contains(Path::new(f))) {
+                            (error.file_path, error.line, error.column) = (None, None, None);
+                        }
                     }
-                }
+                    errors
+                });
                 let first = errors.first().map_or_else(|| format!("dotnet build {status}"), |e| e.message.clone());
                 Err(ToolError::new(
                     ErrorCode::BUILD_FAILED,
@@ -289,7 +292,7 @@ impl Runner<'_> {
         let settings = self.folders.results.join(format!("project-{at}.runsettings"));
         let selection = settings::filter(&project.tests);
         let filter = selection.as_deref().or(self.filter);
-        std::fs::write(&settings, settings::run_settings(session, filter)).map_err(|e| {
+        tokio::fs::write(&settings, settings::run_settings(session, filter)).await.map_err(|e| {
             ToolError::new(ErrorCode::FILESYSTEM_ERROR, format!("writing the run settings failed: {e}"))
         })?;
         let mut command = process::dotnet(self.dotnet, self.working_dir(project));
@@ -316,14 +319,18 @@ impl Runner<'_> {
             })
         })
         .await?;
-        let report = crate::offload::cpu(|| trx::read(&results)).unwrap_or_default();
-        let complete = match ended {
-            Ended::Exited(_) => !report.timed_out,
-            Ended::TimedOut => false,
-            Ended::Cancelled => return Err(cancelled()),
-        };
+        if matches!(ended, Ended::Cancelled) {
+            return Err(cancelled());
+        }
+        // The files read and every frame's path resolved, in proportion to the suite: off the async workers.
+        let (report, results) = crate::offload::cpu(|| {
+            let mut report = trx::read(&results).unwrap_or_default();
+            let items = self.items(project, &mut report);
+            (report, items)
+        });
+        let complete = matches!(ended, Ended::Exited(_)) && !report.timed_out;
         let hung = report.hung.then(|| report.unfinished.first().map(|(_, case)| case.clone())).flatten();
-        Ok(ProjectResults { results: self.items(project, report), complete, hung })
+        Ok(ProjectResults { results, complete, hung })
     }
 
     /// The project's folder: the SDK finds its `global.json` and NuGet configuration from there.
@@ -332,9 +339,8 @@ impl Runner<'_> {
     }
 
     /// Each case's result, crashed ones from the blame sequence, and the selected tests that never ran.
-    fn items(&self, project: &ProjectRun, report: trx::RunReport) -> Vec<TestResultItem> {
-        let mut items: Vec<TestResultItem> = report
-            .cases
+    fn items(&self, project: &ProjectRun, report: &mut trx::RunReport) -> Vec<TestResultItem> {
+        let mut items: Vec<TestResultItem> = std::mem::take(&mut report.cases)
             .into_iter()
             // A filter by name part may take a test that was not selected: it is not reported.
             .filter(|case| project.tests.is_empty() || project.tests.contains_key(&case.test))
@@ -350,34 +356,17 @@ impl Runner<'_> {
             })
             .collect();
         let aborted = report.aborted.join("; ");
-        for (test, case) in report.unfinished {
-            items.push(TestResultItem {
-                id: case,
-                test,
-                project: project.name.clone(),
-                target_framework: None,
-                outcome: TestOutcome::Crashed,
-                duration_ms: None,
-                message: Some(if report.hung {
-                    "It ran past the hang limit and its test process was stopped".to_owned()
-                } else {
-                    format!("Its test process ended while it ran: {aborted}")
-                }),
-                stack_trace: Vec::new(),
-            });
+        for (test, case) in &report.unfinished {
+            let message = if report.hung {
+                "It ran past the hang limit and its test process was stopped".to_owned()
+            } else {
+                format!("Its test process ended while it ran: {aborted}")
+            };
+            items.push(bare(project, case, test, TestOutcome::Crashed, Some(message)));
         }
         let seen: BTreeSet<String> = items.iter().map(|i| i.test.clone()).collect();
         for test in project.tests.keys().filter(|t| !seen.contains(*t)) {
-            items.push(TestResultItem {
-                id: test.clone(),
-                test: test.clone(),
-                project: project.name.clone(),
-                target_framework: None,
-                outcome: TestOutcome::NotRun,
-                duration_ms: None,
-                message: None,
-                stack_trace: Vec::new(),
-            });
+            items.push(bare(project, test, test, TestOutcome::NotRun, None));
         }
         items
     }
@@ -400,6 +389,20 @@ impl Runner<'_> {
                 }
             })
             .collect()
+    }
+}
+
+/// A result the runner did not report itself: a crashed case or a selected test that never ran.
+fn bare(project: &ProjectRun, id: &str, test: &str, outcome: TestOutcome, message: Option<String>) -> TestResultItem {
+    TestResultItem {
+        id: id.to_owned(),
+        test: test.to_owned(),
+        project: project.name.clone(),
+        target_framework: None,
+        outcome,
+        duration_ms: None,
+        message,
+        stack_trace: Vec::new(),
     }
 }
 

@@ -20,22 +20,11 @@ pub enum Ended {
     Cancelled,
 }
 
-/// A `dotnet` command with the environment every test-run command shares: no telemetry, banners or build
-/// servers that would outlive the call.
+/// A `dotnet` command of a test run ([`roslyn_host::dotnet_command`]), its output read in English for the
+/// progress it shows.
 pub fn dotnet(exe: &Path, working_dir: &Path) -> Command {
-    let mut command = Command::new(exe);
-    command
-        .current_dir(working_dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .env("DOTNET_CLI_TELEMETRY_OPTOUT", "1")
-        .env("DOTNET_NOLOGO", "1")
-        .env("DOTNET_CLI_UI_LANGUAGE", "en")
-        .env("MSBUILDDISABLENODEREUSE", "1")
-        .env("UseSharedCompilation", "false")
-        .process_group(0)
-        .kill_on_drop(true);
+    let mut command = roslyn_host::dotnet_command(exe);
+    command.current_dir(working_dir).stdout(Stdio::piped()).stderr(Stdio::null()).env("DOTNET_CLI_UI_LANGUAGE", "en");
     command
 }
 

@@ -1,5 +1,5 @@
-//! run_tests: builds the test projects a selection needs into the service's own folder, runs them with their
-//! runner (VSTest, `dotnet test`) under an exact filter, and answers from the runner's TRX files.
+//! run_tests: builds the test projects a selection needs in the service's copy of the repository, runs them
+//! with their runner (VSTest, `dotnet test`) under an exact filter, and answers from the runner's TRX files.
 
 mod build_log;
 mod process;
@@ -86,8 +86,8 @@ pub async fn find(
     }
 }
 
-/// Builds the projects of `plan` (holding the write lock while it builds: `held` when the caller already
-/// does), then runs their tests, project by project.
+/// Brings the run's copy of the repository up to date (holding the write lock while it copies: `held` when
+/// the caller already does), builds the projects of `plan` there, then runs their tests, project by project.
 pub async fn execute(
     call: &Call,
     resolved: &Resolved,
@@ -115,18 +115,20 @@ pub async fn execute(
     let deadline = limits.deadline;
     let runner = Runner { call, dotnet: &dotnet, folders: &folders, deadline, resolved, filter };
 
-    // The files compiled are those on disk now: no write of the service lands while the build reads them.
+    // The files compiled are those on disk now: no write of the service lands while they are copied.
     let began = Instant::now();
-    {
+    let version = {
         let _no_writes = if held.is_none() { Some(resolved.workspace.begin_write()?) } else { None };
-        for (at, project) in plan.iter().enumerate() {
-            call.progress.step(format!("Building {} ({} of {})", project.name, at + 1, plan.len())).await;
-            runner.build(project, at).await?;
-        }
+        call.progress.step("Copying the solution's changed files for the run").await;
+        folders.sync()?;
+        resolved.workspace.status().workspace_version
+    };
+    for (at, project) in plan.iter().enumerate() {
+        call.progress.step(format!("Building {} ({} of {})", project.name, at + 1, plan.len())).await;
+        runner.build(project, at).await?;
     }
     output.summary.build_ms = began.elapsed().as_millis() as u64;
 
-    let version = resolved.workspace.status().workspace_version;
     let began = Instant::now();
     let selected: u32 = plan.iter().map(|p| p.tests.len() as u32).sum();
     let mut finished = 0u32;
@@ -236,15 +238,14 @@ struct Runner<'a> {
 }
 
 impl Runner<'_> {
-    /// Restores and builds the project (and what it references) into the service's artifacts folder.
+    /// Restores and builds the project (and what it references) in the run's copy of the repository.
     async fn build(&self, project: &ProjectRun, at: usize) -> Result<(), ToolError> {
         let log = self.folders.results.join(format!("build-{at}.log"));
-        let mut command = process::dotnet(self.dotnet, self.working_dir(project));
+        let copied = self.folders.in_copy(&project.path);
+        let mut command = process::dotnet(self.dotnet, working_dir(&copied));
         command
             .arg("build")
-            .arg(&project.path)
-            .arg("--artifacts-path")
-            .arg(&self.folders.artifacts)
+            .arg(&copied)
             .args(["-nologo", "--disable-build-servers", "-v:q", "-clp:NoSummary"])
             .arg(format!("-flp:LogFile={};Verbosity=quiet;ErrorsOnly", log.display()));
         match process::run(command, self.deadline, &self.call.cancel, &self.call.progress, |_| None).await? {
@@ -252,7 +253,8 @@ impl Runner<'_> {
             Ended::Exited(status) => {
                 // Read, and each place resolved against the roots, off the async workers.
                 let errors = crate::offload::cpu(|| {
-                    let mut errors = build_log::errors(&std::fs::read_to_string(&log).unwrap_or_default());
+                    let log = self.folders.in_source(&std::fs::read_to_string(&log).unwrap_or_default());
+                    let mut errors = build_log::errors(&log);
                     // Only the solution's own files are named; a place outside the roots keeps its message.
                     for error in &mut errors {
                         if error.file_path.as_ref().is_some_and(|f| !self.resolved.target.contains(Path::new(f))) {
@@ -295,12 +297,12 @@ impl Runner<'_> {
         tokio::fs::write(&settings, settings::run_settings(session, filter)).await.map_err(|e| {
             ToolError::new(ErrorCode::FILESYSTEM_ERROR, format!("writing the run settings failed: {e}"))
         })?;
-        let mut command = process::dotnet(self.dotnet, self.working_dir(project));
+        let copied = self.folders.in_copy(&project.path);
+        let mut command = process::dotnet(self.dotnet, working_dir(&copied));
         command
             .arg("test")
-            .arg(&project.path)
-            .args(["--no-build", "--artifacts-path"])
-            .arg(&self.folders.artifacts)
+            .arg(&copied)
+            .arg("--no-build")
             .arg("--settings")
             .arg(&settings)
             .args(["--results-directory"])
@@ -333,11 +335,6 @@ impl Runner<'_> {
         Ok(ProjectResults { results, complete, hung })
     }
 
-    /// The project's folder: the SDK finds its `global.json` and NuGet configuration from there.
-    fn working_dir<'p>(&self, project: &'p ProjectRun) -> &'p Path {
-        project.path.parent().unwrap_or(Path::new("/"))
-    }
-
     /// Each case's result, crashed ones from the blame sequence, and the selected tests that never ran.
     fn items(&self, project: &ProjectRun, report: &mut trx::RunReport) -> Vec<TestResultItem> {
         let mut items: Vec<TestResultItem> = std::mem::take(&mut report.cases)
@@ -351,8 +348,11 @@ impl Runner<'_> {
                 target_framework: case.target_framework,
                 outcome: case.outcome,
                 duration_ms: case.duration_ms,
-                message: case.message,
-                stack_trace: case.stack_trace.map(|trace| self.frames(&trace)).unwrap_or_default(),
+                message: case.message.map(|m| self.folders.in_source(&m)),
+                stack_trace: case
+                    .stack_trace
+                    .map(|trace| self.frames(&self.folders.in_source(&trace)))
+                    .unwrap_or_default(),
             })
             .collect();
         let aborted = report.aborted.join("; ");
@@ -390,6 +390,11 @@ impl Runner<'_> {
             })
             .collect()
     }
+}
+
+/// A project's folder: the SDK finds its `global.json` and NuGet configuration from there.
+fn working_dir(project: &Path) -> &Path {
+    project.parent().unwrap_or(Path::new("/"))
 }
 
 /// A result the runner did not report itself: a crashed case or a selected test that never ran.

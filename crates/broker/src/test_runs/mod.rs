@@ -1,5 +1,8 @@
-//! Where test runs build and leave their results: a private folder of the service per solution, never the
-//! solution's own `bin/` and `obj/`, so a run collides neither with the user's builds nor with their IDE.
+//! Where test runs build and leave their results: a private folder of the service per solution holding a copy
+//! of its repository ([`mirror`]), never the solution's own `bin/` and `obj/`, so a run collides neither with
+//! the user's builds nor with their IDE.
+
+mod mirror;
 
 use protocol::{ErrorCode, ToolError};
 use sha2::{Digest, Sha256};
@@ -18,10 +21,12 @@ pub struct TestRuns {
     locks: Mutex<HashMap<PathBuf, Arc<tokio::sync::Mutex<()>>>>,
 }
 
-/// One run's folders, held for the run: the solution's build output (kept between runs, so a build is
-/// incremental) and this run's results (removed when the run is over).
+/// One run's folders, held for the run: the copy of the solution's repository it builds in (kept between runs
+/// with its build output, so a build is incremental) and this run's results (removed when the run is over).
 pub struct RunFolders {
-    pub artifacts: PathBuf,
+    /// The repository's folder the copy mirrors.
+    source: PathBuf,
+    tree: PathBuf,
     pub results: PathBuf,
     _turn: OwnedMutexGuard<()>,
 }
@@ -56,17 +61,39 @@ impl TestRuns {
         };
         let id = hex::encode(Sha256::digest(solution.as_os_str().as_encoded_bytes()));
         let base = self.dir.join(&id[..16]);
-        let artifacts = base.join("artifacts");
+        let tree = base.join("tree");
         let results = base.join(format!("run-{}", uuid::Uuid::new_v4().simple()));
+        let source = mirror::source_root(solution.parent().unwrap_or(Path::new("/")));
         // Each level checked, not only made: a folder someone else planted would let them swap what runs.
         crate::offload::cpu(|| {
-            for dir in [&self.dir, &base, &artifacts, &results] {
+            for dir in [&self.dir, &base, &tree, &results] {
                 roslyn_host::create_private_dir(dir).map_err(|e| {
                     ToolError::new(ErrorCode::FILESYSTEM_ERROR, format!("preparing the test run's folder failed: {e}"))
                 })?;
             }
-            Ok(RunFolders { artifacts, results, _turn: turn })
+            Ok(RunFolders { source, tree, results, _turn: turn })
         })
+    }
+}
+
+impl RunFolders {
+    /// Brings the copy up to date with the repository: what the run builds from now on. Returns how many
+    /// files it copied.
+    pub fn sync(&self) -> Result<u64, ToolError> {
+        crate::offload::cpu(|| mirror::sync(&self.source, &self.tree)).map(|synced| synced.copied).map_err(|e| {
+            ToolError::new(ErrorCode::FILESYSTEM_ERROR, format!("copying the solution for the test run failed: {e}"))
+        })
+    }
+
+    /// Where a file of the repository is in the copy.
+    pub fn in_copy(&self, path: &Path) -> PathBuf {
+        path.strip_prefix(&self.source).map_or_else(|_| path.to_path_buf(), |rest| self.tree.join(rest))
+    }
+
+    /// A runner's or compiler's text (a message, a stack trace, a build log) with the copy's paths made the
+    /// repository's again.
+    pub fn in_source(&self, text: &str) -> String {
+        text.replace(&*self.tree.to_string_lossy(), &self.source.to_string_lossy())
     }
 }
 

@@ -1,0 +1,165 @@
+//! The copy of a repository that a test run builds and runs in. Tests find their data relative to their
+//! output folder (`bin/Debug/net8.0/../../..` is the project) or to their source files, so the copy keeps the
+//! repository's layout; the user's tree never gets a `bin/` or `obj/` from a run, and the files compiled are
+//! those of the moment the copy was brought up to date.
+//!
+//! Bringing it up to date copies only what changed (by size and modification time, which the copy keeps, so
+//! MSBuild's incremental build sees the same times the user's files have) and removes what is gone. Build
+//! output folders are neither copied nor removed: the copy keeps its own between runs.
+
+use std::collections::HashSet;
+use std::ffi::OsString;
+use std::fs::{self, Metadata};
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// Folders that hold what a build, an IDE or a package manager made, not sources.
+const NOT_SOURCES: [&str; 7] = [".git", ".vs", ".idea", "bin", "obj", "node_modules", "TestResults"];
+
+/// What bringing the copy up to date did.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Synced {
+    pub files: u64,
+    pub copied: u64,
+    pub removed: u64,
+}
+
+/// The folder a copy of `solution_dir` starts at: the repository's root (its `.git`), so that the
+/// `Directory.Build.props`, `global.json` and projects above the solution come along; else the solution's
+/// own folder.
+pub fn source_root(solution_dir: &Path) -> PathBuf {
+    solution_dir.ancestors().find(|dir| dir.join(".git").exists()).unwrap_or(solution_dir).to_path_buf()
+}
+
+/// Makes `copy` hold what `source` holds (build output folders aside).
+pub fn sync(source: &Path, copy: &Path) -> io::Result<Synced> {
+    let mut synced = Synced::default();
+    sync_dir(source, copy, &mut synced)?;
+    Ok(synced)
+}
+
+fn sync_dir(source: &Path, copy: &Path, synced: &mut Synced) -> io::Result<()> {
+    match fs::symlink_metadata(copy) {
+        Ok(meta) if meta.is_dir() => {}
+        Ok(_) => {
+            fs::remove_file(copy)?;
+            fs::create_dir(copy)?;
+        }
+        Err(_) => fs::create_dir(copy)?,
+    }
+    let mut present: HashSet<OsString> = HashSet::new();
+    for entry in fs::read_dir(source)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        let meta = entry.metadata()?;
+        if meta.is_dir() && is_output(&name) {
+            continue;
+        }
+        let (from, to) = (entry.path(), copy.join(&name));
+        if meta.is_dir() {
+            sync_dir(&from, &to, synced)?;
+        } else if meta.is_symlink() {
+            sync_link(&from, &to, synced)?;
+        } else if meta.is_file() {
+            sync_file(&from, &meta, &to, synced)?;
+        } else {
+            continue;
+        }
+        present.insert(name);
+    }
+    for entry in fs::read_dir(copy)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        let meta = entry.metadata()?;
+        if present.contains(&name) || (meta.is_dir() && is_output(&name)) {
+            continue;
+        }
+        if meta.is_dir() { fs::remove_dir_all(entry.path()) } else { fs::remove_file(entry.path()) }?;
+        synced.removed += 1;
+    }
+    Ok(())
+}
+
+fn is_output(name: &OsString) -> bool {
+    NOT_SOURCES.iter().any(|n| name == *n)
+}
+
+fn sync_file(from: &Path, meta: &Metadata, to: &Path, synced: &mut Synced) -> io::Result<()> {
+    synced.files += 1;
+    let modified = meta.modified()?;
+    if let Ok(old) = fs::symlink_metadata(to) {
+        if old.is_file() && old.len() == meta.len() && old.modified().ok() == Some(modified) {
+            return Ok(());
+        }
+        if old.is_dir() { fs::remove_dir_all(to) } else { fs::remove_file(to) }?;
+    }
+    fs::copy(from, to)?;
+    fs::File::options().write(true).open(to)?.set_modified(modified)?;
+    synced.copied += 1;
+    Ok(())
+}
+
+/// A link stays a link: a relative one reaches the same file in the copy, an absolute one the same file as
+/// in the repository.
+fn sync_link(from: &Path, to: &Path, synced: &mut Synced) -> io::Result<()> {
+    synced.files += 1;
+    let target = fs::read_link(from)?;
+    if let Ok(old) = fs::symlink_metadata(to) {
+        if old.is_symlink() && fs::read_link(to).ok().as_ref() == Some(&target) {
+            return Ok(());
+        }
+        if old.is_dir() { fs::remove_dir_all(to) } else { fs::remove_file(to) }?;
+    }
+    std::os::unix::fs::symlink(&target, to)?;
+    synced.copied += 1;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(path: &Path, text: &str) {
+        fs::create_dir_all(path.parent().expect("test files")).expect("test files");
+        fs::write(path, text).expect("test files");
+    }
+
+    #[test]
+    fn the_copy_follows_the_source_and_keeps_its_own_build_output() {
+        let dir = tempfile::tempdir().expect("test files");
+        let (source, copy) = (dir.path().join("repo"), dir.path().join("copy"));
+        write(&source.join("src/A.cs"), "class A {}");
+        write(&source.join("src/Data/spec.md"), "# spec");
+        write(&source.join("src/bin/Debug/user.dll"), "the user's build");
+        write(&source.join(".git/HEAD"), "ref");
+        std::os::unix::fs::symlink("Data/spec.md", source.join("src/linked.md")).expect("test files");
+
+        let first = sync(&source, &copy).expect("test files");
+        assert_eq!(first, Synced { files: 3, copied: 3, removed: 0 });
+        assert_eq!(fs::read_to_string(copy.join("src/linked.md")).expect("test files"), "# spec");
+        assert!(!copy.join("src/bin").exists() && !copy.join(".git").exists());
+        let times = |p: &Path| fs::metadata(p).expect("test files").modified().expect("test files");
+        assert_eq!(times(&copy.join("src/A.cs")), times(&source.join("src/A.cs")));
+
+        // The copy's own build output stays; a changed file is copied again, a removed one goes.
+        write(&copy.join("src/obj/A.dll"), "the copy's build");
+        write(&source.join("src/A.cs"), "class A { int changed; }");
+        fs::remove_file(source.join("src/Data/spec.md")).expect("test files");
+        let second = sync(&source, &copy).expect("test files");
+        assert_eq!((second.copied, second.removed), (1, 1), "{second:?}");
+        assert_eq!(fs::read_to_string(copy.join("src/A.cs")).expect("test files"), "class A { int changed; }");
+        assert!(copy.join("src/obj/A.dll").exists() && !copy.join("src/Data/spec.md").exists());
+
+        assert_eq!(sync(&source, &copy).expect("test files"), Synced { files: 2, copied: 0, removed: 0 });
+    }
+
+    #[test]
+    fn the_copy_starts_at_the_repository_root() {
+        let dir = tempfile::tempdir().expect("test files");
+        let solution = dir.path().join("repo/src");
+        fs::create_dir_all(&solution).expect("test files");
+        assert_eq!(source_root(&solution), solution);
+        fs::create_dir(dir.path().join("repo/.git")).expect("test files");
+        assert_eq!(source_root(&solution), dir.path().join("repo"));
+    }
+}

@@ -137,6 +137,7 @@ async fn changes_since_a_git_revision_select_the_tests_of_the_edited_members() {
         [
             "Pricing.MstestTests.CatalogTests.PricesByQuantity",
             "Pricing.NunitTests.DiscountTests.PricesEveryQuantity",
+            "Pricing.TunitTests.QuoteTests.QuotesEachQuantity",
             "Pricing.XunitTests.CartTests.TotalAsksThePricer",
             "Pricing.XunitTests.LabelTests.Shouts"
         ],

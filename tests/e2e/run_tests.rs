@@ -1,7 +1,8 @@
-//! run_tests on the Tested fixture (tests/fixtures/Tested/FIXTURE.md): each framework's tests built into
-//! the service's own folder and run with their runner, results read from its TRX; a hanging test named, a
-//! test that ends its process reported as crashed, a build error refused with the compiler's errors; the
-//! fixture's files never touched, and no process of a run left behind.
+//! run_tests on the Tested fixture (tests/fixtures/Tested/FIXTURE.md): each framework's tests built in the
+//! service's copy of the fixture and run with their runner (VSTest, or TUnit's own on
+//! Microsoft.Testing.Platform), results read from its TRX; a hanging test named, a test that ends its process
+//! reported as crashed, a build error refused with the compiler's errors; the fixture's files never touched,
+//! and no process of a run left behind.
 
 use crate::support::daemon::{Agent, StateDir};
 use crate::support::{Fixture, SLOTS, Server, assert_same_tree, eventually, tree};
@@ -47,28 +48,42 @@ async fn tests_of_every_framework_run_with_their_cases_and_failures_placed_in_th
         "Pricing.XunitTests.LabelTests.KnownBroken",
         "Pricing.NunitTests.DiscountTests.SmallAmountsKeepTheirPrice",
         "Pricing.MstestTests.CatalogTests.PricesByQuantity",
+        "Pricing.TunitTests.QuoteTests.AddsUpWrong",
+        "Pricing.TunitTests.QuoteTests.QuotesEachQuantity",
     ];
     let run = client.ok("run_tests", json!({"tests": tests})).await;
     assert_eq!(run["complete"], true, "{run}");
-    assert_eq!(run["projects"], json!(["Pricing.MstestTests", "Pricing.NunitTests", "Pricing.XunitTests"]));
+    assert_eq!(
+        run["projects"],
+        json!(["Pricing.MstestTests", "Pricing.NunitTests", "Pricing.TunitTests", "Pricing.XunitTests"])
+    );
     let summary = &run["summary"];
     assert_eq!(
         (summary["total"].clone(), summary["passed"].clone(), summary["failed"].clone()),
-        (json!(6), json!(5), json!(1)),
+        (json!(9), json!(7), json!(2)),
         "{run}"
     );
-    // The failure first, with its message and the test's own frame placed in the fixture.
-    let broken = &run["results"][0];
-    assert_eq!((broken["id"].clone(), broken["outcome"].clone()), (json!(tests[1]), json!("failed")), "{run}");
-    assert!(broken["message"].as_str().is_some_and(|m| m.contains("Expected: 3")), "{broken}");
-    let frame = broken["stackTrace"]
-        .as_array()
-        .expect("frames")
-        .iter()
-        .find(|f| f["filePath"].is_string())
-        .expect("a placed frame");
-    assert_eq!(frame["filePath"], fixture.file("Pricing.XunitTests/LabelTests.cs"));
-    assert!(frame["line"].as_u64().is_some_and(|l| l > 1), "{frame}");
+    // The failures first, each with its message and the test's own frame placed in the fixture.
+    let failures = [
+        (tests[4], "Expected to be 4", "Pricing.TunitTests/QuoteTests.cs"),
+        (tests[1], "Expected: 3", "Pricing.XunitTests/LabelTests.cs"),
+    ];
+    for (at, (id, said, file)) in failures.into_iter().enumerate() {
+        let broken = &run["results"][at];
+        assert_eq!((broken["id"].clone(), broken["outcome"].clone()), (json!(id), json!("failed")), "{run}");
+        assert!(broken["message"].as_str().is_some_and(|m| m.contains(said)), "{broken}");
+        let frame = broken["stackTrace"]
+            .as_array()
+            .expect("frames")
+            .iter()
+            .find(|f| f["filePath"].is_string())
+            .expect("a placed frame");
+        assert_eq!(frame["filePath"], fixture.file(file));
+        assert!(frame["line"].as_u64().is_some_and(|l| l > 1), "{frame}");
+    }
+    let quotes: Vec<&str> = results(&run, tests[5]).iter().map(|r| r["id"].as_str().expect("id")).collect();
+    assert_eq!(quotes, [format!("{}(1, 10)", tests[5]), format!("{}(4, 40)", tests[5])], "{run}");
+    assert!(results(&run, tests[5]).iter().all(|r| r["targetFramework"] == "net10.0"), "{run}");
     // Parametrized cases each with their arguments, under the test's id.
     let cases: Vec<&str> = results(&run, tests[2]).iter().map(|r| r["id"].as_str().expect("id")).collect();
     assert_eq!(cases, [format!("{}(10)", tests[2]), format!("{}(50)", tests[2])], "{run}");
@@ -82,8 +97,8 @@ async fn tests_of_every_framework_run_with_their_cases_and_failures_placed_in_th
     assert_same_tree(&before, &fixture.root, "run_tests writes nothing into the solution");
     let progress: Vec<String> =
         agent.progress.lock().expect("progress").iter().filter_map(|p| p.message.clone()).collect();
-    assert!(progress.iter().any(|m| m.starts_with("Building Pricing.MstestTests (1 of 3)")), "{progress:?}");
-    assert!(progress.iter().any(|m| m.starts_with("6 test case(s) finished")), "{progress:?}");
+    assert!(progress.iter().any(|m| m.starts_with("Building Pricing.MstestTests (1 of 4)")), "{progress:?}");
+    assert!(progress.iter().any(|m| m.starts_with("9 test case(s) finished")), "{progress:?}");
 
     // A filter in one project; a change's tests, found and run in one call.
     let shouts = client
@@ -127,6 +142,16 @@ async fn a_hanging_test_is_named_and_one_that_ends_its_process_is_a_crash_with_t
     assert_eq!(hang["details"]["limitSeconds"], 5);
     nothing_left_running(state.path()).await;
 
+    // TUnit's runner names no running test: the selected one it never reported is the one that hung, and the
+    // results it recovered from its stopped test process are kept.
+    std::fs::write(fixture.path("Pricing.TunitTests/hang.fault"), "").expect("knob");
+    let quotes = "Pricing.TunitTests.QuoteTests.QuotesEachQuantity";
+    let hangs = "Pricing.TunitTests.QuoteTests.HangsWhenAsked";
+    let hang = server.fails("run_tests", json!({"tests": [quotes, hangs], "testTimeoutSeconds": 5}), "TIMEOUT").await;
+    assert_eq!(hang["details"]["test"], hangs, "{hang}");
+    assert_eq!(hang["details"]["resultsSoFar"]["summary"]["passed"], 2, "{hang}");
+    nothing_left_running(state.path()).await;
+
     // Cancelled while the hanging test runs: the runner and its test process go with the call.
     let arguments = json!({"project": "Pricing.NunitTests"}).as_object().cloned().expect("object");
     let request = ClientRequest::CallToolRequest(CallToolRequest::new(
@@ -149,6 +174,12 @@ async fn a_hanging_test_is_named_and_one_that_ends_its_process_is_a_crash_with_t
     assert_eq!(crashed[0]["outcome"], "crashed", "{run}");
     assert_eq!(results(&run, "Pricing.MstestTests.CatalogTests.ApplesCostOne")[0]["outcome"], "passed", "{run}");
     assert_eq!(run["summary"]["crashed"], 1);
+    nothing_left_running(state.path()).await;
+
+    std::fs::write(fixture.path("Pricing.TunitTests/exit.fault"), "").expect("knob");
+    let exits = "Pricing.TunitTests.QuoteTests.ExitsWhenAsked";
+    let run = server.ok("run_tests", json!({"tests": [exits, "Pricing.TunitTests.QuoteTests.AddsUpWrong"]})).await;
+    assert_eq!(results(&run, exits)[0]["outcome"], "crashed", "{run}");
     nothing_left_running(state.path()).await;
     server.stop().await;
 }

@@ -40,6 +40,8 @@ public sealed class FindTestsTests(TestedSolution tested)
         // Tests calling it directly, in NUnit and MSTest, parametrized ones included.
         Assert.Contains("Pricing.NunitTests.DiscountTests.PricesEveryQuantity", Names(found));
         Assert.Contains("Pricing.MstestTests.CatalogTests.PricesByQuantity", Names(found));
+        var tunit = found.Tests.Single(t => t.FullyQualifiedName == "Pricing.TunitTests.QuoteTests.QuotesEachQuantity");
+        Assert.Equal(TestFramework.TUnit, tunit.Framework);
         // A cart priced by another IPricer reaches IPricer.Price too, but not through Cart.Total.
         Assert.DoesNotContain("Pricing.XunitTests.CartTests.CountsWhatWasAdded", Names(found));
         Assert.DoesNotContain("Pricing.XunitTests.LabelTests.AddsMoney", Names(found));
@@ -77,7 +79,9 @@ public sealed class FindTestsTests(TestedSolution tested)
     [Fact]
     public async Task OperatorsAndExtensionMethodsAreUses()
     {
-        Assert.Equal(["Pricing.XunitTests.LabelTests.AddsMoney"], Names(await AtAsync("Pricing/Money.cs", "+(Money left")));
+        Assert.Equal(
+            ["Pricing.TunitTests.QuoteTests.AddsUpWrong", "Pricing.XunitTests.LabelTests.AddsMoney"],
+            Names(await AtAsync("Pricing/Money.cs", "+(Money left")));
         var shout = await AtAsync("Pricing/Money.cs", "Shout(this");
         Assert.Equal(["Pricing.XunitTests.LabelTests.Shouts"], Names(shout));
     }
@@ -94,7 +98,7 @@ public sealed class FindTestsTests(TestedSolution tested)
 
         var all = await AtAsync("Pricing/Pricer.cs", "Price(int quantity)\n    {");
         Assert.Equal(
-            [("Pricing.MstestTests", 3u), ("Pricing.NunitTests", 4u), ("Pricing.XunitTests", 5u)],
+            [("Pricing.MstestTests", 3u), ("Pricing.NunitTests", 4u), ("Pricing.TunitTests", 4u), ("Pricing.XunitTests", 5u)],
             all.Projects.Select(p => (p.Name, p.TestCount)));
     }
 
@@ -108,7 +112,7 @@ public sealed class FindTestsTests(TestedSolution tested)
         Assert.Equal([names[0], names[1]], Names(found));
         Assert.Equal(["Pricing.XunitTests.CartTests.TotalAsksThePricer()"], found.Tests[1].Reason);
         Assert.Empty(found.Changed);
-        Assert.Equal(3, found.Projects.Count);
+        Assert.Equal(4, found.Projects.Count);
 
         var none = new FindTestsRequest(new ChangeOrigin.Tests(ValueList<string>.Empty), "Pricing.MstestTests");
         var projects = (await tested.OkAsync<ResponseBody.FoundTests>(new RequestBody.FindTests(none))).Value;

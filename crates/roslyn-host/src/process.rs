@@ -134,6 +134,17 @@ pub fn kill_group(pid: u32) {
     }
 }
 
+/// Kills one process (a test run's test host, so that its runner still writes what ran).
+pub fn kill_process(pid: u32) {
+    use nix::sys::signal::{Signal, kill};
+    use nix::unistd::Pid;
+    if let Ok(pid) = i32::try_from(pid)
+        && pid > 0
+    {
+        let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+    }
+}
+
 fn describe(status: std::io::Result<std::process::ExitStatus>) -> String {
     match status {
         Ok(status) => status.to_string(),

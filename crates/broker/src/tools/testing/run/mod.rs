@@ -1,7 +1,9 @@
 //! run_tests: builds the test projects a selection needs in the service's copy of the repository, runs them
-//! with their runner (VSTest, `dotnet test`) under an exact filter, and answers from the runner's TRX files.
+//! with their runner (VSTest through `dotnet test`, or the project itself on Microsoft.Testing.Platform) under
+//! an exact filter, and answers from the runner's TRX files.
 
 mod build_log;
+mod platform;
 mod process;
 mod settings;
 mod trx;
@@ -10,8 +12,10 @@ use crate::test_runs::{RunFolders, TestRuns};
 
 use super::{Change, origin};
 use crate::tools::{Call, Resolved, unexpected};
-use process::Ended;
-use protocol::host::{ChangeOrigin, FindTestsRequest, FoundTests, RequestBody, ResponseBody, TestFramework};
+use process::{Ended, Stop, Watchdog};
+use protocol::host::{
+    ChangeOrigin, FindTestsRequest, FoundTests, RequestBody, ResponseBody, TestFramework, TestProject,
+};
 use protocol::tools::testing::{
     RunTestsInput, RunTestsOutput, StackFrame, TestOutcome, TestResultItem, TestRunSummary,
 };
@@ -25,11 +29,16 @@ use workspace_actor::WriteGuard;
 const DEFAULT_TIMEOUT_SECS: u32 = 300;
 /// What the runner needs after its own session limit to write the results so far.
 const RUNNER_MARGIN: Duration = Duration::from_secs(15);
+/// How a runner's console line starts when a test case finished.
+const FINISHED: [&str; 6] = ["Passed ", "Failed ", "Skipped ", "passed ", "failed ", "skipped "];
 
 /// One test project's part of the run.
 pub struct ProjectRun {
     name: String,
     path: PathBuf,
+    /// It is its own runner, on Microsoft.Testing.Platform, run once per target framework.
+    platform: bool,
+    target_frameworks: Vec<String>,
     /// Its selected tests (`Namespace.Class.Method`) with their framework; none: every test, or `filter`.
     tests: BTreeMap<String, TestFramework>,
 }
@@ -138,7 +147,7 @@ pub async fn execute(
         output.results.extend(ran.results);
         if let Some(hung) = ran.hung {
             output.summary.run_ms = began.elapsed().as_millis() as u64;
-            return Err(hang(project, &hung, limits, &output));
+            return Err(hang(project, hung.as_deref(), limits, &output));
         }
         if !ran.complete {
             break;
@@ -175,12 +184,15 @@ pub fn plan(origin: &ChangeOrigin, named: Option<&[String]>, found: &FoundTests)
     let whole_projects = matches!(origin, ChangeOrigin::Tests(named) if named.is_empty());
     if whole_projects {
         for project in &found.projects {
-            runs.insert(&project.file_path, ProjectRun::new(&project.name, &project.file_path));
+            runs.insert(&project.file_path, ProjectRun::new(project));
         }
     }
+    let project_of = |path: &str| found.projects.iter().find(|p| p.file_path == path);
     for test in &found.tests {
+        // The host lists the project of every test it selects.
+        let Some(project) = project_of(&test.project_path) else { continue };
         runs.entry(&test.project_path)
-            .or_insert_with(|| ProjectRun::new(&test.project, &test.project_path))
+            .or_insert_with(|| ProjectRun::new(project))
             .tests
             .insert(test.fully_qualified_name.clone(), test.framework);
     }
@@ -202,8 +214,14 @@ pub fn plan(origin: &ChangeOrigin, named: Option<&[String]>, found: &FoundTests)
 }
 
 impl ProjectRun {
-    fn new(name: &str, path: &str) -> Self {
-        Self { name: name.to_owned(), path: PathBuf::from(path), tests: BTreeMap::new() }
+    fn new(project: &TestProject) -> Self {
+        Self {
+            name: project.name.clone(),
+            path: PathBuf::from(&project.file_path),
+            platform: platform::runs_on_platform(&project.frameworks),
+            target_frameworks: project.target_frameworks.clone(),
+            tests: BTreeMap::new(),
+        }
     }
 
     /// The test methods it runs.
@@ -215,7 +233,13 @@ impl ProjectRun {
     pub fn only(&self, keep: &BTreeSet<String>) -> Option<Self> {
         let tests: BTreeMap<String, TestFramework> =
             self.tests.iter().filter(|(t, _)| keep.contains(*t)).map(|(t, f)| (t.clone(), *f)).collect();
-        (!tests.is_empty()).then(|| Self { name: self.name.clone(), path: self.path.clone(), tests })
+        (!tests.is_empty()).then(|| Self {
+            name: self.name.clone(),
+            path: self.path.clone(),
+            platform: self.platform,
+            target_frameworks: self.target_frameworks.clone(),
+            tests,
+        })
     }
 }
 
@@ -223,8 +247,8 @@ impl ProjectRun {
 struct ProjectResults {
     results: Vec<TestResultItem>,
     complete: bool,
-    /// The test that ran past the hang limit.
-    hung: Option<String>,
+    /// A test ran past the hang limit: which one, when the runner knows.
+    hung: Option<Option<String>>,
 }
 
 struct Runner<'a> {
@@ -248,7 +272,7 @@ impl Runner<'_> {
             .arg(&copied)
             .args(["-nologo", "--disable-build-servers", "-v:q", "-clp:NoSummary"])
             .arg(format!("-flp:LogFile={};Verbosity=quiet;ErrorsOnly", log.display()));
-        match process::run(command, self.deadline, &self.call.cancel, &self.call.progress, |_| None).await? {
+        match process::run(command, self.deadline, &self.call.cancel, &self.call.progress, None, |_| None).await?.0 {
             Ended::Exited(status) if status.success() => Ok(()),
             Ended::Exited(status) => {
                 // Read, and each place resolved against the roots, off the async workers.
@@ -291,6 +315,60 @@ impl Runner<'_> {
         // The runner stops itself first, so that it writes what ran; the kill at the deadline is the backstop.
         let session = remaining.saturating_sub(RUNNER_MARGIN).max(Duration::from_secs(1));
         let hang = test_timeout.map_or(session, |s| Duration::from_secs(s.into()).min(session));
+        let commands = if project.platform {
+            self.platform_commands(project, &results, session, hang)
+        } else {
+            vec![(self.vstest_command(project, at, &results, session, hang).await?, None)]
+        };
+        let name = &project.name;
+        let (mut exited, mut stopped, mut crashed) = (true, None, false);
+        for (command, watchdog) in commands {
+            let (ended, stop) =
+                process::run(command, self.deadline, &self.call.cancel, &self.call.progress, watchdog, |line| {
+                    // Progress only: the results themselves come from the TRX. VSTest prints `Passed Name`, the
+                    // platform `passed Name (12ms)`.
+                    let line = line.trim_start();
+                    FINISHED.iter().any(|p| line.starts_with(p)).then(|| {
+                        *finished += 1;
+                        let of = if selected > 0 { format!(" (tests selected: {selected})") } else { String::new() };
+                        format!("{finished} test case(s) finished{of}; running {name}")
+                    })
+                })
+                .await?;
+            match ended {
+                Ended::Cancelled => return Err(cancelled()),
+                Ended::TimedOut => exited = false,
+                Ended::Exited(status) => crashed |= project.platform && platform::crashed(status),
+            }
+            stopped = stopped.or(stop);
+            if !exited || stopped.is_some() {
+                break;
+            }
+        }
+        // The files read and every frame's path resolved, in proportion to the suite: off the async workers.
+        let (report, results) = crate::offload::cpu(|| {
+            let mut report = trx::read(&results).unwrap_or_default();
+            if project.platform {
+                platform::unfinished(&mut report, &project.tests, stopped == Some(Stop::Hung), crashed);
+            }
+            let items = self.items(project, &mut report);
+            (report, items)
+        });
+        let complete = exited && stopped.is_none() && !report.timed_out;
+        let hung = report.hung.then(|| report.unfinished.first().map(|(_, case)| case.clone()));
+        Ok(ProjectResults { results, complete, hung })
+    }
+
+    /// VSTest's run of the project: `dotnet test` with a settings file holding the filter and the session's
+    /// limit, the blame collector naming a hung or crashed test.
+    async fn vstest_command(
+        &self,
+        project: &ProjectRun,
+        at: usize,
+        results: &Path,
+        session: Duration,
+        hang: Duration,
+    ) -> Result<tokio::process::Command, ToolError> {
         let settings = self.folders.results.join(format!("project-{at}.runsettings"));
         let selection = settings::filter(&project.tests);
         let filter = selection.as_deref().or(self.filter);
@@ -306,33 +384,42 @@ impl Runner<'_> {
             .arg("--settings")
             .arg(&settings)
             .args(["--results-directory"])
-            .arg(&results)
+            .arg(results)
             .args(["--logger", "trx", "--logger", "console;verbosity=normal", "-nologo"])
             .arg(format!("--blame-hang-timeout={}s", hang.as_secs().max(1)))
             .args(["--blame-hang-dump-type", "none"]);
-        let name = &project.name;
-        let ended = process::run(command, self.deadline, &self.call.cancel, &self.call.progress, |line| {
-            // Progress only: the results themselves come from the TRX.
-            let line = line.trim_start();
-            ["Passed ", "Failed ", "Skipped "].iter().any(|p| line.starts_with(p)).then(|| {
-                *finished += 1;
-                let of = if selected > 0 { format!(" (tests selected: {selected})") } else { String::new() };
-                format!("{finished} test case(s) finished{of}; running {name}")
+        Ok(command)
+    }
+
+    /// The platform's runs of the project, one per target framework, each watched for a hang and for the
+    /// session's end (the platform has no hang collector of its own that every project references).
+    fn platform_commands(
+        &self,
+        project: &ProjectRun,
+        results: &Path,
+        session: Duration,
+        hang: Duration,
+    ) -> Vec<(tokio::process::Command, Option<Watchdog>)> {
+        let selection = platform::tree_filter(&project.tests);
+        let filter = selection.as_deref().or(self.filter);
+        let copied = self.folders.in_copy(&project.path);
+        let frameworks: Vec<Option<&str>> = match project.target_frameworks.as_slice() {
+            [] => vec![None],
+            many => many.iter().map(|f| Some(f.as_str())).collect(),
+        };
+        let session_end = Instant::now() + session;
+        frameworks
+            .into_iter()
+            .map(|framework| {
+                let mut command = process::dotnet(self.dotnet, working_dir(&copied));
+                command.arg("run").arg("--project").arg(&copied).arg("--no-build");
+                if let Some(framework) = framework {
+                    command.args(["--framework", framework]);
+                }
+                command.arg("--").args(platform::arguments(results, framework, filter));
+                (command, Some(Watchdog { session_end, idle: hang }))
             })
-        })
-        .await?;
-        if matches!(ended, Ended::Cancelled) {
-            return Err(cancelled());
-        }
-        // The files read and every frame's path resolved, in proportion to the suite: off the async workers.
-        let (report, results) = crate::offload::cpu(|| {
-            let mut report = trx::read(&results).unwrap_or_default();
-            let items = self.items(project, &mut report);
-            (report, items)
-        });
-        let complete = matches!(ended, Ended::Exited(_)) && !report.timed_out;
-        let hung = report.hung.then(|| report.unfinished.first().map(|(_, case)| case.clone())).flatten();
-        Ok(ProjectResults { results, complete, hung })
+            .collect()
     }
 
     /// Each case's result, crashed ones from the blame sequence, and the selected tests that never ran.
@@ -427,20 +514,31 @@ fn finish(output: &mut RunTestsOutput) {
     }
 }
 
-/// A test that ran past the hang limit: refused, naming it, with what ran before it.
-fn hang(project: &ProjectRun, test: &str, limits: &RunLimits, so_far: &RunTestsOutput) -> ToolError {
+/// A test that ran past the hang limit: refused, naming it (when the runner knows it), with what ran before it.
+fn hang(project: &ProjectRun, test: Option<&str>, limits: &RunLimits, so_far: &RunTestsOutput) -> ToolError {
     let mut so_far = so_far.clone();
     finish(&mut so_far);
     let seconds = limits.test_timeout.map_or(limits.limit.as_secs(), u64::from);
-    ToolError::new(
-        ErrorCode::TIMEOUT,
-        format!("The test {test} of {} ran past its limit of {seconds} s and was stopped", project.name),
-    )
-    .detail("test", test)
-    .detail("project", project.name.clone())
-    .detail("limitSeconds", seconds)
-    .detail("resultsSoFar", serde_json::to_value(&so_far).unwrap_or_default())
-    .suggest("Fix the hang, or raise testTimeoutSeconds if the test is only slow")
+    let (message, suggestion) = match test {
+        Some(test) => (
+            format!("The test {test} of {} ran past its limit of {seconds} s and was stopped", project.name),
+            "Fix the hang, or raise testTimeoutSeconds if the test is only slow",
+        ),
+        // The platform's runner reports finished tests only: without a selection, the hung one has no name.
+        None => (
+            format!("A test of {} ran past its limit of {seconds} s and was stopped", project.name),
+            "Run its tests by id (as find_tests returns them) to have the hanging one named",
+        ),
+    };
+    let mut error = ToolError::new(ErrorCode::TIMEOUT, message);
+    if let Some(test) = test {
+        error = error.detail("test", test);
+    }
+    error
+        .detail("project", project.name.clone())
+        .detail("limitSeconds", seconds)
+        .detail("resultsSoFar", serde_json::to_value(&so_far).unwrap_or_default())
+        .suggest(suggestion)
 }
 
 fn timed_out(what: &str) -> ToolError {

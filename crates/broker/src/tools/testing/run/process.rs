@@ -1,10 +1,13 @@
 //! One `dotnet` command of a test run, in its own process group: the build hosts, the runner and the test
-//! processes it starts all go down together when the call's time runs out or the client cancels it.
+//! processes it starts all go down together when the call's time runs out or the client cancels it. A
+//! Microsoft.Testing.Platform run also has a watchdog: its test process is stopped when no test has finished
+//! for the hang limit or the session's time is over, and its runner then writes what ran.
 
 use crate::progress::Progress;
 use protocol::{ErrorCode, ToolError};
 use std::path::Path;
 use std::process::{ExitStatus, Stdio};
+use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::Command;
 use tokio::time::Instant;
@@ -20,6 +23,23 @@ pub enum Ended {
     Cancelled,
 }
 
+/// When to stop a run's test process while leaving its runner to report.
+pub struct Watchdog {
+    pub session_end: Instant,
+    /// How long without a test finishing counts as a hang.
+    pub idle: Duration,
+}
+
+/// Why the watchdog stopped the test process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    Hung,
+    SessionOver,
+}
+
+/// The option Microsoft.Testing.Platform gives the test process it starts beside its runner (the controller).
+const TEST_HOST_MARK: &str = "--internal-testhostcontroller-pid";
+
 /// A `dotnet` command of a test run ([`roslyn_host::dotnet_command`]), its output read in English for the
 /// progress it shows.
 pub fn dotnet(exe: &Path, working_dir: &Path) -> Command {
@@ -28,28 +48,40 @@ pub fn dotnet(exe: &Path, working_dir: &Path) -> Command {
     command
 }
 
-/// Runs `command` until it exits, `deadline` passes or `cancel` fires; each line it prints goes to `line`.
+/// Runs `command` until it exits, `deadline` passes or `cancel` fires; each line it prints goes to `line`,
+/// whose message (a test finished) is progress and, for the `watchdog`, a sign of life.
 pub async fn run(
     mut command: Command,
     deadline: Instant,
     cancel: &CancellationToken,
     progress: &Progress,
+    watchdog: Option<Watchdog>,
     mut line: impl FnMut(&str) -> Option<String>,
-) -> Result<Ended, ToolError> {
+) -> Result<(Ended, Option<Stop>), ToolError> {
     let mut child = command
         .spawn()
         .map_err(|e| ToolError::new(ErrorCode::SDK_NOT_FOUND, format!("starting dotnet failed: {e}")))?;
     let group = child.id();
     let _group = KillGroupOnDrop(group);
     let mut lines = child.stdout.take().map(|out| BufReader::new(out).lines());
+    let (mut stopped, mut alive) = (None, Instant::now());
     let ended = loop {
+        let watch = watchdog.as_ref().map(|w| (alive + w.idle).min(w.session_end));
         tokio::select! {
             next = async { lines.as_mut()?.next_line().await.ok().flatten() }, if lines.is_some() => match next {
                 Some(text) => if let Some(message) = line(&text) {
+                    alive = Instant::now();
                     progress.step(message).await;
                 },
                 None => lines = None,
             },
+            () = async { tokio::time::sleep_until(watch.unwrap_or(deadline)).await }, if watch.is_some() && stopped.is_none() => {
+                let over = watchdog.as_ref().is_some_and(|w| Instant::now() >= w.session_end);
+                stopped = Some(if over { Stop::SessionOver } else { Stop::Hung });
+                if let Some(group) = group {
+                    crate::offload::cpu(|| stop_test_host(group));
+                }
+            }
             status = child.wait(), if lines.is_none() => {
                 break Ended::Exited(status.map_err(|e| {
                     ToolError::new(ErrorCode::FILESYSTEM_ERROR, format!("waiting for dotnet failed: {e}"))
@@ -63,7 +95,33 @@ pub async fn run(
         roslyn_host::kill_group(group);
         let _ = child.wait().await;
     }
-    Ok(ended)
+    Ok((ended, stopped))
+}
+
+/// Kills the test process of the group's Microsoft.Testing.Platform run, whose runner then writes the results
+/// it had; with no such process, the whole group.
+fn stop_test_host(group: u32) {
+    let hosts: Vec<u32> = std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| group_of(*pid) == Some(group))
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|cmdline| cmdline.split(|b| *b == 0).any(|arg| arg == TEST_HOST_MARK.as_bytes()))
+        })
+        .collect();
+    if hosts.is_empty() {
+        roslyn_host::kill_group(group);
+    }
+    hosts.into_iter().for_each(roslyn_host::kill_process);
+}
+
+/// A process's group, from `/proc/<pid>/stat` (the fields after the parenthesized name: state, parent, group).
+fn group_of(pid: u32) -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat.rsplit_once(')')?.1.split_whitespace().nth(2)?.parse().ok()
 }
 
 /// Whatever the command left running (a test process it started, a build node) ends with the call, even

@@ -74,26 +74,42 @@ fn files(dir: &Path) -> std::io::Result<Vec<std::path::PathBuf>> {
 /// VSTest names a run's TRX `<user>_<machine>_<time>_<tfm>.trx`.
 fn framework_of(file_name: &str) -> Option<String> {
     let stem = file_name.strip_suffix(".trx")?;
-    let last = stem.rsplit('_').next()?;
-    (last.starts_with("net") && last.len() > 3).then(|| last.to_owned())
+    stem.rsplit('_').next().filter(|last| is_framework(last)).map(str::to_owned)
+}
+
+/// The target framework of an assembly in a standard output folder (`bin/Debug/net10.0/Tests.dll`), for a
+/// runner that does not name it (the platform's TRX of a single-targeted project).
+fn framework_folder(assembly: &str) -> Option<&str> {
+    Path::new(assembly).parent()?.file_name()?.to_str().filter(|folder| is_framework(folder))
+}
+
+/// `net8.0`, `net10.0`, `net48`: a target framework moniker as folders and file names carry it.
+fn is_framework(name: &str) -> bool {
+    name.starts_with("net") && name.len() > 3
 }
 
 fn parse_trx(text: &str, framework: Option<&str>, report: &mut RunReport) -> Result<(), roxmltree::Error> {
     let document = roxmltree::Document::parse(text)?;
     let element = |name: &'static str| move |n: &roxmltree::Node| n.has_tag_name(name);
-    // UnitTest id → its class and method.
-    let mut methods: HashMap<&str, (&str, &str)> = HashMap::new();
+    // UnitTest id → its class, method and the target framework its assembly was built for.
+    let mut methods: HashMap<&str, (&str, &str, Option<&str>)> = HashMap::new();
     for test in document.descendants().filter(element("UnitTest")) {
         if let (Some(id), Some(method)) = (test.attribute("id"), test.children().find(element("TestMethod"))) {
+            let built_for = method.attribute("codeBase").and_then(framework_folder);
             methods.insert(
                 id,
-                (method.attribute("className").unwrap_or_default(), method.attribute("name").unwrap_or_default()),
+                (
+                    method.attribute("className").unwrap_or_default(),
+                    method.attribute("name").unwrap_or_default(),
+                    built_for,
+                ),
             );
         }
     }
     for result in document.descendants().filter(element("UnitTestResult")) {
         let name = result.attribute("testName").unwrap_or_default();
-        let (class, method) = result.attribute("testId").and_then(|id| methods.get(id)).copied().unwrap_or(("", name));
+        let (class, method, built_for) =
+            result.attribute("testId").and_then(|id| methods.get(id)).copied().unwrap_or(("", name, None));
         let test = format!("{class}.{}", without_arguments(method));
         // xunit names a case by its full name, NUnit and MSTest by the method's.
         let id = if class.is_empty() || name.starts_with(&format!("{class}.")) {
@@ -112,7 +128,7 @@ fn parse_trx(text: &str, framework: Option<&str>, report: &mut RunReport) -> Res
         report.cases.push(CaseResult {
             id,
             test,
-            target_framework: framework.map(str::to_owned),
+            target_framework: framework.or(built_for).map(str::to_owned),
             outcome: outcome(result.attribute("outcome").unwrap_or_default()),
             duration_ms: result.attribute("duration").and_then(duration_ms),
             message: text_of("Message"),
@@ -253,8 +269,19 @@ Expected: 3</Message><StackTrace>   at Pricing.XunitTests.LabelTests.KnownBroken
     }
 
     #[test]
-    fn the_framework_comes_from_the_file_name() {
+    fn the_framework_comes_from_the_file_name_else_from_the_assembly_folder() {
         assert_eq!(framework_of("_vm_2026-11-26_17_43_35_net10.0.trx").as_deref(), Some("net10.0"));
         assert_eq!(framework_of("results.trx"), None);
+        // The platform's TRX of a single-targeted project: `run_default.trx`, the assembly in its output folder.
+        let platform = r#"<TestRun xmlns="http://microsoft.com/schemas/VisualStudio/TeamTest/2010"><Results>
+    <UnitTestResult testId="q" testName="QuotesEachQuantity(1, 10)" outcome="Passed" /></Results>
+  <TestDefinitions><UnitTest id="q">
+    <TestMethod codeBase="/c/Pricing.TunitTests/bin/Debug/net10.0/Pricing.TunitTests.dll" className="Pricing.TunitTests.QuoteTests" name="QuotesEachQuantity" />
+  </UnitTest></TestDefinitions></TestRun>"#;
+        let mut report = RunReport::default();
+        parse_trx(platform, framework_of("run_default.trx").as_deref(), &mut report).expect("parses");
+        let case = &report.cases[0];
+        assert_eq!(case.id, "Pricing.TunitTests.QuoteTests.QuotesEachQuantity(1, 10)");
+        assert_eq!(case.target_framework.as_deref(), Some("net10.0"));
     }
 }

@@ -64,8 +64,8 @@ pub async fn verdict(
             Ok(_) => return Err(undone(resolved, &written, incomplete()).await),
             Err(error) => return Err(undone(resolved, &written, error).await),
         };
-    let failing: BTreeMap<&str, &TestResultItem> =
-        after.results.iter().filter(|r| fails(r)).map(|r| (r.id.as_str(), r)).collect();
+    let failing: BTreeMap<Case, &TestResultItem> =
+        after.results.iter().filter(|r| fails(r)).map(|r| (case(r), r)).collect();
     let mut verification = Verification {
         tests_selected: selected,
         cases_run: after.results.iter().filter(|r| r.outcome != TestOutcome::NotRun).count() as u32,
@@ -91,11 +91,12 @@ pub async fn verdict(
     let before = run::execute(call, resolved, &again, &RunLimits::new(None, None), None, Some(written.guard))
         .await
         .map_err(undone_meanwhile)?;
-    let failed_before: BTreeSet<&str> = before.results.iter().filter(|r| fails(r)).map(|r| r.id.as_str()).collect();
-    let (old, new): (Vec<&TestResultItem>, Vec<&TestResultItem>) =
-        failing.values().partition(|r| failed_before.contains(r.id.as_str()));
-    verification.failing_before_and_after = old.iter().map(|r| r.id.clone()).collect();
-    verification.new_failures = new.iter().map(|r| r.id.clone()).collect();
+    let new = new_failures(&failing, &before.results);
+    verification.new_failures = ids(&new);
+    verification.failing_before_and_after = ids(&failing.values().copied().collect::<Vec<_>>())
+        .into_iter()
+        .filter(|id| !verification.new_failures.contains(id))
+        .collect();
     verification.ms = began.elapsed().as_millis() as u64;
     if !before.complete {
         return Err(undone_meanwhile(incomplete()));
@@ -111,6 +112,29 @@ pub async fn verdict(
 
 fn fails(result: &TestResultItem) -> bool {
     matches!(result.outcome, TestOutcome::Failed | TestOutcome::Crashed)
+}
+
+/// A case as the verdict compares it: its id in one target framework.
+type Case<'a> = (&'a str, Option<&'a str>);
+
+fn case(result: &TestResultItem) -> Case<'_> {
+    (result.id.as_str(), result.target_framework.as_deref())
+}
+
+/// The cases failing after the write that did not fail before it. A case of a multi-targeted test is its own:
+/// failing before in one target framework does not excuse failing after in another.
+fn new_failures<'a>(
+    failing: &BTreeMap<Case, &'a TestResultItem>,
+    before: &[TestResultItem],
+) -> Vec<&'a TestResultItem> {
+    let failed_before: BTreeSet<Case> = before.iter().filter(|r| fails(r)).map(case).collect();
+    failing.iter().filter(|(case, _)| !failed_before.contains(*case)).map(|(_, r)| *r).collect()
+}
+
+/// The cases' ids, each once, sorted.
+fn ids(cases: &[&TestResultItem]) -> Vec<String> {
+    let ids: BTreeSet<&String> = cases.iter().map(|r| &r.id).collect();
+    ids.into_iter().cloned().collect()
 }
 
 /// Undoes or redoes the written operation, under the lock the write still holds. Not cancellable: a
@@ -155,7 +179,7 @@ fn tests_failed(call: &Call, written: &Written<'_>, new: &[&TestResultItem], ver
         .map(|r| {
             let place = r.stack_trace.iter().find(|f| f.file_path.is_some());
             serde_json::json!({
-                "id": r.id, "project": r.project, "outcome": r.outcome, "message": r.message,
+                "id": r.id, "project": r.project, "targetFramework": r.target_framework, "outcome": r.outcome, "message": r.message,
                 "filePath": place.and_then(|f| f.file_path.clone()), "line": place.and_then(|f| f.line),
             })
         })
@@ -184,4 +208,40 @@ fn tests_failed(call: &Call, written: &Written<'_>, new: &[&TestResultItem], ver
         error = error.detail("planId", id);
     }
     error
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(id: &str, framework: &str, outcome: TestOutcome) -> TestResultItem {
+        TestResultItem {
+            id: id.to_owned(),
+            test: id.to_owned(),
+            project: "Tests".to_owned(),
+            target_framework: Some(framework.to_owned()),
+            outcome,
+            duration_ms: None,
+            message: None,
+            stack_trace: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_failure_is_old_only_in_the_target_framework_it_failed_in_before() {
+        let after = [
+            result("T.Old", "net8.0", TestOutcome::Failed),
+            result("T.Split", "net8.0", TestOutcome::Failed),
+            result("T.Split", "net10.0", TestOutcome::Failed),
+        ];
+        let failing: BTreeMap<Case, &TestResultItem> = after.iter().map(|r| (case(r), r)).collect();
+        let before = [
+            result("T.Old", "net8.0", TestOutcome::Failed),
+            result("T.Split", "net8.0", TestOutcome::Passed),
+            result("T.Split", "net10.0", TestOutcome::Failed),
+        ];
+        let new = new_failures(&failing, &before);
+        assert_eq!(new.iter().map(|r| case(r)).collect::<Vec<_>>(), [("T.Split", Some("net8.0"))]);
+        assert_eq!(ids(&new), ["T.Split"]);
+    }
 }

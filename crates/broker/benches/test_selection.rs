@@ -1,20 +1,21 @@
-//! find_tests against a real library's own test suite. The library is a checkout nobody here wrote (Markdig,
-//! xoofx/markdig, measured at fc705234fa211d179ee1d5e7656b51ab99f70ca9: `src/Markdig`, 5 target frameworks,
-//! and `src/Markdig.Tests`, NUnit on VSTest, 3,796 test cases), given as `ROSLYN_MCP_BENCH_TESTS=<checkout>`
-//! (a git clone with a clean tree: every mutant is undone before the next).
+//! find_tests and run_tests against a real library's own test suite, as a client calls them. The library is a
+//! checkout nobody here wrote, given as `ROSLYN_MCP_BENCH_TESTS=<checkout>` (a git clone with a clean tree:
+//! every mutant is undone before the next); by default Markdig (xoofx/markdig, measured at
+//! fc705234fa211d179ee1d5e7656b51ab99f70ca9: `src/Markdig`, 5 target frameworks, and `src/Markdig.Tests`,
+//! NUnit on VSTest, net8.0 and net10.0). Another repository: `ROSLYN_MCP_BENCH_TEST_PROJECT` (the test
+//! project's name), `ROSLYN_MCP_BENCH_LIBRARY_DIR` (the mutated library's folder) and
+//! `ROSLYN_MCP_BENCH_SOLUTION_DIR` (where initialize_workspace starts), each relative to the checkout.
 //!
-//! Mutants: methods with a block body in `src/Markdig`, found with get_document_symbols, taken evenly over the
+//! Mutants: methods with a block body in the library, found with get_document_symbols, taken evenly over the
 //! sorted list; each gets `throw new System.InvalidOperationException("mutant");` as its first statement, so
 //! every test that runs it fails. For each mutant that builds and fails at least one test:
-//! - the whole suite: `dotnet build` of the test project (net10.0, incremental) and `dotnet test --no-build`
-//!   with a TRX report, whose failed tests are the truth;
-//! - find_tests `{changedSince: "HEAD", project: "Markdig.Tests"}` on the service, timed as a client sees it,
-//!   first after the edit and then warm;
-//! - the selection run: the same build, then `dotnet test --no-build` filtered to the selected tests (in
-//!   batches, a filter being one command-line argument), or unfiltered when every test is selected.
+//! - find_tests `{changedSince: "HEAD", project}`, every page, timed first after the edit and then warm;
+//! - the selection: run_tests `{changedSince: "HEAD", project}` (the service selects, copies, builds, runs);
+//! - the whole suite: run_tests `{project}`, after the mutated file's time is moved on so that it builds the
+//!   same again; its failures (less those failing before any mutant) are the truth.
 //!
-//! Recall is the share of failed tests the selection holds; the time ratio is (find_tests + build + selected
-//! run) / (build + whole run). `ROSLYN_MCP_BENCH_MUTANTS` sets how many mutants (20 by default).
+//! Recall is the share of failed test methods the selection holds; the time ratio is the selection call's
+//! time over the whole suite's call. `ROSLYN_MCP_BENCH_MUTANTS` sets how many mutants (20 by default).
 
 #[path = "common/stats.rs"]
 mod stats;
@@ -26,25 +27,36 @@ use stats::{ms, percentiles};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 use support::Server;
 
-const TEST_PROJECT: &str = "src/Markdig.Tests/Markdig.Tests.csproj";
-const TEST_PROJECT_NAME: &str = "Markdig.Tests";
-const LIBRARY: &str = "src/Markdig";
-const FRAMEWORK: &str = "net10.0";
 const MUTANT: &str = "throw new System.InvalidOperationException(\"mutant\");";
-/// A filter is one argument: Linux refuses one longer than 128 KiB.
-const FILTER_BYTES: usize = 96 * 1024;
+/// run_tests' limit for one call: the whole suite of a real library, built.
+const RUN_LIMIT_SECONDS: u32 = 1800;
+
+/// What is measured: the test project and the library it tests, in one checkout.
+struct Subject {
+    repo: PathBuf,
+    test_project: String,
+    library: PathBuf,
+    solution_dir: PathBuf,
+}
 
 fn main() {
     let Some(repo) = std::env::var_os("ROSLYN_MCP_BENCH_TESTS").map(PathBuf::from) else {
-        eprintln!("set ROSLYN_MCP_BENCH_TESTS to a git clone of xoofx/markdig");
+        eprintln!("set ROSLYN_MCP_BENCH_TESTS to a git clone of xoofx/markdig (or see the header for another)");
         return;
+    };
+    let setting = |name: &str, default: &str| std::env::var(name).unwrap_or_else(|_| default.to_owned());
+    let subject = Subject {
+        test_project: setting("ROSLYN_MCP_BENCH_TEST_PROJECT", "Markdig.Tests"),
+        library: repo.join(setting("ROSLYN_MCP_BENCH_LIBRARY_DIR", "src/Markdig")),
+        solution_dir: repo.join(setting("ROSLYN_MCP_BENCH_SOLUTION_DIR", "src")),
+        repo,
     };
     let wanted: usize = std::env::var("ROSLYN_MCP_BENCH_MUTANTS").ok().and_then(|v| v.parse().ok()).unwrap_or(20);
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
-    runtime.block_on(run(&repo, wanted));
+    runtime.block_on(run(&subject, wanted));
 }
 
 /// One measured mutant.
@@ -58,26 +70,31 @@ struct Measured {
     selection_ms: f64,
 }
 
-async fn run(repo: &Path, wanted: usize) {
+async fn run(subject: &Subject, wanted: usize) {
+    let repo = &subject.repo;
     let status = Command::new("git").arg("-C").arg(repo).args(["status", "--porcelain"]).output().expect("git runs");
     assert!(status.stdout.is_empty(), "{} has changes: the mutants need a clean tree", repo.display());
-    let out = tempfile::Builder::new().prefix("roslyn-mcp-bench-tests-").tempdir().expect("temp dir");
-    assert!(dotnet(repo, &["build", TEST_PROJECT, "-f", FRAMEWORK, "-v", "q", "-nologo"]).0, "the checkout builds");
-    let (all, _) = test_run(repo, out.path(), "baseline", None);
-    let total = all.len();
-    let failing_before: BTreeSet<String> = all.iter().filter(|(_, failed)| *failed).map(|(n, _)| n.clone()).collect();
-    println!("{}: {total} test cases, {} failing before any mutant", repo.display(), failing_before.len());
-
     let server = Server::start_alone(repo).await;
-    server.ok("initialize_workspace", json!({"workingDirectory": repo.join("src")})).await;
+    server.ok("initialize_workspace", json!({"workingDirectory": subject.solution_dir})).await;
     server.warm_up_finished(Duration::from_secs(900)).await;
+
+    let (baseline, whole_ms) = run_tests(&server, json!({"project": subject.test_project})).await;
+    let baseline = baseline.expect("the checkout builds and its tests run");
+    let failing_before = failed(&baseline);
+    let total = baseline["summary"]["total"].as_u64().unwrap_or(0);
+    println!(
+        "{}: {total} test cases, {} test methods failing before any mutant; whole suite built and run in {:.1} s",
+        repo.display(),
+        failing_before.len(),
+        whole_ms / 1000.0
+    );
     let began = Instant::now();
-    let first = server.ok("find_tests", json!({"changedSince": "HEAD", "project": TEST_PROJECT_NAME})).await;
+    let first = server.ok("find_tests", json!({"changedSince": "HEAD", "project": subject.test_project})).await;
     println!("first find_tests after the load (reach graph built): {:.0} ms", ms(began.elapsed()));
     let test_methods = first["projects"][0]["testCount"].as_u64().unwrap_or(0);
 
-    let candidates = candidates(&server, repo).await;
-    println!("{} methods with a block body in {LIBRARY}", candidates.len());
+    let candidates = candidates(&server, &subject.library).await;
+    println!("{} methods with a block body in {}", candidates.len(), subject.library.display());
     let mut measured = Vec::new();
     let mut skipped = (0, 0);
     let stride = (candidates.len() / (wanted * 3)).max(1);
@@ -86,7 +103,7 @@ async fn run(repo: &Path, wanted: usize) {
             break;
         }
         let mutant = Mutant::write(candidate);
-        let outcome = measure(&server, repo, out.path(), candidate, &failing_before, test_methods).await;
+        let outcome = measure(&server, subject, candidate, &failing_before).await;
         drop(mutant);
         match outcome {
             Some(m) if !m.failed.is_empty() => {
@@ -108,10 +125,10 @@ async fn run(repo: &Path, wanted: usize) {
         }
     }
     server.stop().await;
-    report(&measured, skipped, total);
+    report(&measured, skipped, total, test_methods);
 }
 
-fn report(measured: &[Measured], (uncovered, unbuilt): (usize, usize), total: usize) {
+fn report(measured: &[Measured], (uncovered, unbuilt): (usize, usize), total: u64, test_methods: u64) {
     let failed: usize = measured.iter().map(|m| m.failed.len()).sum();
     let caught: usize = measured.iter().map(|m| m.failed.intersection(&m.selected).count()).sum();
     let all_caught = measured.iter().filter(|m| m.failed.is_subset(&m.selected)).count();
@@ -120,7 +137,7 @@ fn report(measured: &[Measured], (uncovered, unbuilt): (usize, usize), total: us
     let mut first: Vec<f64> = measured.iter().map(|m| m.select_ms).collect();
     let selected: usize = measured.iter().map(|m| m.selected.len()).sum();
     println!(
-        "{} mutants measured ({uncovered} more failed no test, {unbuilt} did not build); {total} test cases in the suite",
+        "{} mutants measured ({uncovered} more failed no test, {unbuilt} did not build); {total} test cases in {test_methods} test methods",
         measured.len()
     );
     println!(
@@ -130,7 +147,7 @@ fn report(measured: &[Measured], (uncovered, unbuilt): (usize, usize), total: us
     );
     println!("  selected test methods per mutant: mean {:.0}", selected as f64 / measured.len().max(1) as f64);
     println!(
-        "  time, select + build + run selected / build + run all: mean {:.2}x, min {:.2}x, max {:.2}x",
+        "  time, run_tests of the change / run_tests of the whole project: mean {:.2}x, min {:.2}x, max {:.2}x",
         ratios.iter().sum::<f64>() / ratios.len().max(1) as f64,
         ratios.iter().copied().fold(f64::INFINITY, f64::min),
         ratios.iter().copied().fold(0.0, f64::max)
@@ -145,23 +162,11 @@ fn report(measured: &[Measured], (uncovered, unbuilt): (usize, usize), total: us
 
 async fn measure(
     server: &Server,
-    repo: &Path,
-    out: &Path,
+    subject: &Subject,
     candidate: &Candidate,
     failing_before: &BTreeSet<String>,
-    test_methods: u64,
 ) -> Option<Measured> {
-    let began = Instant::now();
-    let (built, _) = dotnet(repo, &["build", TEST_PROJECT, "-f", FRAMEWORK, "--no-restore", "-v", "q", "-nologo"]);
-    let build_ms = ms(began.elapsed());
-    if !built {
-        return None;
-    }
-    let (results, run_ms) = test_run(repo, out, "full", None);
-    let failed: BTreeSet<String> =
-        results.iter().filter(|(n, f)| *f && !failing_before.contains(n)).map(|(n, _)| method_of(n)).collect();
-
-    let arguments = json!({"changedSince": "HEAD", "project": TEST_PROJECT_NAME, "pageSize": 200});
+    let arguments = json!({"changedSince": "HEAD", "project": subject.test_project, "pageSize": 200});
     let began = Instant::now();
     let found = all_pages(server, arguments.clone()).await;
     let select_ms = ms(began.elapsed());
@@ -170,23 +175,39 @@ async fn measure(
     let warm_ms = ms(began.elapsed());
     let selected: BTreeSet<String> = found.iter().filter_map(|t| t["id"].as_str().map(str::to_owned)).collect();
 
-    let every = selected.len() as u64 >= test_methods;
-    let selected_run_ms = if selected.is_empty() {
-        0.0
-    } else if every {
-        test_run(repo, out, "selected", None).1
-    } else {
-        filters(&selected).iter().map(|filter| test_run(repo, out, "selected", Some(filter)).1).sum()
-    };
-    Some(Measured {
-        method: candidate.name.clone(),
-        failed,
-        selected,
-        select_ms,
-        warm_ms,
-        full_ms: build_ms + run_ms,
-        selection_ms: select_ms + build_ms + selected_run_ms,
-    })
+    let (selection, selection_ms) =
+        run_tests(server, json!({"changedSince": "HEAD", "project": subject.test_project})).await;
+    selection?;
+    // The whole suite builds what the selection built: the mutated file is newer again.
+    touch(&candidate.file);
+    let (whole, full_ms) = run_tests(server, json!({"project": subject.test_project})).await;
+    let failed = failed(&whole?).difference(failing_before).cloned().collect();
+    Some(Measured { method: candidate.name.clone(), failed, selected, select_ms, warm_ms, full_ms, selection_ms })
+}
+
+/// A run_tests call as a client times it: its answer (none for an error: a mutant that does not build) and
+/// its time.
+async fn run_tests(server: &Server, mut arguments: Value) -> (Option<Value>, f64) {
+    arguments["timeoutSeconds"] = json!(RUN_LIMIT_SECONDS);
+    let began = Instant::now();
+    let outcome = server.call("run_tests", arguments).await;
+    (Some(outcome.value).filter(|_| !outcome.is_error), ms(began.elapsed()))
+}
+
+/// The test methods with a failed or crashed case.
+fn failed(run: &Value) -> BTreeSet<String> {
+    run["results"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|r| matches!(r["outcome"].as_str(), Some("failed" | "crashed")))
+        .filter_map(|r| r["test"].as_str().map(str::to_owned))
+        .collect()
+}
+
+fn touch(file: &Path) {
+    let file = std::fs::File::options().write(true).open(file).expect("the mutated file");
+    file.set_modified(SystemTime::now()).expect("its time moved on");
 }
 
 /// Every page of a find_tests answer.
@@ -200,79 +221,6 @@ async fn all_pages(server: &Server, mut arguments: Value) -> Vec<Value> {
             None => return tests,
         }
     }
-}
-
-/// VSTest filters naming each test method (a parametrized one's cases end in `(...)`), each under the limit.
-fn filters(selected: &BTreeSet<String>) -> Vec<String> {
-    let mut filters = vec![String::new()];
-    for id in selected {
-        let clause = format!("FullyQualifiedName={id}|FullyQualifiedName~{id}(");
-        let current = filters.last_mut().expect("a filter");
-        if !current.is_empty() && current.len() + clause.len() + 1 > FILTER_BYTES {
-            filters.push(String::new());
-        }
-        let current = filters.last_mut().expect("a filter");
-        if !current.is_empty() {
-            current.push('|');
-        }
-        current.push_str(&clause);
-    }
-    filters
-}
-
-/// Runs the built tests (all, or those a filter names): each case's name and whether it failed, and the time.
-fn test_run(repo: &Path, out: &Path, label: &str, filter: Option<&str>) -> (Vec<(String, bool)>, f64) {
-    let trx = out.join(format!("{label}.trx"));
-    let _ = std::fs::remove_file(&trx);
-    let logger = format!("trx;LogFileName={}", trx.display());
-    let mut args = vec!["test", TEST_PROJECT, "-f", FRAMEWORK, "--no-build", "-nologo", "--logger", &logger];
-    if let Some(filter) = filter {
-        args.extend(["--filter", filter]);
-    }
-    let began = Instant::now();
-    dotnet(repo, &args);
-    let elapsed = ms(began.elapsed());
-    (std::fs::read_to_string(&trx).map(|text| results(&text)).unwrap_or_default(), elapsed)
-}
-
-/// A TRX report's test cases: `Class.Method` (with a parametrized case's arguments) and whether it failed.
-fn results(trx: &str) -> Vec<(String, bool)> {
-    let document = roxmltree::Document::parse(trx).expect("a TRX report");
-    let methods: std::collections::HashMap<&str, String> = document
-        .descendants()
-        .filter(|n| n.has_tag_name("UnitTest"))
-        .filter_map(|test| {
-            let method = test.children().find(|c| c.has_tag_name("TestMethod"))?;
-            Some((test.attribute("id")?, format!("{}.{}", method.attribute("className")?, method.attribute("name")?)))
-        })
-        .collect();
-    document
-        .descendants()
-        .filter(|n| n.has_tag_name("UnitTestResult"))
-        .filter_map(|result| {
-            let method = methods.get(result.attribute("testId")?)?;
-            let failed = !matches!(result.attribute("outcome"), Some("Passed" | "NotExecuted" | "Inconclusive"));
-            Some((format!("{method}#{}", result.attribute("testName").unwrap_or_default()), failed))
-        })
-        .collect()
-}
-
-/// The test method of a case name `Class.Method#display name`; NUnit names a parametrized case's method
-/// `Method(arguments)`.
-fn method_of(case: &str) -> String {
-    let method = case.split('#').next().unwrap_or(case);
-    method.split('(').next().unwrap_or(method).to_owned()
-}
-
-fn dotnet(repo: &Path, args: &[&str]) -> (bool, String) {
-    let output = Command::new("dotnet")
-        .args(args)
-        .current_dir(repo)
-        .env("DOTNET_CLI_TELEMETRY_OPTOUT", "1")
-        .env("MSBUILDDISABLENODEREUSE", "1")
-        .output()
-        .expect("dotnet runs");
-    (output.status.success(), String::from_utf8_lossy(&output.stdout).into_owned())
 }
 
 /// A mutant written into its file, undone when dropped (a panic included).
@@ -305,8 +253,8 @@ struct Candidate {
 }
 
 /// Every method of the library with a block body, sorted by file and place.
-async fn candidates(server: &Server, repo: &Path) -> Vec<Candidate> {
-    let mut files: Vec<PathBuf> = walk(&repo.join(LIBRARY));
+async fn candidates(server: &Server, library: &Path) -> Vec<Candidate> {
+    let mut files: Vec<PathBuf> = walk(library);
     files.sort();
     let mut found = Vec::new();
     for file in files {

@@ -24,11 +24,40 @@ pub struct Synced {
     pub removed: u64,
 }
 
-/// The folder a copy of `solution_dir` starts at: the repository's root (its `.git`), so that the
-/// `Directory.Build.props`, `global.json` and projects above the solution come along; else the solution's
-/// own folder.
-pub fn source_root(solution_dir: &Path) -> PathBuf {
-    solution_dir.ancestors().find(|dir| dir.join(".git").exists()).unwrap_or(solution_dir).to_path_buf()
+/// Files a build reads from the folders above its projects.
+const READ_FROM_ABOVE: [&str; 7] = [
+    "Directory.Build.props",
+    "Directory.Build.targets",
+    "Directory.Packages.props",
+    "Directory.Build.rsp",
+    "global.json",
+    "NuGet.config",
+    ".editorconfig",
+];
+
+/// The folder a copy for `solution_dir` starts at: the topmost folder, up to the repository's root (its
+/// `.git`), holding a file the build reads from above (so a `Directory.Build.props` or `.editorconfig` there
+/// comes along), and never below the solution's folder or a test project's. A repository that is a whole home
+/// folder is not copied whole unless its top holds such a file.
+pub fn source_root<'a>(solution_dir: &Path, projects: impl IntoIterator<Item = &'a Path>) -> PathBuf {
+    let mut root = solution_dir;
+    if let Some(repository) = solution_dir.ancestors().find(|dir| dir.join(".git").exists()) {
+        for dir in solution_dir.ancestors() {
+            if READ_FROM_ABOVE.iter().any(|file| dir.join(file).exists()) {
+                root = dir;
+            }
+            if dir == repository {
+                break;
+            }
+        }
+    }
+    for project in projects {
+        while !project.starts_with(root) {
+            let Some(parent) = root.parent() else { break };
+            root = parent;
+        }
+    }
+    root.to_path_buf()
 }
 
 /// Makes `copy` hold what `source` holds (build output folders aside).
@@ -154,12 +183,21 @@ mod tests {
     }
 
     #[test]
-    fn the_copy_starts_at_the_repository_root() {
+    fn the_copy_starts_where_the_build_reads_from_within_the_repository() {
         let dir = tempfile::tempdir().expect("test files");
-        let solution = dir.path().join("repo/src");
+        let (repo, solution) = (dir.path().join("home/repo"), dir.path().join("home/repo/src"));
         fs::create_dir_all(&solution).expect("test files");
-        assert_eq!(source_root(&solution), solution);
-        fs::create_dir(dir.path().join("repo/.git")).expect("test files");
-        assert_eq!(source_root(&solution), dir.path().join("repo"));
+        let none: [&Path; 0] = [];
+        // Outside a repository: the solution's folder, and what its test projects need.
+        write(&dir.path().join("home/.editorconfig"), "root = true");
+        assert_eq!(source_root(&solution, none), solution);
+        let outside = dir.path().join("home/repo/tests/T.csproj");
+        assert_eq!(source_root(&solution, [outside.as_path()]), repo);
+        // In a repository (here the whole home folder): up to the topmost folder with a build file in it.
+        fs::create_dir(dir.path().join("home/.git")).expect("test files");
+        fs::remove_file(dir.path().join("home/.editorconfig")).expect("test files");
+        assert_eq!(source_root(&solution, none), solution);
+        write(&repo.join("Directory.Build.props"), "<Project />");
+        assert_eq!(source_root(&solution, none), repo);
     }
 }

@@ -41,6 +41,7 @@ impl TestRuns {
     pub async fn begin(
         &self,
         solution: &Path,
+        projects: &[&Path],
         deadline: Instant,
         cancel: &CancellationToken,
     ) -> Result<RunFolders, ToolError> {
@@ -63,7 +64,7 @@ impl TestRuns {
         let base = self.dir.join(&id[..16]);
         let tree = base.join("tree");
         let results = base.join(format!("run-{}", uuid::Uuid::new_v4().simple()));
-        let source = mirror::source_root(solution.parent().unwrap_or(Path::new("/")));
+        let source = mirror::source_root(solution.parent().unwrap_or(Path::new("/")), projects.iter().copied());
         // Each level checked, not only made: a folder someone else planted would let them swap what runs.
         crate::offload::cpu(|| {
             for dir in [&self.dir, &base, &tree, &results] {

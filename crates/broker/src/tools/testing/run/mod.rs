@@ -120,7 +120,8 @@ pub async fn execute(
     if plan.is_empty() {
         return Ok(output);
     }
-    let folders = runs.begin(&resolved.target.solution, limits.deadline, &call.cancel).await?;
+    let projects: Vec<&Path> = plan.iter().map(|p| p.path.as_path()).collect();
+    let folders = runs.begin(&resolved.target.solution, &projects, limits.deadline, &call.cancel).await?;
     let deadline = limits.deadline;
     let runner = Runner { call, dotnet: &dotnet, folders: &folders, deadline, resolved, filter };
 

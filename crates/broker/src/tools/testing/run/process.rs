@@ -30,12 +30,33 @@ pub struct Watchdog {
     pub idle: Duration,
 }
 
+impl Watchdog {
+    /// Whether to stop the group's test process now, the last sign of life being `alive`; if not, from when
+    /// the hang limit counts. It counts from the test process's start, not the runner's: a runner slow to
+    /// start on a busy machine is no hang.
+    fn check(&self, group: u32, alive: Instant) -> Result<Instant, Stop> {
+        let now = Instant::now();
+        if now >= self.session_end {
+            return Err(Stop::SessionOver);
+        }
+        let Some(age) = test_host_age(group) else {
+            // Not started yet: the session's end is the limit.
+            return Ok(now);
+        };
+        let since = now.checked_sub(age).unwrap_or(now).max(alive);
+        if since + self.idle > now + CLOCKS_DIFFER { Ok(since) } else { Err(Stop::Hung) }
+    }
+}
+
 /// Why the watchdog stopped the test process.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stop {
     Hung,
     SessionOver,
 }
+
+/// How far a process's start read from `/proc` (wall clock) may be from the monotonic clock's.
+const CLOCKS_DIFFER: Duration = Duration::from_millis(100);
 
 /// The option Microsoft.Testing.Platform gives the test process it starts beside its runner (the controller).
 const TEST_HOST_MARK: &str = "--internal-testhostcontroller-pid";
@@ -76,10 +97,16 @@ pub async fn run(
                 None => lines = None,
             },
             () = async { tokio::time::sleep_until(watch.unwrap_or(deadline)).await }, if watch.is_some() && stopped.is_none() => {
-                let over = watchdog.as_ref().is_some_and(|w| Instant::now() >= w.session_end);
-                stopped = Some(if over { Stop::SessionOver } else { Stop::Hung });
-                if let Some(group) = group {
-                    crate::offload::cpu(|| stop_test_host(group));
+                match (&watchdog, group) {
+                    (Some(watchdog), Some(group)) => match crate::offload::cpu(|| watchdog.check(group, alive)) {
+                        Ok(since) => alive = since,
+                        Err(stop) => {
+                            stopped = Some(stop);
+                            crate::offload::cpu(|| stop_test_host(group));
+                        }
+                    },
+                    // No group to watch (the process is already gone): its exit comes next.
+                    _ => alive = Instant::now(),
                 }
             }
             status = child.wait(), if lines.is_none() => {
@@ -101,7 +128,25 @@ pub async fn run(
 /// Kills the test process of the group's Microsoft.Testing.Platform run, whose runner then writes the results
 /// it had; with no such process, the whole group.
 fn stop_test_host(group: u32) {
-    let hosts: Vec<u32> = std::fs::read_dir("/proc")
+    let hosts = test_hosts(group);
+    if hosts.is_empty() {
+        roslyn_host::kill_group(group);
+    }
+    hosts.into_iter().for_each(roslyn_host::kill_process);
+}
+
+/// How long ago the group's newest test process started (its `/proc` folder is made when it starts).
+fn test_host_age(group: u32) -> Option<Duration> {
+    let started = test_hosts(group)
+        .into_iter()
+        .filter_map(|pid| std::fs::metadata(format!("/proc/{pid}")).and_then(|m| m.modified()).ok())
+        .max()?;
+    Some(std::time::SystemTime::now().duration_since(started).unwrap_or_default())
+}
+
+/// The group's test processes: those the platform's runner started, marked by its option.
+fn test_hosts(group: u32) -> Vec<u32> {
+    std::fs::read_dir("/proc")
         .into_iter()
         .flatten()
         .flatten()
@@ -111,11 +156,7 @@ fn stop_test_host(group: u32) {
             std::fs::read(format!("/proc/{pid}/cmdline"))
                 .is_ok_and(|cmdline| cmdline.split(|b| *b == 0).any(|arg| arg == TEST_HOST_MARK.as_bytes()))
         })
-        .collect();
-    if hosts.is_empty() {
-        roslyn_host::kill_group(group);
-    }
-    hosts.into_iter().for_each(roslyn_host::kill_process);
+        .collect()
 }
 
 /// A process's group, from `/proc/<pid>/stat` (the fields after the parenthesized name: state, parent, group).

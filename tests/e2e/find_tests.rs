@@ -113,7 +113,8 @@ async fn changes_since_a_git_revision_select_the_tests_of_the_edited_members() {
     git(&fixture.root, &["init", "-q"]);
     git(&fixture.root, &["add", "-A"]);
     git(&fixture.root, &["commit", "-q", "-m", "fixture"]);
-    let server = Server::start(&fixture.root, &[]).await;
+    // The watcher tells of nothing during the test: what the host sees, changedSince brought it.
+    let server = Server::start(&fixture.root, &["--debounce-ms", "600000"]).await;
     server.ok("initialize_workspace", json!({"workingDirectory": fixture.root.display().to_string()})).await;
     // Two edited bodies, and a new file git does not track yet.
     let money = fixture.read("Pricing/Money.cs").replace("ToUpperInvariant() + \"!\"", "ToUpperInvariant() + \"!!\"");
@@ -156,6 +157,14 @@ async fn changes_since_a_git_revision_select_the_tests_of_the_edited_members() {
         }
     }
     assert_eq!(paged, ids(&found));
+
+    // Money.cs put back as it was: no longer in the difference, and still brought up to date, so the host
+    // does not keep the edit until the watcher's news (which would then move the snapshot under a cursor).
+    git(&fixture.root, &["checkout", "--", "Pricing/Money.cs"]);
+    let found = server.ok("find_tests", json!({"changedSince": "HEAD"})).await;
+    assert!(!ids(&found).contains(&"Pricing.XunitTests.LabelTests.Shouts".to_owned()), "{found}");
+    let shout = server.ok("search_symbols", json!({"query": "Shout"})).await;
+    assert!(shout.to_string().contains(r#"ToUpperInvariant() + \"!\";"#), "the host sees Money.cs put back: {shout}");
 
     let before = tree(&fixture.root);
     let outside = fixture.root.parent().expect("parent").join("pwned");

@@ -37,6 +37,7 @@ use protocol::tools::diagnose::WorkspaceStatus;
 use protocol::{ErrorCode, ToolError};
 use roslyn_host::{HostInstall, HostReply};
 use status::StatusCell;
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
@@ -54,6 +55,9 @@ pub struct Workspace {
     ready: Arc<ArcSwapOption<roslyn_host::HostProcess>>,
     own_writes: own_writes::OwnWrites,
     warm_gate: warm_up::WarmGate,
+    /// The files the last `sync_files` brought up to date: the next one brings them up to date again, so a
+    /// file changed and then put back is seen put back even before the watcher tells of it.
+    synced: std::sync::Mutex<BTreeSet<PathBuf>>,
 }
 
 /// Why a request got no answer.
@@ -102,6 +106,7 @@ impl Workspace {
             ready,
             own_writes,
             warm_gate,
+            synced: std::sync::Mutex::default(),
         }
     }
 
@@ -185,12 +190,18 @@ impl Workspace {
 
     /// Brings the host's view of `paths` to what is on disk now, for a question about the files as they are:
     /// the watcher may not have told it yet. The host keeps a document whose text did not change as it was.
+    /// The files of the previous call come along: one of them put back as it was (no longer among `paths`)
+    /// would otherwise keep its changed text until the watcher's news, which would then move the snapshot
+    /// under the question's cursor.
     pub async fn sync_files(&self, paths: Vec<PathBuf>, cancel: &CancellationToken) -> Result<(), ToolError> {
         let _in_use = self.begin_call().await;
         let host = self.acquire().await?;
         if !self.warm_gate.passed(cancel).await {
             return Err(roslyn_host::HostFailure::Cancelled.into());
         }
+        let paths: BTreeSet<PathBuf> = paths.into_iter().collect();
+        let previous = std::mem::replace(&mut *self.synced.lock().unwrap_or_else(|p| p.into_inner()), paths.clone());
+        let paths = paths.union(&previous).cloned();
         host_update::send(&host, &self.status, paths, self.settings.request_timeout, cancel)
             .await
             .map_err(ToolError::from)

@@ -30,7 +30,7 @@ impl Checks {
     pub async fn select(call: &Call, resolved: &Resolved, plan: &Plan) -> Result<Self, ToolError> {
         run::enabled(call)?;
         let origin = plan_lines(resolved, plan).await?;
-        let found = run::find(call, resolved, origin.clone(), None).await?;
+        let found = run::find(call, resolved, origin.clone(), None, None).await?;
         Ok(Self { projects: run::plan(&origin, None, &found)? })
     }
 }

@@ -47,7 +47,7 @@ pub async fn run_tests(call: &Call, input: RunTestsInput) -> Result<RunTestsOutp
     enabled(call)?;
     let limits = RunLimits::new(input.timeout_seconds, input.test_timeout_seconds);
     let (resolved, origin) = selection(call, &input).await?;
-    let found = find(call, &resolved, origin.clone(), input.project.clone()).await?;
+    let found = find(call, &resolved, origin.clone(), input.project.clone(), Some(limits.remaining())).await?;
     let plan = plan(&origin, input.tests.as_deref(), &found)?;
     let mut output = execute(call, &resolved, &plan, &limits, input.filter.as_deref(), None).await?;
     // A suite of thousands of cases: what went wrong is listed whole, the passed ones only if they fit.
@@ -79,16 +79,24 @@ impl RunLimits {
         let limit = Duration::from_secs(timeout_seconds.unwrap_or(DEFAULT_TIMEOUT_SECS).clamp(10, 3600).into());
         Self { limit, deadline: Instant::now() + limit, test_timeout }
     }
+
+    /// What is left of the call's time: a run's own question to the host (which tests) may take it, as a
+    /// first question after a load builds the whole reach graph of a large solution.
+    fn remaining(&self) -> Duration {
+        self.deadline.saturating_duration_since(Instant::now())
+    }
 }
 
-/// The tests `origin` selects, as the host finds them.
+/// The tests `origin` selects, as the host finds them, within `limit` (else the service's request limit).
 pub async fn find(
     call: &Call,
     resolved: &Resolved,
     origin: ChangeOrigin,
     project: Option<String>,
+    limit: Option<Duration>,
 ) -> Result<FoundTests, ToolError> {
-    let reply = call.ask(&resolved.workspace, RequestBody::FindTests(FindTestsRequest { origin, project })).await?;
+    let body = RequestBody::FindTests(FindTestsRequest { origin, project });
+    let reply = call.ask_within(&resolved.workspace, body, limit).await?;
     match reply.body {
         ResponseBody::FoundTests(found) => Ok(found),
         other => Err(unexpected(other)),

@@ -528,7 +528,7 @@ impl RoslynMcp {
     }
 
     #[tool(
-        description = "Builds and runs tests with the project's own runner (VSTest: xunit, NUnit, MSTest) and answers each case's outcome (passed, failed, skipped, not run, crashed), time, message and stack trace with the solution's frames placed. Give tests (ids find_tests returned), a change as find_tests takes it (filePath/line/column, changedSince, operationId, planId: the tests it reaches), a VSTest filter, or a project alone. Builds into the service's own folder, never the project's bin/obj. Progress notifications count finished tests; at timeoutSeconds (default 300) the run stops and the answer holds the results so far. Runs the repository's code as the service's user.",
+        description = "Builds and runs tests with the project's own runner (VSTest: xunit, NUnit, MSTest; Microsoft.Testing.Platform: TUnit) and answers each case's outcome (passed, failed, skipped, not run, crashed), time, message and stack trace with the solution's frames placed. Give tests (ids find_tests returned), a change as find_tests takes it (filePath/line/column, changedSince, operationId, planId: the tests it reaches), a filter in the runner's syntax, or a project alone. Builds in the service's own copy of the repository, never the project's bin/obj. Progress notifications count finished tests; at timeoutSeconds (default 300) the run stops and the answer holds the results so far. Runs the repository's code as the service's user.",
         input_schema = Arc::new(input_schema::<testing::RunTestsInput>()),
         output_schema = Arc::new(output_schema::<testing::RunTestsOutput>()),
         annotations(title = "Run tests", read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = true)

@@ -110,6 +110,9 @@ pub async fn verdict(
     Err(tests_failed(call, &written, &new, &verification))
 }
 
+/// How many new failures a refusal lists with their message and place.
+const FAILURES_LISTED: usize = 50;
+
 fn fails(result: &TestResultItem) -> bool {
     matches!(result.outcome, TestOutcome::Failed | TestOutcome::Crashed)
 }
@@ -174,8 +177,10 @@ fn incomplete() -> ToolError {
 
 /// The refusal: each new failure with its message and the first place in the solution its trace names.
 fn tests_failed(call: &Call, written: &Written<'_>, new: &[&TestResultItem], verification: &Verification) -> ToolError {
+    // A change that breaks thousands of tests names the first of them; the count says how many.
     let failures: Vec<serde_json::Value> = new
         .iter()
+        .take(FAILURES_LISTED)
         .map(|r| {
             let place = r.stack_trace.iter().find(|f| f.file_path.is_some());
             serde_json::json!({
@@ -200,6 +205,7 @@ fn tests_failed(call: &Call, written: &Written<'_>, new: &[&TestResultItem], ver
         ),
     )
     .detail("failures", failures)
+    .detail("failuresOmitted", new.len().saturating_sub(FAILURES_LISTED))
     .detail("operationId", written.operation_id)
     .detail("rolledBack", true)
     .detail("verification", serde_json::to_value(verification).unwrap_or_default())

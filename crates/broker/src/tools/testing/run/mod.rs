@@ -50,13 +50,28 @@ pub async fn run_tests(call: &Call, input: RunTestsInput) -> Result<RunTestsOutp
     let found = find(call, &resolved, origin.clone(), input.project.clone(), Some(limits.remaining())).await?;
     let plan = plan(&origin, input.tests.as_deref(), &found)?;
     let mut output = execute(call, &resolved, &plan, &limits, input.filter.as_deref(), None).await?;
-    // A suite of thousands of cases: what went wrong is listed whole, the passed ones only if they fit.
-    let bytes = crate::offload::cpu(|| serde_json::to_vec(&output).map_or(0, |json| json.len()));
-    if bytes > call.services.limits.response_bytes {
-        output.results.retain(|r| r.outcome != TestOutcome::Passed);
-        output.passed_omitted = output.summary.passed;
-    }
+    crate::offload::cpu(|| fit(&mut output, call.services.limits.response_bytes));
     Ok(output)
+}
+
+/// A suite of thousands of cases under the response cap: what went wrong is listed, the passed cases only if
+/// they fit; and if even what went wrong does not fit, as much of it as does, the worst first.
+fn fit(output: &mut RunTestsOutput, cap: usize) {
+    let size = |output: &RunTestsOutput| serde_json::to_vec(output).map_or(0, |json| json.len());
+    if size(output) <= cap {
+        return;
+    }
+    output.results.retain(|r| r.outcome != TestOutcome::Passed);
+    output.passed_omitted = output.summary.passed;
+    let mut bytes = size(output);
+    while bytes > cap && !output.results.is_empty() {
+        // Each case's share of the answer, so that one pass takes off about what is too much.
+        let each = bytes / output.results.len();
+        let keep = output.results.len().saturating_sub((bytes - cap).div_ceil(each.max(1)).max(1));
+        output.results_omitted += (output.results.len() - keep) as u32;
+        output.results.truncate(keep);
+        bytes = size(output);
+    }
 }
 
 /// The refusal when the service does not run tests.
@@ -118,6 +133,7 @@ pub async fn execute(
     let mut output = RunTestsOutput {
         results: Vec::new(),
         passed_omitted: 0,
+        results_omitted: 0,
         summary: TestRunSummary::default(),
         projects: plan.iter().map(|p| p.name.clone()).collect(),
         complete: true,
@@ -156,6 +172,7 @@ pub async fn execute(
         output.results.extend(ran.results);
         if let Some(hung) = ran.hung {
             output.summary.run_ms = began.elapsed().as_millis() as u64;
+            fit(&mut output, call.services.limits.response_bytes);
             return Err(hang(project, hung.as_deref(), limits, &output));
         }
         if !ran.complete {
@@ -557,4 +574,43 @@ fn timed_out(what: &str) -> ToolError {
 
 fn cancelled() -> ToolError {
     ToolError::new(ErrorCode::TIMEOUT, "The call was cancelled; the test run was stopped")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_answer_over_the_cap_drops_the_passed_cases_then_the_least_bad() {
+        let case = |id: usize, outcome| TestResultItem {
+            id: format!("Tests.T.M{id:05}"),
+            test: format!("Tests.T.M{id:05}"),
+            project: "Tests".to_owned(),
+            target_framework: Some("net10.0".to_owned()),
+            outcome,
+            duration_ms: Some(1),
+            message: Some("x".repeat(200)),
+            stack_trace: Vec::new(),
+        };
+        let mut output = RunTestsOutput {
+            results: (0..10).map(|i| case(i, TestOutcome::Crashed)).collect(),
+            passed_omitted: 0,
+            results_omitted: 0,
+            summary: TestRunSummary { passed: 2000, ..TestRunSummary::default() },
+            projects: vec!["Tests".to_owned()],
+            complete: true,
+            files_changed_during_run: false,
+            omitted_outside_roots: 0,
+            resolved_from_solution: "/s.sln".to_owned(),
+        };
+        output.results.extend((10..3000).map(|i| case(i, TestOutcome::Failed)));
+        output.results.extend((3000..5000).map(|i| case(i, TestOutcome::Passed)));
+        fit(&mut output, 100_000);
+        let bytes = serde_json::to_vec(&output).expect("json").len();
+        assert!(bytes <= 100_000, "{bytes}");
+        assert_eq!(output.passed_omitted, 2000);
+        assert_eq!(output.results.len() as u32 + output.results_omitted, 3000);
+        assert!(output.results[..10].iter().all(|r| r.outcome == TestOutcome::Crashed));
+        assert!(output.results.len() > 100, "as many as fit: {}", output.results.len());
+    }
 }

@@ -103,10 +103,15 @@ fn sync_dir(source: &Path, copy: &Path, synced: &mut Synced) -> io::Result<()> {
         if present.contains(&name) || (meta.is_dir() && is_output(&name)) {
             continue;
         }
-        if meta.is_dir() { fs::remove_dir_all(entry.path()) } else { fs::remove_file(entry.path()) }?;
+        remove(&entry.path(), &meta)?;
         synced.removed += 1;
     }
     Ok(())
+}
+
+/// Removes what is at `path` in the copy, a folder with all it holds (`meta` read without following a link).
+fn remove(path: &Path, meta: &Metadata) -> io::Result<()> {
+    if meta.is_dir() { fs::remove_dir_all(path) } else { fs::remove_file(path) }
 }
 
 fn is_output(name: &OsString) -> bool {
@@ -120,7 +125,7 @@ fn sync_file(from: &Path, meta: &Metadata, to: &Path, synced: &mut Synced) -> io
         if old.is_file() && old.len() == meta.len() && old.modified().ok() == Some(modified) {
             return Ok(());
         }
-        if old.is_dir() { fs::remove_dir_all(to) } else { fs::remove_file(to) }?;
+        remove(to, &old)?;
     }
     fs::copy(from, to)?;
     fs::File::options().write(true).open(to)?.set_modified(modified)?;
@@ -137,7 +142,7 @@ fn sync_link(from: &Path, to: &Path, synced: &mut Synced) -> io::Result<()> {
         if old.is_symlink() && fs::read_link(to).ok().as_ref() == Some(&target) {
             return Ok(());
         }
-        if old.is_dir() { fs::remove_dir_all(to) } else { fs::remove_file(to) }?;
+        remove(to, &old)?;
     }
     std::os::unix::fs::symlink(&target, to)?;
     synced.copied += 1;

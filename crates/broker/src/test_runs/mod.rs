@@ -64,9 +64,10 @@ impl TestRuns {
         let base = self.dir.join(&id[..16]);
         let tree = base.join("tree");
         let results = base.join(format!("run-{}", uuid::Uuid::new_v4().simple()));
-        let source = mirror::source_root(solution.parent().unwrap_or(Path::new("/")), projects.iter().copied());
-        // Each level checked, not only made: a folder someone else planted would let them swap what runs.
+        // Each level checked, not only made: a folder someone else planted would let them swap what runs. The
+        // copy's root is found by looking at the folders above: file-system work, off the async workers too.
         crate::offload::cpu(|| {
+            let source = mirror::source_root(solution.parent().unwrap_or(Path::new("/")), projects.iter().copied());
             for dir in [&self.dir, &base, &tree, &results] {
                 roslyn_host::create_private_dir(dir).map_err(|e| {
                     ToolError::new(ErrorCode::FILESYSTEM_ERROR, format!("preparing the test run's folder failed: {e}"))
@@ -78,10 +79,9 @@ impl TestRuns {
 }
 
 impl RunFolders {
-    /// Brings the copy up to date with the repository: what the run builds from now on. Returns how many
-    /// files it copied.
-    pub fn sync(&self) -> Result<u64, ToolError> {
-        crate::offload::cpu(|| mirror::sync(&self.source, &self.tree)).map(|synced| synced.copied).map_err(|e| {
+    /// Brings the copy up to date with the repository: what the run builds from now on.
+    pub fn sync(&self) -> Result<(), ToolError> {
+        crate::offload::cpu(|| mirror::sync(&self.source, &self.tree)).map(drop).map_err(|e| {
             ToolError::new(ErrorCode::FILESYSTEM_ERROR, format!("copying the solution for the test run failed: {e}"))
         })
     }

@@ -172,7 +172,7 @@ pub async fn execute(
         output.results.extend(ran.results);
         if let Some(hung) = ran.hung {
             output.summary.run_ms = began.elapsed().as_millis() as u64;
-            fit(&mut output, call.services.limits.response_bytes);
+            crate::offload::cpu(|| fit(&mut output, call.services.limits.response_bytes));
             return Err(hang(project, hung.as_deref(), limits, &output));
         }
         if !ran.complete {

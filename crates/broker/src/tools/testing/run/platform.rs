@@ -1,6 +1,7 @@
 //! Projects that are their own test runner on Microsoft.Testing.Platform (TUnit): started with `dotnet run`,
 //! once per target framework, selected by a tree-node filter, their results in the platform's TRX report.
 
+use super::settings::escape;
 use super::trx::RunReport;
 use protocol::host::TestFramework;
 use std::collections::{BTreeMap, BTreeSet};
@@ -65,23 +66,14 @@ pub fn tree_filter(tests: &BTreeMap<String, TestFramework>) -> Option<String> {
         return None;
     }
     let level = |parts: &BTreeSet<&str>| {
-        let parts: Vec<String> = parts.iter().map(|p| escape(p)).collect();
+        let parts: Vec<String> = parts.iter().map(|p| escape(p, OPERATORS)).collect();
         if parts.len() == 1 { parts[0].clone() } else { format!("({})", parts.join(")|(")) }
     };
     Some(format!("/*/{}/{}/{}", level(&levels[0]), level(&levels[1]), level(&levels[2])))
 }
 
-/// The filter syntax's operators, escaped in a name.
-fn escape(name: &str) -> String {
-    let mut escaped = String::with_capacity(name.len());
-    for c in name.chars() {
-        if matches!(c, '\\' | '/' | '(' | ')' | '&' | '|' | '*' | '[' | ']' | '=' | '!') {
-            escaped.push('\\');
-        }
-        escaped.push(c);
-    }
-    escaped
-}
+/// The tree-node filter's operators.
+const OPERATORS: &[char] = &['\\', '/', '(', ')', '&', '|', '*', '[', ']', '=', '!'];
 
 #[cfg(test)]
 mod tests {

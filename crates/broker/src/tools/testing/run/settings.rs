@@ -14,18 +14,21 @@ pub fn filter(tests: &BTreeMap<String, TestFramework>) -> Option<String> {
             // NUnit names a parametrized case with its arguments (`M(1,2)`), and its adapter cannot parse an
             // escaped parenthesis: the method's name as a part (the cases of other tests it takes are not
             // reported).
-            TestFramework::NUnit => format!("FullyQualifiedName~{}", escape(name)),
-            _ => format!("FullyQualifiedName={}", escape(name)),
+            TestFramework::NUnit => format!("FullyQualifiedName~{}", escape(name, OPERATORS)),
+            _ => format!("FullyQualifiedName={}", escape(name, OPERATORS)),
         })
         .collect();
     (!terms.is_empty()).then(|| terms.join("|"))
 }
 
-/// The filter syntax's operators, escaped in a value.
-fn escape(value: &str) -> String {
+/// VSTest's filter operators.
+const OPERATORS: &[char] = &['\\', '(', ')', '&', '|', '=', '!', '~'];
+
+/// A filter syntax's `operators`, each escaped with a backslash in a value.
+pub fn escape(value: &str, operators: &[char]) -> String {
     let mut escaped = String::with_capacity(value.len());
     for c in value.chars() {
-        if matches!(c, '\\' | '(' | ')' | '&' | '|' | '=' | '!' | '~') {
+        if operators.contains(&c) {
             escaped.push('\\');
         }
         escaped.push(c);

@@ -2,7 +2,7 @@
 //! service's copy of the fixture and run with their runner (VSTest, or TUnit's own on
 //! Microsoft.Testing.Platform), results read from its TRX; a hanging test named, a test that ends its process
 //! reported as crashed, a build error refused with the compiler's errors; the fixture's files never touched,
-//! and no process of a run left behind.
+//! no process of a run left behind but the service's compiler server, and that one gone with the service.
 
 use crate::support::daemon::{Agent, StateDir};
 use crate::support::{Fixture, SLOTS, Server, assert_same_tree, eventually, tree};
@@ -123,8 +123,13 @@ async fn tests_of_every_framework_run_with_their_cases_and_failures_placed_in_th
     client.fails("run_tests", json!({"tests": [tests[0]], "filter": "Name=X"}), "INVALID_PARAMETER").await;
     assert_same_tree(&before, &fixture.root, "nothing written");
     nothing_left_running(state.path()).await;
+    // The builds' compiler server is the service's own and stays warm between runs; it goes with the service.
+    let server = format!("-pipename:roslyn-mcp-{}-", state.daemon_pid().await);
+    assert_eq!(processes_mentioning(&server).len(), 1, "one compiler server for the daemon's runs");
     client.close().await;
     state.terminate().await;
+    let gone = eventually(Duration::from_secs(10), || async { processes_mentioning(&server).is_empty().then_some(()) });
+    assert!(gone.await.is_some(), "the compiler server outlived the service: {:?}", processes_mentioning(&server));
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -206,6 +211,23 @@ async fn build_errors_are_refused_with_their_places_long_answers_list_failures_a
     let listed: Vec<&Value> = run["results"].as_array().expect("results").iter().collect();
     assert_eq!(listed.len(), 1, "{run}");
     assert_eq!(listed[0]["id"], "Pricing.XunitTests.LabelTests.KnownBroken");
+
+    // The copy was restored once; a project file that now asks for another package has it restored again.
+    let project = fixture.path("Pricing.XunitTests/Pricing.XunitTests.csproj");
+    let xml = std::fs::read_to_string(&project).expect("read");
+    let nunit = r#"<PackageReference Include="NUnit" Version="4.4.0" />"#;
+    std::fs::write(&project, xml.replacen("<PackageReference ", &format!("{nunit}\n    <PackageReference "), 1))
+        .expect("add a package");
+    std::fs::write(
+        fixture.path("Pricing.XunitTests/PackageTests.cs"),
+        "namespace Pricing.XunitTests;\npublic class PackageTests\n{\n    [Xunit.Fact]\n    public void SeesNUnit() => \
+         Xunit.Assert.Equal(\"TestAttribute\", typeof(NUnit.Framework.TestAttribute).Name);\n}\n",
+    )
+    .expect("a test using it");
+    let run = server
+        .ok("run_tests", json!({"project": "Pricing.XunitTests", "filter": "FullyQualifiedName~PackageTests"}))
+        .await;
+    assert_eq!((run["summary"]["passed"].clone(), run["summary"]["total"].clone()), (json!(1), json!(1)), "{run}");
     server.stop().await;
 
     let off = Server::start_with_env(&fixture.root, &[("ROSLYN_MCP_TEST_RUNS", "false")]).await;

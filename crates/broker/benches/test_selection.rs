@@ -68,6 +68,8 @@ struct Measured {
     warm_ms: f64,
     full_ms: f64,
     selection_ms: f64,
+    /// The selection's build and run, as run_tests reports them.
+    selection_build_run_ms: (u64, u64),
 }
 
 async fn run(subject: &Subject, wanted: usize) {
@@ -108,7 +110,7 @@ async fn run(subject: &Subject, wanted: usize) {
         match outcome {
             Some(m) if !m.failed.is_empty() => {
                 println!(
-                    "  {}: {} failed, {} of them selected, {} selected; find_tests {:.0} ms (warm {:.0} ms), selection {:.1} s vs whole {:.1} s",
+                    "  {}: {} failed, {} of them selected, {} selected; find_tests {:.0} ms (warm {:.0} ms), selection {:.1} s (build {:.1} s, run {:.1} s) vs whole {:.1} s",
                     m.method,
                     m.failed.len(),
                     m.failed.intersection(&m.selected).count(),
@@ -116,6 +118,8 @@ async fn run(subject: &Subject, wanted: usize) {
                     m.select_ms,
                     m.warm_ms,
                     m.selection_ms / 1000.0,
+                    m.selection_build_run_ms.0 as f64 / 1000.0,
+                    m.selection_build_run_ms.1 as f64 / 1000.0,
                     m.full_ms / 1000.0
                 );
                 measured.push(m);
@@ -177,12 +181,22 @@ async fn measure(
 
     let (selection, selection_ms) =
         run_tests(server, json!({"changedSince": "HEAD", "project": subject.test_project})).await;
-    selection?;
+    let summary = &selection?["summary"];
+    let selection_build_run_ms = (summary["buildMs"].as_u64().unwrap_or(0), summary["runMs"].as_u64().unwrap_or(0));
     // The whole suite builds what the selection built: the mutated file is newer again.
     touch(&candidate.file);
     let (whole, full_ms) = run_tests(server, json!({"project": subject.test_project})).await;
     let failed = failed(&whole?).difference(failing_before).cloned().collect();
-    Some(Measured { method: candidate.name.clone(), failed, selected, select_ms, warm_ms, full_ms, selection_ms })
+    Some(Measured {
+        method: candidate.name.clone(),
+        failed,
+        selected,
+        select_ms,
+        warm_ms,
+        full_ms,
+        selection_ms,
+        selection_build_run_ms,
+    })
 }
 
 /// A run_tests call as a client times it: its answer (none for an error: a mutant that does not build) and

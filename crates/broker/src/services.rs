@@ -143,5 +143,6 @@ impl Services {
         if tokio::time::timeout(self.drain, self.registry.shutdown()).await.is_err() {
             tracing::warn!(drain_secs = self.drain.as_secs(), "work still under way after the drain time; exiting");
         }
+        crate::test_runs::compiler::stop();
     }
 }

@@ -134,6 +134,24 @@ pub fn kill_group(pid: u32) {
     }
 }
 
+/// The running processes of the group `pid` leads, from `/proc`: in `stat`, after the parenthesized name,
+/// come the state (`Z`: ended, not yet reaped), the parent and the group.
+pub fn group_members(pid: u32) -> Vec<u32> {
+    let in_group = |member: u32| {
+        std::fs::read_to_string(format!("/proc/{member}/stat")).is_ok_and(|stat| {
+            let fields: Vec<&str> = stat.rsplit_once(')').map_or("", |(_, rest)| rest).split_whitespace().collect();
+            fields.first() != Some(&"Z") && fields.get(2).and_then(|g| g.parse().ok()) == Some(pid)
+        })
+    };
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|member| in_group(*member))
+        .collect()
+}
+
 /// Kills one process (a test run's test host, so that its runner still writes what ran).
 pub fn kill_process(pid: u32) {
     use nix::sys::signal::{Signal, kill};

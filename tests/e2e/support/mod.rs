@@ -298,19 +298,7 @@ pub fn kill9(pid: u32) {
 }
 
 /// Running processes whose process group is `pgid` (a host leads its own group).
-pub fn group_members(pgid: u32) -> Vec<u32> {
-    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
-    entries
-        .flatten()
-        .filter_map(|e| e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()))
-        .filter(|&pid| {
-            std::fs::read_to_string(format!("/proc/{pid}/stat")).ok().is_some_and(|stat| {
-                let fields: Vec<&str> = stat.rsplit(')').next().unwrap_or_default().split_whitespace().collect();
-                fields.first() != Some(&"Z") && fields.get(2) == Some(&pgid.to_string().as_str())
-            })
-        })
-        .collect()
-}
+pub use roslyn_host::group_members;
 
 /// Child processes of `pid`.
 pub fn children(pid: u32) -> Vec<u32> {

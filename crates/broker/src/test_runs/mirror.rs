@@ -8,7 +8,7 @@
 //! output folders are neither copied nor removed: the copy keeps its own between runs.
 
 use std::collections::HashSet;
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::fs::{self, Metadata};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -22,6 +22,17 @@ pub struct Synced {
     pub files: u64,
     pub copied: u64,
     pub removed: u64,
+    /// A file that restoring packages reads changed, came or went (or a folder went): the copy's projects must
+    /// be restored again before they build.
+    pub restore_inputs: bool,
+}
+
+/// Whether restoring packages reads the file: project files, MSBuild's imports, package versions and sources.
+fn restore_reads(name: &OsStr) -> bool {
+    let name = name.to_string_lossy().to_ascii_lowercase();
+    let extension = name.rsplit_once('.').map_or("", |(_, e)| e);
+    matches!(extension, "csproj" | "fsproj" | "vbproj" | "proj" | "props" | "targets")
+        || matches!(name.as_str(), "global.json" | "nuget.config" | "packages.lock.json" | "directory.build.rsp")
 }
 
 /// Files a build reads from the folders above its projects.
@@ -105,6 +116,7 @@ fn sync_dir(source: &Path, copy: &Path, synced: &mut Synced) -> io::Result<()> {
         }
         remove(&entry.path(), &meta)?;
         synced.removed += 1;
+        synced.restore_inputs |= meta.is_dir() || restore_reads(&name);
     }
     Ok(())
 }
@@ -130,6 +142,7 @@ fn sync_file(from: &Path, meta: &Metadata, to: &Path, synced: &mut Synced) -> io
     fs::copy(from, to)?;
     fs::File::options().write(true).open(to)?.set_modified(modified)?;
     synced.copied += 1;
+    synced.restore_inputs |= from.file_name().is_some_and(restore_reads);
     Ok(())
 }
 
@@ -169,7 +182,7 @@ mod tests {
         std::os::unix::fs::symlink("Data/spec.md", source.join("src/linked.md")).expect("test files");
 
         let first = sync(&source, &copy).expect("test files");
-        assert_eq!(first, Synced { files: 3, copied: 3, removed: 0 });
+        assert_eq!(first, Synced { files: 3, copied: 3, removed: 0, restore_inputs: false });
         assert_eq!(fs::read_to_string(copy.join("src/linked.md")).expect("test files"), "# spec");
         assert!(!copy.join("src/bin").exists() && !copy.join(".git").exists());
         let times = |p: &Path| fs::metadata(p).expect("test files").modified().expect("test files");
@@ -180,11 +193,24 @@ mod tests {
         write(&source.join("src/A.cs"), "class A { int changed; }");
         fs::remove_file(source.join("src/Data/spec.md")).expect("test files");
         let second = sync(&source, &copy).expect("test files");
-        assert_eq!((second.copied, second.removed), (1, 1), "{second:?}");
+        assert_eq!((second.copied, second.removed, second.restore_inputs), (1, 1, false), "{second:?}");
         assert_eq!(fs::read_to_string(copy.join("src/A.cs")).expect("test files"), "class A { int changed; }");
         assert!(copy.join("src/obj/A.dll").exists() && !copy.join("src/Data/spec.md").exists());
 
-        assert_eq!(sync(&source, &copy).expect("test files"), Synced { files: 2, copied: 0, removed: 0 });
+        assert_eq!(
+            sync(&source, &copy).expect("test files"),
+            Synced { files: 2, copied: 0, removed: 0, restore_inputs: false }
+        );
+
+        // A project file, a package source or a whole folder: the next build restores.
+        write(&source.join("src/A.csproj"), "<Project />");
+        assert!(sync(&source, &copy).expect("test files").restore_inputs);
+        write(&source.join("NuGet.Config"), "<configuration />");
+        assert!(sync(&source, &copy).expect("test files").restore_inputs);
+        fs::remove_dir_all(source.join("src/Data")).expect("test files");
+        assert!(sync(&source, &copy).expect("test files").restore_inputs);
+        write(&source.join("src/B.cs"), "class B {}");
+        assert!(!sync(&source, &copy).expect("test files").restore_inputs);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! of its repository ([`mirror`]), never the solution's own `bin/` and `obj/`, so a run collides neither with
 //! the user's builds nor with their IDE.
 
+pub mod compiler;
 mod mirror;
 
 use protocol::{ErrorCode, ToolError};
@@ -27,6 +28,8 @@ pub struct RunFolders {
     /// The repository's folder the copy mirrors.
     source: PathBuf,
     tree: PathBuf,
+    /// A mark per project whose packages were restored in the copy since a file restoring reads last changed.
+    restored: PathBuf,
     pub results: PathBuf,
     _turn: OwnedMutexGuard<()>,
 }
@@ -60,30 +63,50 @@ impl TestRuns {
             })?,
             () = cancel.cancelled() => return Err(ToolError::new(ErrorCode::TIMEOUT, "The call was cancelled")),
         };
-        let id = hex::encode(Sha256::digest(solution.as_os_str().as_encoded_bytes()));
-        let base = self.dir.join(&id[..16]);
-        let tree = base.join("tree");
+        let base = self.dir.join(digest(solution));
+        let (tree, restored) = (base.join("tree"), base.join("restored"));
         let results = base.join(format!("run-{}", uuid::Uuid::new_v4().simple()));
         // Each level checked, not only made: a folder someone else planted would let them swap what runs. The
         // copy's root is found by looking at the folders above: file-system work, off the async workers too.
         crate::offload::cpu(|| {
             let source = mirror::source_root(solution.parent().unwrap_or(Path::new("/")), projects.iter().copied());
-            for dir in [&self.dir, &base, &tree, &results] {
+            for dir in [&self.dir, &base, &tree, &restored, &results] {
                 roslyn_host::create_private_dir(dir).map_err(|e| {
                     ToolError::new(ErrorCode::FILESYSTEM_ERROR, format!("preparing the test run's folder failed: {e}"))
                 })?;
             }
-            Ok(RunFolders { source, tree, results, _turn: turn })
+            Ok(RunFolders { source, tree, restored, results, _turn: turn })
         })
     }
 }
 
 impl RunFolders {
-    /// Brings the copy up to date with the repository: what the run builds from now on.
+    /// Brings the copy up to date with the repository: what the run builds from now on. When a file that
+    /// restoring reads changed, every project is restored again at its next build.
     pub fn sync(&self) -> Result<(), ToolError> {
-        crate::offload::cpu(|| mirror::sync(&self.source, &self.tree)).map(drop).map_err(|e| {
+        crate::offload::cpu(|| {
+            let synced = mirror::sync(&self.source, &self.tree)?;
+            if synced.restore_inputs {
+                std::fs::remove_dir_all(&self.restored)?;
+                roslyn_host::create_private_dir(&self.restored)?;
+            }
+            Ok(())
+        })
+        .map_err(|e: std::io::Error| {
             ToolError::new(ErrorCode::FILESYSTEM_ERROR, format!("copying the solution for the test run failed: {e}"))
         })
+    }
+
+    /// Whether the project's packages are restored in the copy as its files are now: its build may skip the
+    /// restore (seconds on a large solution).
+    pub fn restored(&self, project: &Path) -> bool {
+        self.restored.join(digest(project)).exists()
+    }
+
+    /// Marks the project restored, after a build that restored it succeeded.
+    pub fn mark_restored(&self, project: &Path) {
+        // Only a lost speed-up if it cannot be written: the next build restores.
+        let _ = std::fs::write(self.restored.join(digest(project)), []);
     }
 
     /// Where a file of the repository is in the copy.
@@ -96,6 +119,11 @@ impl RunFolders {
     pub fn in_source(&self, text: &str) -> String {
         text.replace(&*self.tree.to_string_lossy(), &self.source.to_string_lossy())
     }
+}
+
+/// A path's short name in the service's folders.
+fn digest(path: &Path) -> String {
+    hex::encode(Sha256::digest(path.as_os_str().as_encoded_bytes()))[..16].to_owned()
 }
 
 impl Drop for RunFolders {

@@ -4,6 +4,7 @@
 //! for the hang limit or the session's time is over, and its runner then writes what ran.
 
 use crate::progress::Progress;
+use crate::test_runs::compiler;
 use protocol::{ErrorCode, ToolError};
 use std::path::Path;
 use std::process::{ExitStatus, Stdio};
@@ -146,12 +147,8 @@ fn test_host_age(group: u32) -> Option<Duration> {
 
 /// The group's test processes: those the platform's runner started, marked by its option.
 fn test_hosts(group: u32) -> Vec<u32> {
-    std::fs::read_dir("/proc")
+    roslyn_host::group_members(group)
         .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|pid| group_of(*pid) == Some(group))
         .filter(|pid| {
             std::fs::read(format!("/proc/{pid}/cmdline"))
                 .is_ok_and(|cmdline| cmdline.split(|b| *b == 0).any(|arg| arg == TEST_HOST_MARK.as_bytes()))
@@ -159,19 +156,18 @@ fn test_hosts(group: u32) -> Vec<u32> {
         .collect()
 }
 
-/// A process's group, from `/proc/<pid>/stat` (the fields after the parenthesized name: state, parent, group).
-fn group_of(pid: u32) -> Option<u32> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    stat.rsplit_once(')')?.1.split_whitespace().nth(2)?.parse().ok()
-}
-
 /// Whatever the command left running (a test process it started, a build node) ends with the call, even
-/// when the call itself is dropped mid-way.
+/// when the call itself is dropped mid-way; but the compiler server a build started stays for the next one
+/// (killed with the rest only when the call's time ran out or it was cancelled).
 struct KillGroupOnDrop(Option<u32>);
 
 impl Drop for KillGroupOnDrop {
     fn drop(&mut self) {
-        if let Some(group) = self.0 {
+        let Some(group) = self.0 else { return };
+        let members = roslyn_host::group_members(group);
+        if members.iter().any(|pid| compiler::is_server(*pid)) {
+            members.into_iter().filter(|pid| !compiler::is_server(*pid)).for_each(roslyn_host::kill_process);
+        } else {
             roslyn_host::kill_group(group);
         }
     }

@@ -122,6 +122,10 @@ async fn run(subject: &Subject, wanted: usize) {
                     m.selection_build_run_ms.1 as f64 / 1000.0,
                     m.full_ms / 1000.0
                 );
+                let missed: Vec<&String> = m.failed.difference(&m.selected).collect();
+                if !missed.is_empty() {
+                    println!("    failed but not selected: {missed:?}");
+                }
                 measured.push(m);
             }
             Some(_) => skipped.0 += 1,

@@ -164,11 +164,17 @@ struct KillGroupOnDrop(Option<u32>);
 impl Drop for KillGroupOnDrop {
     fn drop(&mut self) {
         let Some(group) = self.0 else { return };
-        let members = roslyn_host::group_members(group);
-        if members.iter().any(|pid| compiler::is_server(*pid)) {
-            members.into_iter().filter(|pid| !compiler::is_server(*pid)).for_each(roslyn_host::kill_process);
-        } else {
-            roslyn_host::kill_group(group);
+        // One by one to spare the server; again while a process another one started before its end is left.
+        for _ in 0..3 {
+            let members = roslyn_host::group_members(group);
+            if !members.iter().any(|pid| compiler::is_server(*pid)) {
+                return roslyn_host::kill_group(group);
+            }
+            let others: Vec<u32> = members.into_iter().filter(|pid| !compiler::is_server(*pid)).collect();
+            if others.is_empty() {
+                return;
+            }
+            others.into_iter().for_each(roslyn_host::kill_process);
         }
     }
 }

@@ -134,8 +134,17 @@ pub fn kill_group(pid: u32) {
     }
 }
 
-/// The running processes of the group `pid` leads, from `/proc`: in `stat`, after the parenthesized name,
-/// come the state (`Z`: ended, not yet reaped), the parent and the group.
+/// Every process's id, from `/proc`.
+pub fn processes() -> impl Iterator<Item = u32> {
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
+}
+
+/// The running processes of the group `pid` leads: in `/proc/<id>/stat`, after the parenthesized name, come
+/// the state (`Z`: ended, not yet reaped), the parent and the group.
 pub fn group_members(pid: u32) -> Vec<u32> {
     let in_group = |member: u32| {
         std::fs::read_to_string(format!("/proc/{member}/stat")).is_ok_and(|stat| {
@@ -143,13 +152,13 @@ pub fn group_members(pid: u32) -> Vec<u32> {
             fields.first() != Some(&"Z") && fields.get(2).and_then(|g| g.parse().ok()) == Some(pid)
         })
     };
-    std::fs::read_dir("/proc")
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|member| in_group(*member))
-        .collect()
+    processes().filter(|member| in_group(*member)).collect()
+}
+
+/// Whether the process was started with `argument` as one of its arguments.
+pub fn has_argument(pid: u32, argument: &str) -> bool {
+    std::fs::read(format!("/proc/{pid}/cmdline"))
+        .is_ok_and(|cmdline| cmdline.split(|b| *b == 0).any(|arg| arg == argument.as_bytes()))
 }
 
 /// Kills one process (a test run's test host, so that its runner still writes what ran).

@@ -30,24 +30,14 @@ pub fn build_properties() -> [String; 3] {
 
 /// Whether the process is this service's compiler server, from its command line.
 pub fn is_server(pid: u32) -> bool {
-    let option = format!("-pipename:{}", pipe());
-    std::fs::read(format!("/proc/{pid}/cmdline"))
-        .is_ok_and(|cmdline| cmdline.split(|b| *b == 0).any(|arg| arg == option.as_bytes()))
+    roslyn_host::has_argument(pid, &format!("-pipename:{}", pipe()))
 }
 
-/// Stops the server, if a build started one.
+/// Stops the server, if a build started one (every process's command line read: off the async workers).
 pub fn stop() {
-    if PIPE.get().is_none() {
-        return;
+    if PIPE.get().is_some() {
+        crate::offload::cpu(|| {
+            roslyn_host::processes().filter(|pid| is_server(*pid)).for_each(roslyn_host::kill_process)
+        });
     }
-    processes().filter(|pid| is_server(*pid)).for_each(roslyn_host::kill_process);
-}
-
-/// Every process id in `/proc`.
-fn processes() -> impl Iterator<Item = u32> {
-    std::fs::read_dir("/proc")
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
 }

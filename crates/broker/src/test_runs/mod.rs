@@ -6,13 +6,13 @@ pub mod compiler;
 mod mirror;
 
 use protocol::{ErrorCode, ToolError};
-use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use tokio::sync::OwnedMutexGuard;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
+use workspace_actor::checksum::sha256_hex;
 
 /// The test runs of every solution the service serves.
 pub struct TestRuns {
@@ -100,13 +100,13 @@ impl RunFolders {
     /// Whether the project's packages are restored in the copy as its files are now: its build may skip the
     /// restore (seconds on a large solution).
     pub fn restored(&self, project: &Path) -> bool {
-        self.restored.join(digest(project)).exists()
+        crate::offload::cpu(|| self.restored.join(digest(project)).exists())
     }
 
     /// Marks the project restored, after a build that restored it succeeded.
     pub fn mark_restored(&self, project: &Path) {
         // Only a lost speed-up if it cannot be written: the next build restores.
-        let _ = std::fs::write(self.restored.join(digest(project)), []);
+        let _ = crate::offload::cpu(|| std::fs::write(self.restored.join(digest(project)), []));
     }
 
     /// Where a file of the repository is in the copy.
@@ -123,7 +123,7 @@ impl RunFolders {
 
 /// A path's short name in the service's folders.
 fn digest(path: &Path) -> String {
-    hex::encode(Sha256::digest(path.as_os_str().as_encoded_bytes()))[..16].to_owned()
+    sha256_hex(path.as_os_str().as_encoded_bytes())[..16].to_owned()
 }
 
 impl Drop for RunFolders {

@@ -309,9 +309,7 @@ impl Runner<'_> {
     async fn build(&self, project: &ProjectRun, at: usize) -> Result<(), ToolError> {
         let restored = self.folders.restored(&project.path);
         let errors = match self.compile(project, at, !restored).await? {
-            Some(errors) if restored && errors.iter().all(|e| !e.code.starts_with("CS") || e.code == "CS0006") => {
-                self.compile(project, at, true).await?
-            }
+            Some(errors) if restored && over_packages(&errors) => self.compile(project, at, true).await?,
             outcome => outcome,
         };
         let Some(errors) = errors else {
@@ -541,6 +539,12 @@ impl Runner<'_> {
             })
             .collect()
     }
+}
+
+/// Whether a failed build's errors may come from packages missing since the last restore: none from the
+/// compiler but a referenced assembly not found (CS0006); the SDK's, NuGet's or MSBuild's otherwise.
+fn over_packages(errors: &[build_log::BuildError]) -> bool {
+    errors.iter().all(|e| !e.code.starts_with("CS") || e.code == "CS0006")
 }
 
 /// A project's folder: the SDK finds its `global.json` and NuGet configuration from there.

@@ -149,10 +149,7 @@ fn test_host_age(group: u32) -> Option<Duration> {
 fn test_hosts(group: u32) -> Vec<u32> {
     roslyn_host::group_members(group)
         .into_iter()
-        .filter(|pid| {
-            std::fs::read(format!("/proc/{pid}/cmdline"))
-                .is_ok_and(|cmdline| cmdline.split(|b| *b == 0).any(|arg| arg == TEST_HOST_MARK.as_bytes()))
-        })
+        .filter(|pid| roslyn_host::has_argument(*pid, TEST_HOST_MARK))
         .collect()
 }
 
@@ -164,17 +161,22 @@ struct KillGroupOnDrop(Option<u32>);
 impl Drop for KillGroupOnDrop {
     fn drop(&mut self) {
         let Some(group) = self.0 else { return };
-        // One by one to spare the server; again while a process another one started before its end is left.
-        for _ in 0..3 {
-            let members = roslyn_host::group_members(group);
-            if !members.iter().any(|pid| compiler::is_server(*pid)) {
-                return roslyn_host::kill_group(group);
-            }
-            let others: Vec<u32> = members.into_iter().filter(|pid| !compiler::is_server(*pid)).collect();
-            if others.is_empty() {
-                return;
-            }
-            others.into_iter().for_each(roslyn_host::kill_process);
+        // Every process's `/proc` entry read: off the async workers.
+        crate::offload::cpu(|| kill_all_but_the_compiler_server(group));
+    }
+}
+
+/// One by one to spare the server; again while a process another one started before its end is left.
+fn kill_all_but_the_compiler_server(group: u32) {
+    for _ in 0..3 {
+        let members = roslyn_host::group_members(group);
+        if !members.iter().any(|pid| compiler::is_server(*pid)) {
+            return roslyn_host::kill_group(group);
         }
+        let others: Vec<u32> = members.into_iter().filter(|pid| !compiler::is_server(*pid)).collect();
+        if others.is_empty() {
+            return;
+        }
+        others.into_iter().for_each(roslyn_host::kill_process);
     }
 }

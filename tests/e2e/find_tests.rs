@@ -116,7 +116,10 @@ async fn changes_since_a_git_revision_select_the_tests_of_the_edited_members() {
     // The watcher tells of nothing during the test: what the host sees, changedSince brought it.
     let server = Server::start(&fixture.root, &["--debounce-ms", "600000"]).await;
     server.ok("initialize_workspace", json!({"workingDirectory": fixture.root.display().to_string()})).await;
-    // Two edited bodies, and a new file git does not track yet.
+    // Three edited bodies, one of them run only by a static constructor, and a new file git does not track yet.
+    let packs =
+        fixture.read("Pricing/Packs.cs").replace("list.Split(',')", "list.Split(',', StringSplitOptions.TrimEntries)");
+    std::fs::write(fixture.path("Pricing/Packs.cs"), packs).expect("edit");
     let money = fixture.read("Pricing/Money.cs").replace("ToUpperInvariant() + \"!\"", "ToUpperInvariant() + \"!!\"");
     std::fs::write(fixture.path("Pricing/Money.cs"), money).expect("edit");
     let pricer =
@@ -132,13 +135,24 @@ async fn changes_since_a_git_revision_select_the_tests_of_the_edited_members() {
         .iter()
         .filter_map(|s| s["fullyQualifiedName"].as_str())
         .collect();
-    assert_eq!(changed, ["Pricing.Extra", "Pricing.Labels.Shout(this string)", "Pricing.Pricer.Price(int)"], "{found}");
+    assert_eq!(
+        changed,
+        [
+            "Pricing.Extra",
+            "Pricing.Labels.Shout(this string)",
+            "Pricing.Packs.Parse(string)",
+            "Pricing.Pricer.Price(int)"
+        ],
+        "{found}"
+    );
+    // Packs.Parse runs only in Packs' static constructor: CountsWhatWasAdded reads Packs (through its class's field).
     assert_eq!(
         ids(&found),
         [
             "Pricing.MstestTests.CatalogTests.PricesByQuantity",
             "Pricing.NunitTests.DiscountTests.PricesEveryQuantity",
             "Pricing.TunitTests.QuoteTests.QuotesEachQuantity",
+            "Pricing.XunitTests.CartTests.CountsWhatWasAdded",
             "Pricing.XunitTests.CartTests.TotalAsksThePricer",
             "Pricing.XunitTests.LabelTests.Shouts"
         ],

@@ -15,7 +15,9 @@
 //!   same again; its failures (less those failing before any mutant) are the truth.
 //!
 //! Recall is the share of failed test methods the selection holds; the time ratio is the selection call's
-//! time over the whole suite's call. `ROSLYN_MCP_BENCH_MUTANTS` sets how many mutants (20 by default).
+//! time over the whole suite's call. `ROSLYN_MCP_BENCH_MUTANTS` sets how many mutants (20 by default);
+//! `ROSLYN_MCP_BENCH_ONLY=<text>,<text>` measures, of those, only the methods whose name holds one of the texts
+//! (to look again at what a run missed).
 
 #[path = "common/stats.rs"]
 mod stats;
@@ -55,8 +57,10 @@ fn main() {
         repo,
     };
     let wanted: usize = std::env::var("ROSLYN_MCP_BENCH_MUTANTS").ok().and_then(|v| v.parse().ok()).unwrap_or(20);
+    let only: Vec<String> =
+        setting("ROSLYN_MCP_BENCH_ONLY", "").split(',').filter(|t| !t.is_empty()).map(str::to_owned).collect();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
-    runtime.block_on(run(&subject, wanted));
+    runtime.block_on(run(&subject, wanted, &only));
 }
 
 /// One measured mutant.
@@ -72,7 +76,7 @@ struct Measured {
     selection_build_run_ms: (u64, u64),
 }
 
-async fn run(subject: &Subject, wanted: usize) {
+async fn run(subject: &Subject, wanted: usize, only: &[String]) {
     let repo = &subject.repo;
     let status = Command::new("git").arg("-C").arg(repo).args(["status", "--porcelain"]).output().expect("git runs");
     assert!(status.stdout.is_empty(), "{} has changes: the mutants need a clean tree", repo.display());
@@ -103,6 +107,9 @@ async fn run(subject: &Subject, wanted: usize) {
     for candidate in candidates.iter().step_by(stride) {
         if measured.len() == wanted {
             break;
+        }
+        if !only.is_empty() && !only.iter().any(|text| candidate.name.contains(text.as_str())) {
+            continue;
         }
         let mutant = Mutant::write(candidate);
         let outcome = measure(&server, subject, candidate, &failing_before).await;

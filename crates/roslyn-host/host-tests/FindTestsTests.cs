@@ -87,6 +87,46 @@ public sealed class FindTestsTests(TestedSolution tested)
     }
 
     [Fact]
+    public async Task StaticInitializersAndDataSourcesNamedByStringsReachTheirTests()
+    {
+        // Packs.Parse runs only in Packs' static constructor, which the first use of Packs runs.
+        var found = await AtAsync("Pricing/Packs.cs", "Parse(string list)");
+
+        Assert.Equal(
+            [
+                "Pricing.NunitTests.DiscountTests.PricesEveryQuantity",
+                "Pricing.XunitTests.CartTests.CountsWhatWasAdded",
+                "Pricing.XunitTests.CartTests.TotalAsksThePricer",
+            ],
+            Names(found));
+        // NUnit reads the cases from the source its attribute names by a string.
+        var source = found.Tests.Single(t => t.FullyQualifiedName.EndsWith("PricesEveryQuantity", StringComparison.Ordinal));
+        Assert.Equal(
+            ["Pricing.Packs.Parse(string)", "Pricing.Packs.Packs()", "Pricing.Packs", "Pricing.NunitTests.DiscountTests.Quantities()", "Pricing.NunitTests.DiscountTests.PricesEveryQuantity(int)"],
+            source.Reason);
+        // This test never reads the sizes; its class's static field does, before any test of the class runs.
+        var initializer = found.Tests.Single(t => t.FullyQualifiedName.EndsWith("TotalAsksThePricer", StringComparison.Ordinal));
+        Assert.Equal(
+            ["Pricing.Packs.Parse(string)", "Pricing.Packs.Packs()", "Pricing.Packs", "Pricing.XunitTests.CartTests.LargestPack", "Pricing.XunitTests.CartTests", "Pricing.XunitTests.CartTests.TotalAsksThePricer()"],
+            initializer.Reason);
+    }
+
+    [Fact]
+    public async Task AnInheritedTestIsTheDerivedClassesOwnOnTheCasesItHolds()
+    {
+        // DiscountTests runs SmallAmountsKeepTheirPrice, declared in the abstract DiscountTestBase, on its Amounts.
+        var found = await AtAsync("Pricing.NunitTests/DiscountTests.cs", "Amounts = [");
+
+        var inherited = found.Tests.Single(t => t.FullyQualifiedName == "Pricing.NunitTests.DiscountTests.SmallAmountsKeepTheirPrice");
+        Assert.Equal(["Pricing.NunitTests.DiscountTests.Amounts", "Pricing.NunitTests.DiscountTests.SmallAmountsKeepTheirPrice(int)"], inherited.Reason);
+        Assert.EndsWith("DiscountTestBase.cs", inherited.Method.Location?.Span.File);
+        // The abstract class runs nothing by itself.
+        Assert.DoesNotContain(found.Tests, t => t.FullyQualifiedName.Contains("DiscountTestBase", StringComparison.Ordinal));
+        var inBase = await AtAsync("Pricing.NunitTests/DiscountTestBase.cs", "SmallAmountsKeepTheirPrice(int");
+        Assert.Equal(["Pricing.NunitTests.DiscountTests.SmallAmountsKeepTheirPrice"], Names(inBase));
+    }
+
+    [Fact]
     public async Task EveryTestProjectIsCountedAndOneCanBeAskedAlone()
     {
         var found = await AtAsync("Pricing/Pricer.cs", "Price(int quantity)\n    {", project: "Pricing.NunitTests");

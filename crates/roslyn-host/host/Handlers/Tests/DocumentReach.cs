@@ -6,8 +6,11 @@ using RoslynMcp.Host.Protocol;
 
 namespace RoslynMcp.Host.Handlers.Tests;
 
-/// <summary>A test method as one document declares it.</summary>
-public sealed record TestMethodFact(string Key, TestFramework Framework, string FullyQualifiedName);
+/// <summary>
+/// A test as one document declares it: its node, and the documentation id of the method it runs (its own, or
+/// the one its class inherits).
+/// </summary>
+public sealed record TestMethodFact(string Key, TestFramework Framework, string FullyQualifiedName, string Method);
 
 /// <summary>
 /// What one document of one project contributes to the reach graph: for each member (or type) it declares,
@@ -62,6 +65,8 @@ public sealed class DocumentReach
 
     private sealed class Walk(DocumentReach reach, SemanticModel model, IReadOnlySet<string> names, CancellationToken cancellationToken)
     {
+        private static readonly SymbolDisplayFormat InheritedMember = SymbolFormat.Display.RemoveMemberOptions(SymbolDisplayMemberOptions.IncludeContainingType);
+        private readonly Lazy<bool> canDeclareTests = new(() => TestAttributes.CanDeclareTests(model.Compilation));
         private readonly bool operators = names.Any(n => n.StartsWith("op_", StringComparison.Ordinal));
         private readonly bool indexers = names.Contains(WellKnownMemberNames.Indexer);
         private readonly bool enumerators = names.Contains(WellKnownMemberNames.GetEnumeratorMethodName);
@@ -101,13 +106,15 @@ public sealed class DocumentReach
             {
                 case INamedTypeSymbol type:
                     Dispatches(type, key);
+                    // The first use of a type runs its static constructor.
+                    foreach (var constructor in type.StaticConstructors)
+                    {
+                        Edge(key, constructor);
+                    }
+                    InheritedTests(type);
                     break;
                 case IMethodSymbol method when node is MethodDeclarationSyntax { AttributeLists.Count: > 0 } && TestAttributes.FrameworkOf(method) is { } framework:
-                    reach.Tests.Add(new TestMethodFact(key, framework, FullyQualifiedName(method)));
-                    foreach (var around in TestAttributes.AroundTestsOf(method.ContainingType))
-                    {
-                        Edge(key, around);
-                    }
+                    Test(key, method, method.ContainingType, framework);
                     break;
                 case IFieldSymbol or IPropertySymbol when Initialized(node):
                     // An initializer runs in the constructors (instance) or the type's initializer (static).
@@ -125,6 +132,43 @@ public sealed class DocumentReach
                     break;
             }
             return key;
+        }
+
+        /// <summary>
+        /// A test method run as a test of <paramref name="testClass"/> (none of an abstract class): after the class's
+        /// static initializers (one that throws fails each of its tests), constructors and set-up, on the data
+        /// sources its attributes name there.
+        /// </summary>
+        private void Test(string key, IMethodSymbol method, INamedTypeSymbol testClass, TestFramework framework)
+        {
+            if (!testClass.IsAbstract)
+            {
+                reach.Tests.Add(new TestMethodFact(key, framework, FullyQualifiedName(testClass, method.Name), SymbolFormat.KeyOf(method.OriginalDefinition)));
+            }
+            Edge(key, testClass);
+            foreach (var around in TestAttributes.AroundTestsOf(testClass).Concat(TestAttributes.DataSourcesOf(method, testClass)))
+            {
+                Edge(key, around);
+            }
+        }
+
+        /// <summary>
+        /// The tests a class inherits run as its own (<c>Derived.Method</c>), each a node of the graph that runs the
+        /// inherited method with the class's initializers and data sources.
+        /// </summary>
+        private void InheritedTests(INamedTypeSymbol type)
+        {
+            if (type is not { TypeKind: TypeKind.Class, IsAbstract: false, IsGenericType: false } || !canDeclareTests.Value)
+            {
+                return;
+            }
+            foreach (var (method, framework) in TestAttributes.InheritedTestsOf(type))
+            {
+                var key = $"{Name(type)}|{Name(method.OriginalDefinition)}";
+                reach.Displays.TryAdd(key, $"{type.ToDisplayString(SymbolFormat.Display)}.{method.ToDisplayString(InheritedMember)}");
+                Edge(key, method);
+                Test(key, method, type, framework);
+            }
         }
 
         private static bool Initialized(SyntaxNode node) => node is VariableDeclaratorSyntax { Initializer: not null } or PropertyDeclarationSyntax { Initializer: not null };
@@ -267,16 +311,16 @@ public sealed class DocumentReach
         _ => null,
     };
 
-    /// <summary>As VSTest and the testing platform name a test: <c>Namespace.Outer+Inner.Method</c>.</summary>
-    public static string FullyQualifiedName(IMethodSymbol method)
+    /// <summary>As VSTest and the testing platform name a test of a class: <c>Namespace.Outer+Inner.Method</c>.</summary>
+    public static string FullyQualifiedName(INamedTypeSymbol testClass, string method)
     {
         var types = new List<string>();
-        for (var type = method.ContainingType; type is not null; type = type.ContainingType)
+        for (var type = testClass; type is not null; type = type.ContainingType)
         {
             types.Add(type.MetadataName);
         }
         types.Reverse();
-        var ns = SymbolFormat.NamespaceOf(method.ContainingType);
-        return $"{(ns is null ? "" : ns + ".")}{string.Join('+', types)}.{method.Name}";
+        var ns = SymbolFormat.NamespaceOf(testClass);
+        return $"{(ns is null ? "" : ns + ".")}{string.Join('+', types)}.{method}";
     }
 }

@@ -134,7 +134,6 @@ public static class FindTestsHandler
     private static async Task<IMethodSymbol?> MethodAsync(Solution solution, DeclaredTest test, CancellationToken cancellationToken)
     {
         var compilation = solution.GetProject(test.Project) is { } project ? await project.GetCompilationAsync(cancellationToken) : null;
-        var id = test.Fact.Key[(test.Fact.Key.IndexOf('|') + 1)..];
-        return compilation is null ? null : DocumentationCommentId.GetFirstSymbolForDeclarationId(id, compilation) as IMethodSymbol;
+        return compilation is null ? null : DocumentationCommentId.GetFirstSymbolForDeclarationId(test.Fact.Method, compilation) as IMethodSymbol;
     }
 }

@@ -88,11 +88,74 @@ public static class TestAttributes
         }
     }
 
-    private static bool IsAround(AttributeData attribute)
+    /// <summary>
+    /// The members a test's attributes (its own and its parameters') name by string, as data sources are named
+    /// (<c>[TestCaseSource("Cases")]</c>, <c>[MemberData("Rows", MemberType = typeof(Data))]</c>,
+    /// <c>[DynamicData("Rows")]</c>, <c>[ValueSource("Values")]</c>): in the types the attribute gives with
+    /// <c>typeof</c>, else in the test's class and its base classes. A <c>nameof</c> binds as any other use.
+    /// </summary>
+    public static IEnumerable<ISymbol> DataSourcesOf(IMethodSymbol test, INamedTypeSymbol testClass)
+    {
+        foreach (var attribute in test.GetAttributes().Concat(test.Parameters.SelectMany(p => p.GetAttributes())))
+        {
+            var arguments = attribute.ConstructorArguments.Concat(attribute.NamedArguments.Select(a => a.Value))
+                .SelectMany(a => a.Kind == TypedConstantKind.Array ? a.Values : [a])
+                .ToList();
+            var named = arguments.Where(a => a is { Kind: TypedConstantKind.Type, Value: INamedTypeSymbol }).Select(a => (INamedTypeSymbol)a.Value!).ToList();
+            var names = arguments.Where(a => a is { Kind: TypedConstantKind.Primitive, Value: string }).Select(a => (string)a.Value!).ToList();
+            foreach (var name in names)
+            {
+                foreach (var holder in named.Count > 0 ? named : [testClass])
+                {
+                    for (var type = holder; type is { SpecialType: not SpecialType.System_Object }; type = type.BaseType)
+                    {
+                        foreach (var member in type.GetMembers(name))
+                        {
+                            yield return member;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// <summary>
+    /// The test methods a class inherits from its base classes in source and runs as its own: xunit's and NUnit's
+    /// always, MSTest's in a <c>[TestClass]</c>, TUnit's with <c>[InheritsTests]</c>. A method of the class (or
+    /// of a nearer base) with the same name hides or overrides the inherited one.
+    /// </summary>
+    public static IEnumerable<(IMethodSymbol Method, TestFramework Framework)> InheritedTestsOf(INamedTypeSymbol type)
+    {
+        var names = new HashSet<string>(type.MemberNames, StringComparer.Ordinal);
+        for (var baseType = type.BaseType; baseType is { SpecialType: not SpecialType.System_Object }; baseType = baseType.BaseType)
+        {
+            foreach (var method in baseType.GetMembers().OfType<IMethodSymbol>())
+            {
+                if (method.MethodKind == MethodKind.Ordinary && method.Locations.Any(l => l.IsInSource)
+                    && FrameworkOf(method) is { } framework && RunsInherited(type, framework) && !names.Contains(method.Name))
+                {
+                    yield return (method, framework);
+                }
+            }
+            names.UnionWith(baseType.MemberNames);
+        }
+    }
+
+    private static bool RunsInherited(INamedTypeSymbol type, TestFramework framework) => framework switch
+    {
+        TestFramework.MSTest => type.GetAttributes().Any(a => Is(a, name => name == "Microsoft.VisualStudio.TestTools.UnitTesting.TestClassAttribute")),
+        TestFramework.TUnit => type.GetAttributes().Any(a => Is(a, name => name == "TUnit.Core.InheritsTestsAttribute")),
+        _ => true,
+    };
+
+    private static bool IsAround(AttributeData attribute) => Is(attribute, Around.Contains);
+
+    /// <summary>Whether the attribute's class, or a class it derives from, has a name the predicate accepts.</summary>
+    private static bool Is(AttributeData attribute, Predicate<string> name)
     {
         for (var type = attribute.AttributeClass; type is not null; type = type.BaseType)
         {
-            if (Around.Contains(NameOf(type)))
+            if (name(NameOf(type)))
             {
                 return true;
             }

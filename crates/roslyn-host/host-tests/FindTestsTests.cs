@@ -1,3 +1,7 @@
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.Text;
+using RoslynMcp.Host.Handlers.Tests;
 using RoslynMcp.Host.Protocol;
 
 namespace RoslynMcp.Host.Tests;
@@ -124,6 +128,57 @@ public sealed class FindTestsTests(TestedSolution tested)
         Assert.DoesNotContain(found.Tests, t => t.FullyQualifiedName.Contains("DiscountTestBase", StringComparison.Ordinal));
         var inBase = await AtAsync("Pricing.NunitTests/DiscountTestBase.cs", "SmallAmountsKeepTheirPrice(int");
         Assert.Equal(["Pricing.NunitTests.DiscountTests.SmallAmountsKeepTheirPrice"], Names(inBase));
+    }
+
+    [Fact]
+    public async Task MstestInheritsIntoATestClassAndTunitWhereItIsAsked()
+    {
+        // The frameworks' attributes are recognized by their names: declared here, as the packages declare them.
+        var found = await FromValueAsync("""
+            namespace Microsoft.VisualStudio.TestTools.UnitTesting
+            {
+                public class TestMethodAttribute : System.Attribute { }
+                public class TestClassAttribute : System.Attribute { }
+            }
+            namespace TUnit.Core
+            {
+                public class TestAttribute : System.Attribute { }
+                public class InheritsTestsAttribute : System.Attribute { }
+            }
+            namespace Suite
+            {
+                public static class Code { public static int Value() => 1; }
+                public abstract class MstestBase { [Microsoft.VisualStudio.TestTools.UnitTesting.TestMethod] public void Checks() => Code.Value(); }
+                [Microsoft.VisualStudio.TestTools.UnitTesting.TestClass] public class MstestRun : MstestBase { }
+                public class MstestNotATestClass : MstestBase { }
+                public abstract class TunitBase { [TUnit.Core.Test] public void Checks() => Code.Value(); }
+                [TUnit.Core.InheritsTests] public class TunitRun : TunitBase { }
+                public class TunitNotAsked : TunitBase { }
+                [TUnit.Core.InheritsTests] public class TunitHides : TunitBase { public new void Checks() { } }
+            }
+            """);
+
+        Assert.Equal(["Suite.MstestRun.Checks", "Suite.TunitRun.Checks"], Names(found));
+        Assert.Equal([TestFramework.MSTest, TestFramework.TUnit], found.Tests.Select(t => t.Framework));
+    }
+
+    /// <summary>find_tests from <c>Code.Value</c>, in a one-file project of its own.</summary>
+    private static async Task<FoundTests> FromValueAsync(string source)
+    {
+        var file = AdhocSolutions.PathOf("Inherited");
+        var id = ProjectId.CreateNewId();
+        var solution = new AdhocWorkspace().CurrentSolution
+            .AddProject(ProjectInfo.Create(
+                id, VersionStamp.Default, "Inherited", "Inherited", LanguageNames.CSharp,
+                filePath: Path.Combine(AdhocSolutions.Root, "Inherited.csproj"),
+                compilationOptions: new CSharpCompilationOptions(OutputKind.DynamicallyLinkedLibrary),
+                metadataReferences: [MetadataReference.CreateFromFile(typeof(object).Assembly.Location)]))
+            .AddDocument(DocumentId.CreateNewId(id), "Inherited.cs", SourceText.From(source), filePath: file);
+        var offset = source.IndexOf("Value()", StringComparison.Ordinal);
+        var line = (uint)source[..offset].Count(c => c == '\n') + 1;
+        var column = (uint)(offset - (source.LastIndexOf('\n', offset) + 1)) + 1;
+        var request = new FindTestsRequest(new ChangeOrigin.Symbol(new Position(file, line, column)), null);
+        return await FindTestsHandler.HandleAsync(solution, request, CancellationToken.None);
     }
 
     [Fact]

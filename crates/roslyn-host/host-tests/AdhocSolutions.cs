@@ -18,13 +18,17 @@ internal static class AdhocSolutions
         return solution;
     }
 
-    /// <summary>Adds a library project with <paramref name="files"/>, each at the path <paramref name="pathOf"/> gives its name.</summary>
+    /// <summary>
+    /// Adds a library project with <paramref name="files"/>, each at the path <paramref name="pathOf"/> gives its
+    /// name; <paramref name="projectFile"/> is where its project file claims to be, if anywhere.
+    /// </summary>
     public static ProjectId AddProject(
         ref Solution solution,
         string name,
         ParseOptions? parseOptions,
         (string Name, string Text)[] files,
-        Func<string, string> pathOf)
+        Func<string, string> pathOf,
+        string? projectFile = null)
     {
         var id = ProjectId.CreateNewId();
         solution = solution.AddProject(ProjectInfo.Create(
@@ -33,6 +37,7 @@ internal static class AdhocSolutions
             name,
             name,
             LanguageNames.CSharp,
+            filePath: projectFile,
             compilationOptions: new CSharpCompilationOptions(OutputKind.DynamicallyLinkedLibrary, nullableContextOptions: NullableContextOptions.Enable),
             parseOptions: parseOptions,
             metadataReferences: FrameworkReferences.Value));

@@ -1,6 +1,4 @@
 using Microsoft.CodeAnalysis;
-using Microsoft.CodeAnalysis.CSharp;
-using Microsoft.CodeAnalysis.Text;
 using RoslynMcp.Host.Handlers.Tests;
 using RoslynMcp.Host.Protocol;
 
@@ -20,12 +18,18 @@ public sealed class FindTestsTests(TestedSolution tested)
     private async Task<FoundTests> AtAsync(string file, string needle, string? project = null)
     {
         var text = await File.ReadAllTextAsync(tested.PathOf(file));
+        var request = new FindTestsRequest(new ChangeOrigin.Symbol(PositionOf(tested.PathOf(file), text, needle)), project);
+        return (await tested.OkAsync<ResponseBody.FoundTests>(new RequestBody.FindTests(request))).Value;
+    }
+
+    /// <summary>Where <paramref name="needle"/> first stands in <paramref name="text"/>, the text of <paramref name="file"/>.</summary>
+    private static Position PositionOf(string file, string text, string needle)
+    {
         var offset = text.IndexOf(needle, StringComparison.Ordinal);
         Assert.True(offset >= 0, needle);
         var line = (uint)text[..offset].Count(c => c == '\n') + 1;
         var column = (uint)(offset - (text.LastIndexOf('\n', Math.Max(offset - 1, 0)) + 1)) + 1;
-        var request = new FindTestsRequest(new ChangeOrigin.Symbol(tested.At(file, line, column)), project);
-        return (await tested.OkAsync<ResponseBody.FoundTests>(new RequestBody.FindTests(request))).Value;
+        return new Position(file, line, column);
     }
 
     private static List<string> Names(FoundTests found) => [.. found.Tests.Select(t => t.FullyQualifiedName)];
@@ -165,19 +169,10 @@ public sealed class FindTestsTests(TestedSolution tested)
     /// <summary>find_tests from <c>Code.Value</c>, in a one-file project of its own.</summary>
     private static async Task<FoundTests> FromValueAsync(string source)
     {
-        var file = AdhocSolutions.PathOf("Inherited");
-        var id = ProjectId.CreateNewId();
-        var solution = new AdhocWorkspace().CurrentSolution
-            .AddProject(ProjectInfo.Create(
-                id, VersionStamp.Default, "Inherited", "Inherited", LanguageNames.CSharp,
-                filePath: Path.Combine(AdhocSolutions.Root, "Inherited.csproj"),
-                compilationOptions: new CSharpCompilationOptions(OutputKind.DynamicallyLinkedLibrary),
-                metadataReferences: [MetadataReference.CreateFromFile(typeof(object).Assembly.Location)]))
-            .AddDocument(DocumentId.CreateNewId(id), "Inherited.cs", SourceText.From(source), filePath: file);
-        var offset = source.IndexOf("Value()", StringComparison.Ordinal);
-        var line = (uint)source[..offset].Count(c => c == '\n') + 1;
-        var column = (uint)(offset - (source.LastIndexOf('\n', offset) + 1)) + 1;
-        var request = new FindTestsRequest(new ChangeOrigin.Symbol(new Position(file, line, column)), null);
+        // A test project is one with a project file.
+        var solution = new AdhocWorkspace().CurrentSolution;
+        AdhocSolutions.AddProject(ref solution, "Inherited", null, [("Inherited.cs", source)], _ => AdhocSolutions.PathOf("Inherited"), Path.Combine(AdhocSolutions.Root, "Inherited.csproj"));
+        var request = new FindTestsRequest(new ChangeOrigin.Symbol(PositionOf(AdhocSolutions.PathOf("Inherited"), source, "Value()")), null);
         return await FindTestsHandler.HandleAsync(solution, request, CancellationToken.None);
     }
 

@@ -7,7 +7,7 @@ namespace RoslynMcp.Host.Handlers.Tests;
 /// <summary>
 /// The tests a change reaches: from the changed symbols, up the solution's uses (<see cref="ReachGraph"/>) to
 /// the test methods, each with the shortest chain that reached it. Static: what reflection, a DI container or a
-/// string names is invisible to it.
+/// string names is invisible to it (but for the data sources a test's attributes name).
 /// </summary>
 public static class FindTestsHandler
 {

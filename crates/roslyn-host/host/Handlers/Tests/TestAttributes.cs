@@ -70,7 +70,7 @@ public static class TestAttributes
 
     /// <summary>
     /// The members of a test class (and its base classes) a framework calls for each of its tests: constructors,
-    /// set-up and tear-down.
+    /// set-up and tear-down. (Static constructors run on the class's first use: a test uses its class.)
     /// </summary>
     public static IEnumerable<ISymbol> AroundTestsOf(INamedTypeSymbol testClass)
     {
@@ -78,7 +78,7 @@ public static class TestAttributes
         {
             foreach (var member in type.GetMembers())
             {
-                if (member is IMethodSymbol { MethodKind: MethodKind.Constructor or MethodKind.StaticConstructor }
+                if (member is IMethodSymbol { MethodKind: MethodKind.Constructor }
                     || (member is IMethodSymbol { Parameters.Length: 0 } method && AroundByName.Contains(method.Name))
                     || (member is IMethodSymbol && member.GetAttributes().Any(IsAround)))
                 {

@@ -310,3 +310,54 @@ pub fn metric(text: &str, series: &str) -> f64 {
         .find_map(|line| line.strip_prefix(series).and_then(|rest| rest.trim().split(' ').next()?.parse().ok()))
         .unwrap_or(0.0)
 }
+
+/// A load runs as a task its workspace owns, never in a mailbox: while one is held, another solution's reads
+/// and diagnose answer, and SIGTERM cuts the held load off (its host killed, nothing started again) rather
+/// than waiting for it until the drain time runs out.
+#[tokio::test(flavor = "multi_thread")]
+async fn sigterm_cuts_off_a_held_load_that_held_up_no_other_solution() {
+    let _slot = SLOTS.acquire().await.expect("slot");
+    let beta = Fixture::copy("tiny/Beta");
+    let shop = Fixture::copy("Shop");
+    let state = StateDir::default();
+    let release = beta.path("release-loads");
+    std::fs::write(&release, "").expect("loads pass");
+    let hold = release.display().to_string();
+    let mut daemon = state.serve(&[], &[("ROSLYN_MCP_FAULT_HOLD_LOAD", &hold)]);
+    let client = state.http_client(None).await;
+    let read = json!({"filePath": beta.file("Beta.cs"), "line": 3, "column": 14});
+    let before = client.ok("find_symbol_definition", read.clone()).await;
+
+    std::fs::remove_file(&release).expect("hold loads from now on");
+    let loading = {
+        let mut params = rmcp::model::CallToolRequestParams::new("initialize_workspace");
+        params.arguments = json!({"workingDirectory": shop.root.display().to_string()}).as_object().cloned();
+        let peer = client.peer().clone();
+        tokio::spawn(async move { peer.call_tool(params).await })
+    };
+    let solution = json!(shop.file("Shop.sln"));
+    let held = eventually(Duration::from_secs(60), || async {
+        let diagnose = client.ok("diagnose", json!({})).await;
+        let workspaces = diagnose["workspaces"].as_array().cloned().unwrap_or_default();
+        workspaces.iter().any(|w| w["solutionPath"] == solution && w["state"] == json!("Loading")).then_some(())
+    })
+    .await;
+    assert!(held.is_some(), "diagnose never showed Shop's held load; log:\n{}", state.serve_log());
+    for _ in 0..5 {
+        assert_eq!(client.ok("find_symbol_definition", read.clone()).await, before);
+    }
+    assert!(!loading.is_finished(), "Shop's load finished while held");
+    let hosts: Vec<u32> = crate::support::children(daemon.id());
+    assert!(hosts.len() >= 2, "Beta's host and Shop's: {hosts:?}");
+
+    signal(daemon.id(), "-TERM");
+    let status = tokio::task::spawn_blocking(move || daemon.wait()).await.expect("join").expect("wait");
+    assert!(status.success(), "{status}");
+    let log = state.serve_log();
+    assert!(!log.contains("work still under way after the drain time"), "the stop waited for the held load:\n{log}");
+    assert_eq!(log.matches("opening solution").count(), 2, "nothing opened again while stopping:\n{log}");
+    for host in hosts {
+        let gone = eventually(Duration::from_secs(5), || async { group_members(host).is_empty().then_some(()) }).await;
+        assert!(gone.is_some(), "host {host} left processes behind: {:?}", group_members(host));
+    }
+}

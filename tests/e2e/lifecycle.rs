@@ -286,7 +286,7 @@ fn large_project(root: &std::path::Path, folders: usize, files: usize) {
     }
 }
 
-/// Every call passes through the broker's mailbox; a workspace starts (watches its folder, here a large one
+/// Opening a solution waits on no mailbox; a workspace starts (watches its folder, here a large one
 /// held open by a fault knob) in its own actor, so another solution's reads all answer meanwhile.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_workspace_starting_slowly_holds_up_no_call_of_another_solution() {

@@ -1,6 +1,8 @@
-//! The broker actor and its registry of loaded solutions: a moka cache, least recently used out first,
-//! idle entries expired. An evicted workspace is stopped (after any write in progress) and its host exits.
-//! Each unloading is counted by its reason where that reason is decided.
+//! The registry of loaded solutions and their supervisor. The registry is a moka cache, least recently used
+//! out first, idle entries expired; opening a solution is moka's `get_with`, so a workspace starts once. An
+//! evicted workspace is stopped (after any write in progress) and its host exits. Each unloading is counted
+//! by its reason where that reason is decided. The [`Supervisor`] actor is linked to every workspace actor
+//! and takes one that ended unasked out of the registry, so that the next call opens the solution afresh.
 
 use crate::resolve::Loaded;
 use crate::telemetry::{Eviction, Sample, Telemetry, resident_bytes};
@@ -8,10 +10,12 @@ use kameo::prelude::*;
 use moka::notification::RemovalCause;
 use moka::policy::EvictionPolicy;
 use moka::sync::Cache;
-use protocol::ToolError;
+use protocol::{ErrorCode, ToolError};
 use roslyn_host::HostInstall;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 use tokio::sync::mpsc;
 use workspace_actor::{Workspace, WorkspaceSettings};
@@ -33,17 +37,27 @@ impl Unloading {
     }
 }
 
-/// Loaded solutions, readable without the broker's mailbox (diagnose iterates it directly).
+/// Loaded solutions, readable without any mailbox (diagnose iterates it directly).
 pub struct Registry {
     cache: Cache<PathBuf, Arc<Workspace>>,
     unloading: Unloading,
     telemetry: Arc<Telemetry>,
+    install: Result<HostInstall, ToolError>,
+    settings: WorkspaceSettings,
+    supervisor: ActorRef<Supervisor>,
+    /// Set as the service stops: a call sent again then finds no solution to open, and starts no host.
+    closing: AtomicBool,
 }
 
 impl Registry {
     /// The registry and the task that stops what it evicts. moka runs no threads of its own, so a timer
     /// drives idle expiry and pending evictions.
-    pub fn start(unloading: Unloading, telemetry: Arc<Telemetry>) -> Arc<Self> {
+    pub fn start(
+        unloading: Unloading,
+        telemetry: Arc<Telemetry>,
+        install: Result<HostInstall, ToolError>,
+        settings: WorkspaceSettings,
+    ) -> Arc<Self> {
         let (evicted_tx, evicted_rx) = mpsc::unbounded_channel::<(Arc<Workspace>, RemovalCause)>();
         let counter = telemetry.clone();
         let cache = Cache::builder()
@@ -57,7 +71,15 @@ impl Registry {
                 let _ = evicted_tx.send((workspace, cause));
             })
             .build();
-        let registry = Arc::new(Self { cache, unloading, telemetry });
+        let registry = Arc::new_cyclic(|registry| Self {
+            cache,
+            unloading,
+            telemetry,
+            install,
+            settings,
+            supervisor: Supervisor::spawn(Supervisor { registry: registry.clone() }),
+            closing: AtomicBool::new(false),
+        });
         tokio::spawn(stop_evicted(evicted_rx));
         let weak = Arc::downgrade(&registry);
         tokio::spawn(async move {
@@ -76,6 +98,29 @@ impl Registry {
 
     pub fn unloading(&self) -> Unloading {
         self.unloading
+    }
+
+    /// The workspace of `solution`, started if it is not loaded (its host starts with the first call);
+    /// WORKSPACE_NOT_LOADED once the service is stopping.
+    pub fn open(&self, solution: PathBuf) -> Result<Arc<Workspace>, ToolError> {
+        if self.closing.load(Ordering::Acquire) {
+            return Err(ToolError::new(
+                ErrorCode::WORKSPACE_NOT_LOADED,
+                "The service is stopping; no solution opens now",
+            )
+            .detail("solutionPath", solution.display().to_string())
+            .suggest("Retry once the service has started again"));
+        }
+        let entry = self.cache.entry(solution.clone()).or_insert_with(|| {
+            tracing::info!(solution = %solution.display(), "opening solution");
+            let (install, settings) = (self.install.clone(), self.settings.clone());
+            Arc::new(Workspace::spawn(solution, install, settings, &self.supervisor))
+        });
+        if entry.is_fresh() {
+            // Evict beyond capacity now rather than at the next tick.
+            self.cache.run_pending_tasks();
+        }
+        Ok(entry.into_value())
     }
 
     /// Every loaded workspace, sorted by solution path.
@@ -154,6 +199,7 @@ impl Registry {
 
     /// Stops every workspace and waits for their hosts to exit.
     pub async fn shutdown(&self) {
+        self.closing.store(true, Ordering::Release);
         let all = self.workspaces();
         self.cache.invalidate_all();
         self.telemetry.solutions_evicted(Eviction::Shutdown, all.len() as u64);
@@ -170,59 +216,46 @@ async fn stop_evicted(mut evicted: mpsc::UnboundedReceiver<(Arc<Workspace>, Remo
     }
 }
 
-/// Starts workspace actors on demand; one message at a time, so a solution is never started twice.
-pub struct Broker {
-    registry: Arc<Registry>,
-    install: Result<HostInstall, ToolError>,
-    settings: WorkspaceSettings,
+/// The supervisor of the workspace actors: linked to each before it runs, it hears when one ends. One that
+/// ended unasked (a panic) is taken out of the registry, so that the next call opens its solution afresh
+/// rather than finding a workspace that can no longer answer; an evicted one is out already. A host is not
+/// an actor: each workspace actor supervises its own (see `workspace_actor::WorkspaceActor`).
+pub struct Supervisor {
+    registry: Weak<Registry>,
 }
 
-impl Broker {
-    pub fn new(registry: Arc<Registry>, install: Result<HostInstall, ToolError>, settings: WorkspaceSettings) -> Self {
-        Self { registry, install, settings }
-    }
-}
-
-impl Actor for Broker {
+impl Actor for Supervisor {
     type Args = Self;
     type Error = std::convert::Infallible;
 
     async fn on_start(state: Self, _: ActorRef<Self>) -> Result<Self, Self::Error> {
         Ok(state)
     }
-}
 
-/// The workspace of a solution, started if it is not loaded.
-pub struct OpenWorkspace(pub PathBuf);
-
-impl Message<OpenWorkspace> for Broker {
-    type Reply = Arc<Workspace>;
-
-    async fn handle(
+    async fn on_link_died(
         &mut self,
-        OpenWorkspace(solution): OpenWorkspace,
-        _: &mut Context<Self, Self::Reply>,
-    ) -> Self::Reply {
-        if let Some(workspace) = self.registry.cache.get(&solution) {
-            return workspace;
+        _: WeakActorRef<Self>,
+        id: ActorId,
+        reason: ActorStopReason,
+    ) -> Result<ControlFlow<ActorStopReason>, Self::Error> {
+        if let Some(registry) = self.registry.upgrade() {
+            let ended = registry.cache.iter().find(|(_, w)| w.actor_id() == id);
+            if let Some((solution, _)) = ended {
+                tracing::warn!(solution = %solution.display(), ?reason, "workspace ended unasked; unloading it");
+                registry.cache.invalidate(solution.as_ref());
+            }
         }
-        tracing::info!(solution = %solution.display(), "opening solution");
-        let workspace = Arc::new(Workspace::spawn(solution.clone(), self.install.clone(), self.settings.clone()));
-        self.registry.cache.insert(solution, workspace.clone());
-        // Evict beyond capacity now rather than at the next tick.
-        self.registry.cache.run_pending_tasks();
-        workspace
+        Ok(ControlFlow::Continue(()))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use protocol::ErrorCode;
 
-    fn spawn_broker(registry: &Arc<Registry>) -> ActorRef<Broker> {
+    fn start(unloading: Unloading, telemetry: &Arc<Telemetry>) -> Arc<Registry> {
         let install = Err(ToolError::new(ErrorCode::ROSLYN_ERROR, "no host in unit tests"));
-        Broker::spawn(Broker::new(registry.clone(), install, WorkspaceSettings::default()))
+        Registry::start(unloading, telemetry.clone(), install, WorkspaceSettings::default())
     }
 
     fn unloading(max_solutions: u64, idle_timeout: Duration) -> Unloading {
@@ -239,10 +272,9 @@ mod tests {
     async fn evictions_are_counted_by_capacity_idleness_and_shutdown() {
         let dir = tempfile::tempdir().expect("temp dir");
         let telemetry = Telemetry::new();
-        let registry = Registry::start(unloading(1, Duration::from_secs(600)), telemetry.clone());
-        let broker = spawn_broker(&registry);
-        broker.ask(OpenWorkspace(dir.path().join("A.sln"))).await.expect("open A");
-        broker.ask(OpenWorkspace(dir.path().join("B.sln"))).await.expect("open B");
+        let registry = start(unloading(1, Duration::from_secs(600)), &telemetry);
+        registry.open(dir.path().join("A.sln")).expect("open A");
+        registry.open(dir.path().join("B.sln")).expect("open B");
         assert_eq!(evictions(&telemetry, &registry, "capacity"), "1");
         assert_eq!(evictions(&telemetry, &registry, "idle"), "0");
 
@@ -250,10 +282,36 @@ mod tests {
         assert_eq!(evictions(&telemetry, &registry, "shutdown"), "1");
         assert_eq!(evictions(&telemetry, &registry, "capacity"), "1", "shutdown is not capacity");
 
-        let idle = Registry::start(unloading(4, Duration::ZERO), telemetry.clone());
-        spawn_broker(&idle).ask(OpenWorkspace(dir.path().join("C.sln"))).await.expect("open C");
+        let idle = start(unloading(4, Duration::ZERO), &telemetry);
+        idle.open(dir.path().join("C.sln")).expect("open C");
         idle.expire_idle();
         assert_eq!(evictions(&telemetry, &idle, "idle"), "1");
         assert!(idle.workspaces().is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_solution_opens_once_and_a_workspace_that_ended_unasked_is_opened_afresh() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let registry = start(unloading(4, Duration::from_secs(600)), &Telemetry::new());
+        let solution = dir.path().join("A.sln");
+        let first = registry.open(solution.clone()).expect("open");
+        assert!(Arc::ptr_eq(&first, &registry.open(solution.clone()).expect("open")), "opened once");
+
+        // Stopped behind the registry's back, as a panicking actor would end: the supervisor hears of it.
+        first.stop().await;
+        for _ in 0..1000 {
+            if registry.workspaces().is_empty() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert!(registry.workspaces().is_empty(), "the supervisor took the ended workspace out");
+        let second = registry.open(solution.clone()).expect("open again");
+        assert_ne!(first.actor_id(), second.actor_id());
+        assert!(!second.is_stopped());
+
+        registry.shutdown().await;
+        let refused = registry.open(solution).err().expect("no solution opens once the service stops");
+        assert_eq!(refused.code, ErrorCode::WORKSPACE_NOT_LOADED);
     }
 }

@@ -1,4 +1,4 @@
-//! What every session shares: the broker actor, the registry of loaded solutions, the toolchain state.
+//! What every session shares: the registry of loaded solutions and its supervisor, the toolchain state.
 
 use crate::actions::ActionStore;
 use crate::components::ComponentsCell;
@@ -7,11 +7,11 @@ use crate::in_flight::Budget;
 use crate::limits::Limits;
 use crate::paging::Pager;
 use crate::plans::PlanStore;
-use crate::registry::{Broker, OpenWorkspace, Registry, Unloading};
+use crate::registry::{Registry, Unloading};
 use crate::telemetry::{Sample, Telemetry};
-use kameo::prelude::*;
 use protocol::tools::diagnose::{HttpEndpoint, SpareHostState, SpareHostStatus};
-use protocol::{ErrorCode, ToolError};
+
+use protocol::ToolError;
 use roslyn_host::{Located, SpareHost, SpareState};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -19,7 +19,6 @@ use std::sync::{Arc, OnceLock};
 use workspace_actor::{Workspace, WorkspaceSettings};
 
 pub struct Services {
-    pub broker: ActorRef<Broker>,
     pub registry: Arc<Registry>,
     pub components: Arc<ComponentsCell>,
     pub located: Located,
@@ -55,7 +54,6 @@ impl Services {
             idle_timeout: args.idle_timeout(),
             max_host_memory_mb: args.max_host_memory_mb,
         };
-        let registry = Registry::start(limits, telemetry.clone());
         let components = ComponentsCell::start(&located);
         let mut settings = WorkspaceSettings { events: telemetry.workspace_events(), ..args.workspace_settings() };
         if args.spare_host
@@ -69,9 +67,8 @@ impl Services {
         let drain = settings.write_timeout + std::time::Duration::from_secs(10);
         let requests = Budget::new(args.max_requests_per_session, args.max_requests);
         crate::heap::return_after_bursts(requests.clone());
-        let broker = Broker::spawn(Broker::new(registry.clone(), located.install(), settings));
+        let registry = Registry::start(limits, telemetry.clone(), located.install(), settings);
         Arc::new(Self {
-            broker,
             registry,
             components,
             located,
@@ -110,11 +107,8 @@ impl Services {
     }
 
     /// The workspace of `solution`, started if needed (the solution loads on its first request).
-    pub async fn workspace(&self, solution: PathBuf) -> Result<Arc<Workspace>, ToolError> {
-        self.broker
-            .ask(OpenWorkspace(solution))
-            .await
-            .map_err(|e| ToolError::new(ErrorCode::ROSLYN_ERROR, format!("broker unavailable: {e}")))
+    pub fn workspace(&self, solution: PathBuf) -> Result<Arc<Workspace>, ToolError> {
+        self.registry.open(solution)
     }
 
     /// Records the versions a host reported, for diagnose.

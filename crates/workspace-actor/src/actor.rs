@@ -1,23 +1,28 @@
-//! The workspace actor: owns the host process of one solution, starts it on demand, restarts it after a
-//! crash with bounded, backed-off retries, and stops it when the workspace is evicted.
-//! Requests do not pass through the mailbox: callers `Acquire` the live host and talk to it directly,
-//! so reads run concurrently.
+//! The workspace actor: one per solution, supervised by the broker's `Supervisor`, and itself the supervisor
+//! of its host process. Its handlers only decide: the slow work of a start (the back-off pause, the process,
+//! the load, then the warm-up) runs as a task it owns, cancelled when the workspace stops, and what it comes to
+//! is published as a [`Phase`] that calls wait on. Requests never pass through the mailbox: callers take the
+//! ready host and talk to it directly, so reads run concurrently.
 
 use crate::activity::Activity;
 use crate::own_writes::OwnWrites;
+use crate::phase::Phase;
+use crate::restarts::Restarts;
 use crate::settings::WorkspaceSettings;
 use crate::status::StatusCell;
 use crate::warm_up::{self, WarmGate};
 use crate::watcher::{self, FolderWatcher};
 use arc_swap::ArcSwapOption;
 use kameo::prelude::*;
-use protocol::host::{LoadRequest, RequestBody, ResponseBody};
+use protocol::host::{LoadRequest, RequestBody, ResponseBody, WorkspaceSummary};
 use protocol::tools::diagnose::WorkspaceState;
 use protocol::{ErrorCode, ToolError};
 use roslyn_host::{HostFailure, HostInstall, HostProcess};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 /// Grace given to a host asked to exit before it is killed.
@@ -34,11 +39,17 @@ pub struct WorkspaceActor {
     install: Result<HostInstall, ToolError>,
     settings: WorkspaceSettings,
     status: Arc<StatusCell>,
-    /// The ready host, shared with the file-change forwarder.
+    /// The ready host, shared with the file-change forwarder and the callers.
     ready: Arc<ArcSwapOption<HostProcess>>,
-    failures_in_row: u32,
-    last_attempt: Option<Instant>,
+    phase: Arc<watch::Sender<Phase>>,
+    /// Cancelled when the workspace begins to stop: ends the start and the warm-up under way.
+    stopping: CancellationToken,
+    restarts: Restarts,
+    round: u64,
+    /// A host has loaded the solution before: the next start is a restart.
     started_once: bool,
+    /// The start under way.
+    starting: Option<JoinHandle<()>>,
     /// Closed while the host compiles its projects after a load.
     warm_gate: WarmGate,
     /// The workspace's calls under way, which the next spare host waits to pause.
@@ -53,6 +64,8 @@ pub struct WorkspaceArgs {
     pub settings: WorkspaceSettings,
     pub status: Arc<StatusCell>,
     pub ready: Arc<ArcSwapOption<HostProcess>>,
+    pub phase: Arc<watch::Sender<Phase>>,
+    pub stopping: CancellationToken,
     pub own_writes: OwnWrites,
     pub warm_gate: WarmGate,
     pub activity: Activity,
@@ -62,8 +75,9 @@ impl Actor for WorkspaceActor {
     type Args = WorkspaceArgs;
     type Error = std::convert::Infallible;
 
-    /// Watches the folder first (a recursive watch of a large tree takes a while): requests for this solution
-    /// wait in the mailbox meanwhile, and no other solution's do.
+    /// Watches the folder first (a recursive watch of a large tree takes a while), so that no change made
+    /// during the first load is missed: a demand for the host waits in the mailbox meanwhile, and no other
+    /// solution's does.
     async fn on_start(args: Self::Args, _: ActorRef<Self>) -> Result<Self, Self::Error> {
         let watcher = watcher::start(&args.solution, &args.settings, &args.ready, &args.status, &args.own_writes).await;
         Ok(Self {
@@ -72,9 +86,12 @@ impl Actor for WorkspaceActor {
             settings: args.settings,
             status: args.status,
             ready: args.ready,
-            failures_in_row: 0,
-            last_attempt: None,
+            phase: args.phase,
+            stopping: args.stopping,
+            restarts: Restarts::default(),
+            round: 0,
             started_once: false,
+            starting: None,
             warm_gate: args.warm_gate,
             activity: args.activity,
             _watcher: watcher,
@@ -82,6 +99,12 @@ impl Actor for WorkspaceActor {
     }
 
     async fn on_stop(&mut self, _: WeakActorRef<Self>, _: ActorStopReason) -> Result<(), Self::Error> {
+        self.stopping.cancel();
+        self.phase.send_replace(Phase::Stopped);
+        // A start cut off drops its host, which kills it.
+        if let Some(start) = self.starting.take() {
+            start.abort();
+        }
         if let Some(host) = self.ready.swap(None) {
             host.stop(STOP_GRACE).await;
         }
@@ -89,69 +112,99 @@ impl Actor for WorkspaceActor {
     }
 }
 
-/// Returns the live host, starting or restarting it (and loading the solution) first when needed.
-pub struct Acquire;
+/// A call found no live host: start one, unless a start is under way.
+pub struct Demand;
 
-impl Message<Acquire> for WorkspaceActor {
-    type Reply = Result<Arc<HostProcess>, ToolError>;
+impl Message<Demand> for WorkspaceActor {
+    type Reply = ();
 
-    async fn handle(&mut self, _: Acquire, _: &mut Context<Self, Self::Reply>) -> Self::Reply {
+    async fn handle(&mut self, _: Demand, ctx: &mut Context<Self, Self::Reply>) {
+        if self.starting.is_some() || self.stopping.is_cancelled() {
+            return;
+        }
         if let Some(host) = self.ready.load_full() {
             if !host.connection().is_closed() {
-                return Ok(host);
+                return;
             }
             retire_crashed(&self.ready, &self.status, &host);
-            tracing::warn!(solution = %self.solution.display(), pid = host.pid(), "Roslyn host died; restarting");
         }
-        self.start().await
-    }
-}
-
-impl WorkspaceActor {
-    async fn start(&mut self) -> Result<Arc<HostProcess>, ToolError> {
+        self.round += 1;
+        let round = self.round;
         // A missing SDK or host is not a failed start: it is reported as is, with nothing to back off from.
         if let Err(error) = &self.install {
-            return Err(error.clone());
+            self.phase.send_replace(Phase::Ended(round, Some(error.clone())));
+            return;
         }
-        if self.failures_in_row >= self.settings.max_restarts {
-            let cooled = self.last_attempt.is_some_and(|t| t.elapsed() >= self.settings.give_up_for);
-            if !cooled {
-                return Err(ToolError::new(
+        let pause = match self.restarts.next(&self.settings) {
+            Ok(pause) => pause,
+            Err(gave_up) => {
+                let error = ToolError::new(
                     ErrorCode::ROSLYN_ERROR,
-                    format!("The Roslyn host failed {} times in a row; not retrying yet", self.failures_in_row),
+                    format!("The Roslyn host failed {} times in a row; not retrying yet", gave_up.failures_in_row),
                 )
                 .detail("solutionPath", self.solution.display().to_string())
                 .detail("lastErrors", self.status.get().errors.clone())
                 .suggest(format!(
                     "Retry in {} seconds, or fix the cause shown by diagnose",
                     self.settings.give_up_for.as_secs()
-                )));
+                ));
+                self.phase.send_replace(Phase::Ended(round, Some(error)));
+                return;
             }
-            self.failures_in_row = 0;
-        }
-        if self.failures_in_row > 0 {
-            tokio::time::sleep(self.settings.restart_backoff * 2u32.pow(self.failures_in_row - 1)).await;
-        }
-        let restarting = self.started_once;
-        self.status.update(|s| {
-            s.state = if restarting { WorkspaceState::Restarting } else { WorkspaceState::Loading };
-            s.host_pid = None;
-        });
-        self.last_attempt = Some(Instant::now());
-        let began = Instant::now();
-        let result = self.start_and_load().await;
-        let took = began.elapsed();
+        };
+        self.phase.send_replace(Phase::Starting(round));
+        let start = Start {
+            solution: self.solution.clone(),
+            install: self.install.clone(),
+            settings: self.settings.clone(),
+            status: self.status.clone(),
+            restarting: self.started_once,
+        };
+        let (actor, cancel) = (ctx.actor_ref().clone(), self.stopping.clone());
+        self.starting = Some(tokio::spawn(async move {
+            let began = Instant::now();
+            let result = tokio::select! {
+                biased;
+                () = cancel.cancelled() => None,
+                result = start.run(pause) => Some(result),
+            };
+            let _ = actor.tell(Started { round, result, took: began.elapsed() }).await;
+        }));
+    }
+}
+
+/// What a start came to; `None` when the workspace's stop cut it off.
+struct Started {
+    round: u64,
+    result: Option<Result<Loaded, ToolError>>,
+    took: Duration,
+}
+
+struct Loaded {
+    host: Arc<HostProcess>,
+    version: u64,
+    summary: WorkspaceSummary,
+}
+
+impl Message<Started> for WorkspaceActor {
+    type Reply = ();
+
+    async fn handle(&mut self, Started { round, result, took }: Started, _: &mut Context<Self, Self::Reply>) {
+        self.starting = None;
+        let Some(result) = result else {
+            self.phase.send_replace(Phase::Stopped);
+            return;
+        };
         self.settings.events.solution_loaded(&self.solution, took, result.is_ok());
+        self.restarts.ended(result.is_ok());
         match result {
-            Ok((host, version, summary)) => {
-                self.failures_in_row = 0;
-                self.started_once = true;
+            Ok(Loaded { host, version, summary }) => {
                 self.status.loaded(&summary, version);
                 self.status.update(|s| {
                     s.host_pid = Some(host.pid());
                     s.last_load_ms = Some(took.as_millis() as u64);
                 });
-                if restarting {
+                if std::mem::replace(&mut self.started_once, true) {
                     self.settings.events.host_restarted(&self.solution);
                 }
                 self.watch_for_crash(&host);
@@ -162,45 +215,74 @@ impl WorkspaceActor {
                     self.status.clone(),
                     self.warm_gate.clone(),
                     self.settings.load_timeout,
+                    self.stopping.child_token(),
                 );
                 self.replenish_spare_after_warm_up();
-                self.ready.store(Some(host.clone()));
-                Ok(host)
+                // The host before the phase: a call that sees the round ended finds its host.
+                self.ready.store(Some(host));
+                self.phase.send_replace(Phase::Ended(round, None));
             }
             Err(error) => {
-                self.failures_in_row += 1;
                 let message = error.to_string();
                 self.status.update(|s| {
                     s.state = WorkspaceState::Error;
                     s.solution_loaded = false;
                     s.errors = vec![message.clone()];
                 });
-                Err(error)
+                self.phase.send_replace(Phase::Ended(round, Some(error)));
             }
         }
     }
+}
 
-    async fn start_and_load(&self) -> Result<(Arc<HostProcess>, u64, protocol::host::WorkspaceSummary), ToolError> {
+/// The slow part of a start, owned by the task that runs it.
+struct Start {
+    solution: PathBuf,
+    install: Result<HostInstall, ToolError>,
+    settings: WorkspaceSettings,
+    status: Arc<StatusCell>,
+    restarting: bool,
+}
+
+impl Start {
+    async fn run(self, pause: Duration) -> Result<Loaded, ToolError> {
+        tokio::time::sleep(pause).await;
+        let restarting = self.restarting;
+        self.status.update(|s| {
+            s.state = if restarting { WorkspaceState::Restarting } else { WorkspaceState::Loading };
+            s.host_pid = None;
+        });
         let install = self.install.clone()?;
         let label = self.solution.display().to_string();
         let host = Arc::new(match &self.settings.spare {
             Some(spare) => spare.take(&label).await?,
             None => HostProcess::start(&install, &label, self.settings.load_timeout).await?,
         });
-        let load = RequestBody::Load(LoadRequest { solution_path: label });
-        let reply = host.connection().request(load, self.settings.load_timeout, &CancellationToken::new()).await;
-        match reply {
-            Ok(reply) => match reply.body {
-                ResponseBody::Loaded(summary) => Ok((host, reply.workspace_version, summary)),
-                other => Err(HostFailure::Handshake(format!("unexpected answer to Load: {other:?}")).into()),
-            },
-            Err(failure) => {
-                host.stop(STOP_GRACE).await;
-                Err(failure.into())
-            }
+        load(&host, &self.solution, self.settings.load_timeout).await.map(|(version, summary)| Loaded {
+            host,
+            version,
+            summary,
+        })
+    }
+}
+
+/// Loads the solution in a started host; a host whose load failed is stopped.
+async fn load(host: &HostProcess, solution: &Path, limit: Duration) -> Result<(u64, WorkspaceSummary), ToolError> {
+    let load = RequestBody::Load(LoadRequest { solution_path: solution.display().to_string() });
+    // Cancelling the start drops this request, which tells the host to give it up.
+    match host.connection().request(load, limit, &CancellationToken::new()).await {
+        Ok(reply) => match reply.body {
+            ResponseBody::Loaded(summary) => Ok((reply.workspace_version, summary)),
+            other => Err(HostFailure::Handshake(format!("unexpected answer to Load: {other:?}")).into()),
+        },
+        Err(failure) => {
+            host.stop(STOP_GRACE).await;
+            Err(failure.into())
         }
     }
+}
 
+impl WorkspaceActor {
     /// Starts the next spare host once this load's warm-up is over and calls have paused, so that its start
     /// takes neither the cores the warm-up is using nor those of the calls that follow it.
     fn replenish_spare_after_warm_up(&self) {
@@ -230,12 +312,13 @@ impl WorkspaceActor {
     }
 }
 
-/// Takes a host that went away unasked out of `ready` and counts the crash. The crash watcher and the next
-/// call's `Acquire` race to notice it; only the one that takes it out counts, so a crash counts once either
+/// Takes a host that went away unasked out of `ready` and counts the crash. The crash watcher, a waiting
+/// call and the actor race to notice it; only the one that takes it out counts, so a crash counts once either
 /// way, and a host stopped on purpose (already out of `ready`) never does.
-fn retire_crashed(ready: &ArcSwapOption<HostProcess>, status: &StatusCell, host: &Arc<HostProcess>) {
+pub(crate) fn retire_crashed(ready: &ArcSwapOption<HostProcess>, status: &StatusCell, host: &Arc<HostProcess>) {
     let previous = ready.compare_and_swap(&Some(host.clone()), None);
     if previous.as_ref().is_some_and(|p| Arc::ptr_eq(p, host)) {
+        tracing::warn!(solution = %status.get().solution_path, pid = host.pid(), "Roslyn host died");
         status.update(|s| {
             s.state = WorkspaceState::Restarting;
             s.host_pid = None;
@@ -247,12 +330,30 @@ fn retire_crashed(ready: &ArcSwapOption<HostProcess>, status: &StatusCell, host:
 #[cfg(test)]
 mod tests {
     use crate::{RequestError, Workspace, WorkspaceEvents, WorkspaceSettings};
+    use kameo::prelude::*;
+    use protocol::ErrorCode;
     use protocol::host::{PingRequest, RequestBody};
     use roslyn_host::HostInstall;
     use std::path::{Path, PathBuf};
     use std::sync::{Arc, Mutex};
     use std::time::Duration;
     use tokio_util::sync::CancellationToken;
+
+    /// A supervisor for workspaces spawned alone.
+    struct Parent;
+
+    impl Actor for Parent {
+        type Args = ();
+        type Error = std::convert::Infallible;
+
+        async fn on_start(_: (), _: ActorRef<Self>) -> Result<Self, Self::Error> {
+            Ok(Self)
+        }
+    }
+
+    fn spawn(solution: PathBuf, install: HostInstall, settings: WorkspaceSettings) -> Workspace {
+        Workspace::spawn(solution, Ok(install), settings, &Parent::spawn(()))
+    }
 
     #[derive(Default)]
     struct Loads(Mutex<Vec<(PathBuf, bool)>>);
@@ -272,7 +373,7 @@ mod tests {
             WorkspaceSettings { events: loads.clone(), load_timeout: Duration::from_secs(10), ..Default::default() };
         // A "dotnet" that exits at once: the host never answers its handshake.
         let install = HostInstall { dotnet: PathBuf::from("/bin/false"), host_dll: dir.path().join("Host.dll") };
-        let workspace = Workspace::spawn(solution.clone(), Ok(install), settings);
+        let workspace = spawn(solution.clone(), install, settings);
         assert!(workspace.load().await.is_err());
         assert_eq!(*loads.0.lock().expect("loads"), vec![(solution, false)]);
         workspace.stop().await;
@@ -282,12 +383,56 @@ mod tests {
     async fn a_request_to_a_stopped_workspace_comes_back_unsent_with_its_body() {
         let dir = tempfile::tempdir().expect("temp dir");
         let install = HostInstall { dotnet: PathBuf::from("/bin/false"), host_dll: dir.path().join("Host.dll") };
-        let workspace = Workspace::spawn(dir.path().join("App.sln"), Ok(install), WorkspaceSettings::default());
+        let workspace = spawn(dir.path().join("App.sln"), install, WorkspaceSettings::default());
         workspace.stop().await;
         let body = RequestBody::Ping(PingRequest { delay_ms: 7 });
         let sent = workspace.request_within(body.clone(), None, &CancellationToken::new()).await;
         let Err(RequestError::Unsent(returned, error)) = sent else { panic!("a stopped workspace sends nothing") };
         assert_eq!(*returned, body);
         assert_eq!(error.code, protocol::ErrorCode::WORKSPACE_NOT_LOADED);
+    }
+
+    #[tokio::test]
+    async fn a_stop_cuts_off_a_start_under_way_and_the_call_waiting_for_it_comes_back_unsent() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        // A "dotnet" that never answers its handshake: the start would last the whole load limit.
+        let pid_file = dir.path().join("host.pid");
+        let dotnet = dir.path().join("dotnet");
+        std::fs::write(&dotnet, format!("#!/bin/sh\necho $$ > {}\nexec sleep 3600\n", pid_file.display()))
+            .expect("script");
+        std::fs::set_permissions(&dotnet, std::os::unix::fs::PermissionsExt::from_mode(0o755)).expect("chmod");
+        let install = HostInstall { dotnet, host_dll: dir.path().join("Host.dll") };
+        let settings = WorkspaceSettings { load_timeout: Duration::from_secs(3600), ..Default::default() };
+        let workspace = Arc::new(spawn(dir.path().join("App.sln"), install, settings));
+        let call = tokio::spawn({
+            let workspace = workspace.clone();
+            async move {
+                let body = RequestBody::Ping(PingRequest { delay_ms: 0 });
+                workspace.request_within(body, None, &CancellationToken::new()).await
+            }
+        });
+        let pid = loop {
+            if let Some(pid) = std::fs::read_to_string(&pid_file).ok().and_then(|p| p.trim().parse::<i32>().ok()) {
+                break pid;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        // Bounded only so that a regression fails rather than hangs: the start would hold it for an hour.
+        tokio::time::timeout(Duration::from_secs(120), workspace.stop()).await.expect("the stop waited for the start");
+        let Err(RequestError::Unsent(_, error)) = call.await.expect("call") else {
+            panic!("the waiting call is unsent, for the caller to send it again")
+        };
+        assert_eq!(error.code, ErrorCode::WORKSPACE_NOT_LOADED);
+        let alive = || {
+            std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .is_ok_and(|stat| stat.rsplit(')').next().is_some_and(|rest| !rest.trim_start().starts_with('Z')))
+        };
+        for _ in 0..500 {
+            if !alive() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert!(!alive(), "the host process of the cut-off start was killed");
     }
 }

@@ -78,7 +78,7 @@ impl Workspace {
             return Err(ToolError::new(ErrorCode::ROSLYN_ERROR, "a write was given the lock of another workspace"));
         }
         let _in_use = self.begin_call().await;
-        let host = self.acquire().await?;
+        let host = self.acquire(cancel).await?;
         // Known before anything is written, so that the watcher can never see these files as foreign.
         let planned: Vec<Outcome> = writes.iter().map(planned_outcome).collect();
         let (root, op, solution) = (self.settings.journal_dir.clone(), operation.to_owned(), self.solution.clone());

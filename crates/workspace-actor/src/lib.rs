@@ -1,5 +1,5 @@
-//! One workspace per loaded solution: a kameo actor that owns the Roslyn host, the write lock, and the
-//! folder watcher. [`Workspace`] is the handle the broker keeps in its registry.
+//! One workspace per loaded solution: a kameo actor that supervises the Roslyn host and owns the folder
+//! watcher, and the write lock beside it. [`Workspace`] is the handle the broker keeps in its registry.
 
 mod activity;
 mod actor;
@@ -10,6 +10,8 @@ pub mod history;
 mod host_update;
 mod liveness;
 mod own_writes;
+mod phase;
+mod restarts;
 mod settings;
 mod status;
 mod warm_up;
@@ -17,7 +19,7 @@ mod watcher;
 mod write;
 mod write_lock;
 
-pub use actor::{Acquire, WorkspaceActor};
+pub use actor::WorkspaceActor;
 pub use apply::Recording;
 pub use events::WorkspaceEvents;
 pub use liveness::PING_LIMIT;
@@ -28,10 +30,10 @@ pub use write::{
 pub use write_lock::WriteGuard;
 use write_lock::WriteLock;
 
-use actor::WorkspaceArgs;
+use actor::{Demand, WorkspaceArgs};
 use arc_swap::ArcSwapOption;
-use kameo::actor::{ActorRef, Spawn};
-use kameo::error::SendError;
+use kameo::actor::{Actor, ActorId, ActorRef, Spawn};
+use phase::{Phase, Step};
 use protocol::host::{HostHello, RequestBody, WorkspaceSummary};
 use protocol::tools::diagnose::WorkspaceStatus;
 use protocol::{ErrorCode, ToolError};
@@ -40,6 +42,7 @@ use status::StatusCell;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 pub struct Workspace {
@@ -53,6 +56,10 @@ pub struct Workspace {
     activity: activity::Activity,
     settings: WorkspaceSettings,
     ready: Arc<ArcSwapOption<roslyn_host::HostProcess>>,
+    /// Where the host stands, as the actor publishes it; calls wait on it, never in the mailbox.
+    phase: Arc<watch::Sender<Phase>>,
+    /// Cancelled as the workspace begins to stop: a start or warm-up under way ends, waiting calls give up.
+    stopping: CancellationToken,
     own_writes: own_writes::OwnWrites,
     warm_gate: warm_up::WarmGate,
     /// The files the last `sync_files` brought up to date: the next one brings them up to date again, so a
@@ -77,23 +84,40 @@ impl From<RequestError> for ToolError {
 }
 
 impl Workspace {
-    /// Spawns the actor and returns at once: the actor watches the folder as it starts, and starts the host
-    /// with the first request. Whoever opens a workspace (the broker's mailbox) never waits on either.
-    pub fn spawn(solution: PathBuf, install: Result<HostInstall, ToolError>, settings: WorkspaceSettings) -> Self {
+    /// Spawns the actor, linked to `supervisor` before it runs (which hears of its end), and returns at
+    /// once: the actor watches the folder as it starts, and starts the host when the first call asks for it.
+    /// Whoever opens a workspace never waits on either.
+    pub fn spawn<S: Actor>(
+        solution: PathBuf,
+        install: Result<HostInstall, ToolError>,
+        settings: WorkspaceSettings,
+        supervisor: &ActorRef<S>,
+    ) -> Self {
         let status = Arc::new(StatusCell::new(solution.display().to_string()));
         let ready = Arc::new(ArcSwapOption::empty());
+        let phase = Arc::new(watch::channel(Phase::Ended(0, None)).0);
+        let stopping = CancellationToken::new();
         let own_writes = own_writes::OwnWrites::default();
         let warm_gate = warm_up::WarmGate::default();
         let activity = activity::Activity::default();
-        let actor = WorkspaceActor::spawn(WorkspaceArgs {
+        let args = WorkspaceArgs {
             solution: solution.clone(),
             install,
             settings: settings.clone(),
             status: status.clone(),
             ready: ready.clone(),
+            phase: phase.clone(),
+            stopping: stopping.clone(),
             own_writes: own_writes.clone(),
             warm_gate: warm_gate.clone(),
             activity: activity.clone(),
+        };
+        let prepared = WorkspaceActor::prepare();
+        let actor = prepared.actor_ref().clone();
+        let supervisor = supervisor.clone();
+        tokio::spawn(async move {
+            supervisor.link(prepared.actor_ref()).await;
+            prepared.spawn(args);
         });
         Self {
             solution,
@@ -104,6 +128,8 @@ impl Workspace {
             activity,
             settings,
             ready,
+            phase,
+            stopping,
             own_writes,
             warm_gate,
             synced: std::sync::Mutex::default(),
@@ -112,6 +138,11 @@ impl Workspace {
 
     pub fn solution(&self) -> &Path {
         &self.solution
+    }
+
+    /// The actor's id, by which its supervisor tells which workspace ended.
+    pub fn actor_id(&self) -> ActorId {
+        self.actor.id()
     }
 
     /// A snapshot for diagnose: reads published state only.
@@ -164,7 +195,7 @@ impl Workspace {
     ) -> Result<HostReply, RequestError> {
         let limit = limit.unwrap_or(self.settings.request_timeout);
         let _in_use = self.begin_call().await;
-        let host = match self.acquire().await {
+        let host = match self.acquire(cancel).await {
             Ok(host) => host,
             Err(error) if self.is_stopped() => return Err(RequestError::Unsent(Box::new(body), error)),
             Err(error) => return Err(RequestError::Failed(error)),
@@ -195,7 +226,7 @@ impl Workspace {
     /// under the question's cursor.
     pub async fn sync_files(&self, paths: Vec<PathBuf>, cancel: &CancellationToken) -> Result<(), ToolError> {
         let _in_use = self.begin_call().await;
-        let host = self.acquire().await?;
+        let host = self.acquire(cancel).await?;
         if !self.warm_gate.passed(cancel).await {
             return Err(roslyn_host::HostFailure::Cancelled.into());
         }
@@ -210,16 +241,46 @@ impl Workspace {
     /// Ensures the solution is loaded.
     pub async fn load(&self) -> Result<(), ToolError> {
         let _in_use = self.begin_call().await;
-        self.acquire().await.map(drop)
+        self.acquire(&CancellationToken::new()).await.map(drop)
     }
 
-    async fn acquire(&self) -> Result<Arc<roslyn_host::HostProcess>, ToolError> {
-        self.actor.ask(Acquire).await.map_err(|error| match error {
-            SendError::HandlerError(error) => error,
-            other => ToolError::new(ErrorCode::WORKSPACE_NOT_LOADED, format!("the workspace was unloaded: {other}"))
-                .detail("solutionPath", self.solution.display().to_string())
-                .suggest("Retry: the solution loads again on demand"),
-        })
+    /// The live host: the ready one, else the one the start under way brings (asking the actor for a start
+    /// when none is). Waits on the published phase, so `cancel` or a stop ends the wait at once.
+    async fn acquire(&self, cancel: &CancellationToken) -> Result<Arc<roslyn_host::HostProcess>, ToolError> {
+        let mut phase = self.phase.subscribe();
+        let mut answered_by = None;
+        loop {
+            // The phase before the host: the actor stores a host before it says its round ended.
+            let seen = phase.borrow_and_update().clone();
+            if let Some(host) = self.ready.load_full() {
+                if !host.connection().is_closed() {
+                    return Ok(host);
+                }
+                actor::retire_crashed(&self.ready, &self.status, &host);
+            }
+            match phase::step(&seen, &mut answered_by) {
+                Step::Wait => {}
+                Step::Demand => {
+                    if self.actor.tell(Demand).await.is_err() {
+                        return Err(self.unloaded());
+                    }
+                }
+                Step::Fail(error) => return Err(error),
+                Step::Stopped => return Err(self.unloaded()),
+            }
+            tokio::select! {
+                biased;
+                () = self.stopping.cancelled() => return Err(self.unloaded()),
+                () = cancel.cancelled() => return Err(roslyn_host::HostFailure::Cancelled.into()),
+                changed = phase.changed() => if changed.is_err() { return Err(self.unloaded()) },
+            }
+        }
+    }
+
+    fn unloaded(&self) -> ToolError {
+        ToolError::new(ErrorCode::WORKSPACE_NOT_LOADED, "the workspace was unloaded")
+            .detail("solutionPath", self.solution.display().to_string())
+            .suggest("Retry: the solution loads again on demand")
     }
 
     /// How long no call has been under way; zero while one is.
@@ -232,14 +293,17 @@ impl Workspace {
         CallGuard { _shared: self.in_use.read().await, _busy: busy }
     }
 
-    /// Whether the workspace was stopped (evicted); a caller holding it should open the solution again.
+    /// Whether the workspace is stopping or stopped (evicted); a caller holding it should open the solution
+    /// again.
     pub fn is_stopped(&self) -> bool {
-        !self.actor.is_alive()
+        self.stopping.is_cancelled() || !self.actor.is_alive()
     }
 
-    /// Waits for a write in progress, then for calls, then stops the actor, which stops the host. The write
-    /// first: its own requests take part in calls, and a write begun later is refused meanwhile.
+    /// Cancels a start or warm-up under way (the calls waiting for it give up as unsent), waits for a write
+    /// in progress, then for calls, then stops the actor, which stops the host. The write before the calls:
+    /// its own requests take part in calls, and a write begun later is refused meanwhile.
     pub async fn stop(&self) {
+        self.stopping.cancel();
         let _write = self.write_lock.drain().await;
         let _calls = self.in_use.write().await;
         if self.actor.stop_gracefully().await.is_ok() {

@@ -43,13 +43,15 @@ impl WarmGate {
 }
 
 /// Closes the gate and compiles the loaded projects of `host` in the background, each within `limit`; the
-/// gate opens when every project is done, one fails or times out, or the host goes away.
+/// gate opens when every project is done, one fails or times out, the host goes away or `cancel` fires (the
+/// workspace stops).
 pub fn start(
     host: &Arc<HostProcess>,
     summary: &WorkspaceSummary,
     status: Arc<StatusCell>,
     gate: WarmGate,
     limit: Duration,
+    cancel: CancellationToken,
 ) {
     let projects: Vec<String> = summary.projects.iter().map(|p| p.name.clone()).collect();
     let project_count = projects.len() as u32;
@@ -70,8 +72,7 @@ pub fn start(
                 break;
             };
             let request = RequestBody::WarmUp(WarmUpRequest { project: project.clone() });
-            // The host's own end cancels the request: a warm-up is never cut off by anything else.
-            match host.connection().request(request, limit, &CancellationToken::new()).await {
+            match host.connection().request(request, limit, &cancel).await {
                 Ok(reply) if matches!(reply.body, ResponseBody::WarmedUp(_)) => warmed += 1,
                 outcome => {
                     tracing::warn!(project, ?outcome, "warm-up stopped");

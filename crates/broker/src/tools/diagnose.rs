@@ -119,12 +119,7 @@ fn named_workspace(call: &Call, raw: &str) -> Result<WorkspaceStatus, ToolError>
     if let Some(workspace) = call.services.registry.peek(&target.solution) {
         return Ok(status_of(&workspace));
     }
-    let broker = call.services.broker.clone();
-    let solution = target.solution.clone();
-    tokio::spawn(async move {
-        if let Ok(workspace) = broker.ask(crate::registry::OpenWorkspace(solution)).await {
-            let _ = workspace.load().await;
-        }
-    });
+    let workspace = call.services.workspace(target.solution.clone())?;
+    tokio::spawn(async move { workspace.load().await });
     Ok(WorkspaceStatus::loading(target.solution.display().to_string()))
 }

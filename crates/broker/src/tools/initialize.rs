@@ -34,7 +34,7 @@ pub async fn initialize_workspace(
     }
     let found = discover(&root);
     let primary = choose(&found, input.preferred_solution.as_deref(), &root)?;
-    let workspace = call.services.workspace(primary.clone()).await?;
+    let workspace = call.services.workspace(primary.clone())?;
     let workspace = call.load(&workspace).await?;
     call.services.note_host_versions(&workspace);
     call.services.registry.touch(&primary);

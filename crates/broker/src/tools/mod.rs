@@ -67,7 +67,7 @@ impl Call {
         if let Some(file) = file {
             target.admit(file)?;
         }
-        let workspace = self.services.workspace(target.solution.clone()).await?;
+        let workspace = self.services.workspace(target.solution.clone())?;
         Ok(Resolved { target, workspace })
     }
 
@@ -141,7 +141,7 @@ impl Call {
         let sent = std::time::Instant::now();
         let (workspace, reply) = match workspace.request_within(body, limit, &self.cancel).await {
             Err(RequestError::Unsent(body, _)) => {
-                let workspace = self.again(workspace).await?;
+                let workspace = self.again(workspace)?;
                 let reply = workspace.request_within(*body, limit, &self.cancel).await;
                 (workspace, reply)
             }
@@ -171,7 +171,7 @@ impl Call {
         let loading = self.loading(workspace).await;
         let workspace = match workspace.load().await {
             Err(_) if workspace.is_stopped() => {
-                let again = self.again(workspace).await?;
+                let again = self.again(workspace)?;
                 again.load().await?;
                 again
             }
@@ -186,9 +186,9 @@ impl Call {
     /// The one retry policy of the service. What never reached a host (see
     /// [`RequestError::Unsent`]) is tried once more: on the solution opened again when its
     /// workspace was stopped (evicted), else on the same workspace, whose next acquire restarts a dead host.
-    async fn again(&self, workspace: &Arc<Workspace>) -> Result<Arc<Workspace>, ToolError> {
+    fn again(&self, workspace: &Arc<Workspace>) -> Result<Arc<Workspace>, ToolError> {
         if workspace.is_stopped() {
-            self.services.workspace(workspace.solution().to_path_buf()).await
+            self.services.workspace(workspace.solution().to_path_buf())
         } else {
             Ok(workspace.clone())
         }

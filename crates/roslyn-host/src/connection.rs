@@ -18,14 +18,22 @@ type Pending = Arc<Mutex<HashMap<RequestId, oneshot::Sender<HostResponse>>>>;
 
 /// A successful answer with the host's own accounting.
 #[derive(Debug, Clone)]
-pub struct HostReply {
-    pub body: ResponseBody,
+pub struct HostReply<B = ResponseBody> {
+    pub body: B,
     /// Time the host spent on the request.
     pub host_micros: u64,
     pub workspace_version: u64,
     /// The process that answered: with `workspace_version`, it names the solution snapshot (a restarted host
     /// counts its versions afresh).
     pub host_pid: u32,
+}
+
+impl HostReply {
+    /// The reply with the payload its request expected; an answer of another kind comes back as it was.
+    pub fn answer<R>(self, answer: protocol::host::ask::Answer<R>) -> Result<HostReply<R>, Box<ResponseBody>> {
+        let HostReply { body, host_micros, workspace_version, host_pid } = self;
+        Ok(HostReply { body: answer(body)?, host_micros, workspace_version, host_pid })
+    }
 }
 
 pub struct HostConnection {

@@ -5,7 +5,7 @@
 pub mod cursor;
 
 use cursor::Cursor;
-use protocol::host::{PingRequest, RequestBody, ResponseBody};
+
 use protocol::{ErrorCode, ToolError};
 use roslyn_host::HostReply;
 use std::any::Any;
@@ -92,25 +92,26 @@ impl Pager {
         Self { retained }
     }
 
-    /// The page `request` asks for, of a listing over `roots`. A first page sends `body` to the host through
-    /// `ask` and makes the whole listing of its answer with `list`; the snapshot that answer was computed on
-    /// stamps the listing's cursors. A later page asks only for the host's current snapshot.
-    pub async fn page<H, T, Fut>(
+    /// The page `request` asks for, of a listing over `roots`. A first page asks the host with `first` and
+    /// makes the whole listing of its answer with `list`; the snapshot that answer was computed on stamps the
+    /// listing's cursors. A later page asks only for the host's `current` snapshot.
+    pub async fn page<R, H, T, First, Current>(
         &self,
         roots: &[PathBuf],
-        ask: impl Fn(RequestBody) -> Fut,
         request: PageRequest,
-        body: RequestBody,
-        list: impl FnOnce(ResponseBody) -> Result<Listing<H, T>, ToolError>,
+        first: impl FnOnce() -> First,
+        current: impl FnOnce() -> Current,
+        list: impl FnOnce(R) -> Result<Listing<H, T>, ToolError>,
     ) -> Result<Page<H, T>, ToolError>
     where
         H: Send + Sync + 'static,
         T: Send + Sync + 'static,
-        Fut: Future<Output = Result<HostReply, ToolError>>,
+        First: Future<Output = Result<HostReply<R>, ToolError>>,
+        Current: Future<Output = Result<HostReply<()>, ToolError>>,
     {
         let (listing, s, offset) = match &request.cursor {
             None => {
-                let reply = ask(body).await?;
+                let reply = first().await?;
                 let s = cursor::snapshot_key(&request.key, roots, reply.host_pid, reply.workspace_version);
                 // Sorting, ids and the root gate grow with the answer (up to a 64 MiB frame).
                 let listing = Arc::new(crate::offload::cpu(|| list(reply.body))?);
@@ -119,7 +120,7 @@ impl Pager {
                 (listing, s, 0)
             }
             Some(cursor) => {
-                let pong = ask(RequestBody::Ping(PingRequest { delay_ms: 0 })).await?;
+                let pong = current().await?;
                 let s = cursor::snapshot_key(&request.key, roots, pong.host_pid, pong.workspace_version);
                 if cursor.s != s {
                     return Err(stale());

@@ -3,12 +3,13 @@
 //! fix-all, through the one write path ([`super::writes`]).
 
 use super::writes::{WriteMode, edit_plan, plan_then_write, rfc3339};
-use super::{Call, both_or_neither, convert, unexpected};
+use super::{Call, both_or_neither, convert};
 use crate::actions::ListedAction;
 use crate::plans::Plan;
+use protocol::host::ask;
 use protocol::host::{
-    self, ActionOptions, CodeActionKind, CodeActionRequest, CodeActionsRequest, ExtractInterfaceOptions, FixAllScope,
-    RequestBody, ResponseBody, Span,
+    self, ActionOptions, CodeActionKind, CodeActionRequest, CodeActionsRequest, EditPlan, ExtractInterfaceOptions,
+    FixAllScope, Span,
 };
 use protocol::tools::actions::*;
 use protocol::tools::plans::WriteOutput;
@@ -23,9 +24,8 @@ pub async fn get_code_actions(call: &Call, input: GetCodeActionsInput) -> Result
         call.position_at(&input.file_path, input.line, input.column, input.solution_path.as_deref()).await?;
     let span = selection(position, input.end_line, input.end_column)?;
     call.progress.step("Asking Roslyn's refactoring and code-fix providers").await;
-    let reply =
-        call.ask(&resolved.workspace, RequestBody::CodeActions(CodeActionsRequest { span: span.clone() })).await?;
-    let ResponseBody::CodeActions(list) = reply.body else { return Err(unexpected(reply.body)) };
+    let reply = call.ask(&resolved.workspace, ask::code_actions(CodeActionsRequest { span: span.clone() })).await?;
+    let list = reply.body;
     let solution = resolved.target.solution.clone();
     let expires_at = std::time::SystemTime::now() + crate::actions::ACTION_TTL;
     let actions: Vec<CodeActionItem> = list
@@ -68,7 +68,7 @@ pub async fn apply_code_action(call: &Call, input: ApplyCodeActionInput) -> Resu
     let resolved = call.resolve(Some(&action.solution.display().to_string()), Some(&file)).await?;
     let title = action.title();
     call.progress.step(format!("Computing {title}")).await;
-    let request = RequestBody::PlanCodeAction(Box::new(CodeActionRequest {
+    let request = ask::plan_code_action(Box::new(CodeActionRequest {
         span: action.span.clone(),
         workspace_version: action.workspace_version,
         kind: action.kind,
@@ -226,14 +226,14 @@ fn action_plan(
     id: &str,
     action: &ListedAction,
     fix_all: Option<FixAllScope>,
-    reply: HostReply,
+    reply: HostReply<EditPlan>,
     solution: &Path,
 ) -> Result<Plan, ToolError> {
     // Versions count afresh in a restarted host: the same number there is another snapshot.
     if reply.host_pid != action.host_pid {
         return Err(stale(id));
     }
-    let ResponseBody::CodeActionPlan(mut plan) = reply.body else { return Err(unexpected(reply.body)) };
+    let mut plan = reply.body;
     if let Some(scope) = fix_all {
         plan.title = format!("{} (fix all in {})", plan.title, scope_word(scope));
     }

@@ -1,8 +1,9 @@
 //! analyze_code_block: compile a snippet where it would go, changing nothing.
 
-use super::{Call, convert, unexpected};
+use super::{Call, convert};
 use crate::limits::MAX_CODE_BYTES;
-use protocol::host::{CodeBlock, RequestBody, ResponseBody, Severity};
+use protocol::host::ask;
+use protocol::host::{CodeBlock, Severity};
 use protocol::tools::analyze::*;
 use protocol::tools::{SymbolInfo, SymbolItem};
 use protocol::{ErrorCode, ToolError};
@@ -27,10 +28,7 @@ pub async fn analyze_code_block(
     let (resolved, position) =
         call.position_at(&input.file_path, input.line, input.column, input.solution_path.as_deref()).await?;
     let block = CodeBlock { position, code: input.code };
-    let analysis = match call.ask(&resolved.workspace, RequestBody::AnalyzeCode(block)).await?.body {
-        ResponseBody::CodeAnalysis(analysis) => analysis,
-        other => return Err(unexpected(other)),
-    };
+    let analysis = call.ask(&resolved.workspace, ask::analyze_code(block)).await?.body;
     let mut diagnostics: Vec<SnippetDiagnostic> = analysis
         .diagnostics
         .iter()

@@ -1,10 +1,11 @@
 //! get_call_hierarchy: who calls a method and what it calls, each with its call sites.
 
-use super::{Call, convert, unexpected};
+use super::{Call, convert};
 use crate::paging::{Listing, PageRequest};
 use convert::RootGate;
 use protocol::ToolError;
-use protocol::host::{self, CallHierarchyRequest, RequestBody, ResponseBody};
+use protocol::host::ask;
+use protocol::host::{self, CallHierarchyRequest};
 use protocol::tools::hierarchy::*;
 use protocol::tools::{SourceSite, SymbolItem};
 
@@ -45,8 +46,7 @@ pub async fn call_hierarchy(call: &Call, input: CallHierarchyInput) -> Result<Ca
     });
     let page_request = PageRequest::new("get_call_hierarchy", &canonical, page_size, input.cursor.as_deref())?;
     let page = call
-        .page(&resolved, page_request, RequestBody::CallHierarchy(request), |body| {
-            let ResponseBody::CallHierarchy(hierarchy) = body else { return Err(unexpected(body)) };
+        .page(&resolved, page_request, ask::call_hierarchy(request), |hierarchy| {
             let gate = RootGate::new(&resolved.target);
             let mut items = calls(&gate, CallDirection::Incoming, &hierarchy.incoming);
             items.extend(calls(&gate, CallDirection::Outgoing, &hierarchy.outgoing));

@@ -3,10 +3,10 @@
 //! find unused), checked to compile, and the one write path ([`super::writes`]) previews or applies them.
 
 use super::writes::{WriteMode, edit_plan, plan_then_write};
-use super::{Call, Documents, both_or_neither, convert, unexpected};
+use super::{Call, Documents, both_or_neither, convert};
+use protocol::host::ask;
 use protocol::host::{
-    FindReplacePlan, FindReplaceRequest, FormatRequest, LineRange, RemoveUnusedPlan, RemoveUnusedRequest, RequestBody,
-    ResponseBody, UnusedKind,
+    FindReplacePlan, FindReplaceRequest, FormatRequest, LineRange, RemoveUnusedPlan, RemoveUnusedRequest, UnusedKind,
 };
 use protocol::tools::cleanup::*;
 use protocol::tools::plans::WriteOutput;
@@ -34,9 +34,9 @@ pub async fn format_document(call: &Call, input: FormatDocumentInput) -> Result<
     let (resolved, Documents { file, project }) =
         call.documents(input.file_path.as_deref(), input.project, input.solution_path.as_deref()).await?;
     call.progress.step("Formatting as .editorconfig says").await;
-    let request = RequestBody::PlanFormat(FormatRequest { file, project, lines });
+    let request = ask::plan_format(FormatRequest { file, project, lines });
     plan_then_write(call, resolved, WriteMode::new(input.preview, input.verify)?, began, request, |reply, solution| {
-        let ResponseBody::FormatPlan(plan) = reply.body else { return Err(unexpected(reply.body)) };
+        let plan = reply.body;
         let outline = FormatOutline { documents_formatted: plan.documents, files_changed: plan.edits.len() as u32 };
         Ok(edit_plan("format_document", plan, solution, Outline::Format(outline)))
     })
@@ -51,7 +51,7 @@ pub async fn find_replace(call: &Call, input: FindReplaceInput) -> Result<WriteO
     let (resolved, Documents { project, .. }) =
         call.documents(None, input.project, input.solution_path.as_deref()).await?;
     call.progress.step(format!("Searching for {:?}", input.pattern)).await;
-    let request = RequestBody::PlanFindReplace(FindReplaceRequest {
+    let request = ask::plan_find_replace(FindReplaceRequest {
         pattern: input.pattern,
         replacement: input.replacement,
         regex: input.regex.unwrap_or(false),
@@ -62,9 +62,7 @@ pub async fn find_replace(call: &Call, input: FindReplaceInput) -> Result<WriteO
         include_other_files: input.include_other_files.unwrap_or(false),
     });
     plan_then_write(call, resolved, WriteMode::new(input.preview, input.verify)?, began, request, |reply, solution| {
-        let ResponseBody::FindReplacePlan(FindReplacePlan { plan, matches }) = reply.body else {
-            return Err(unexpected(reply.body));
-        };
+        let FindReplacePlan { plan, matches } = reply.body;
         let outline = FindReplaceOutline {
             match_count: matches.len() as u32,
             matches_truncated: matches.len() > LISTED_MATCHES,
@@ -84,16 +82,14 @@ pub async fn remove_unused(call: &Call, input: RemoveUnusedInput) -> Result<Writ
     kinds.sort();
     kinds.dedup();
     call.progress.step("Finding what Roslyn's analyzers report unused").await;
-    let request = RequestBody::PlanRemoveUnused(RemoveUnusedRequest {
+    let request = ask::plan_remove_unused(RemoveUnusedRequest {
         file,
         project,
         kinds,
         include_public: input.include_public.unwrap_or(false),
     });
     plan_then_write(call, resolved, WriteMode::new(input.preview, input.verify)?, began, request, |reply, solution| {
-        let ResponseBody::RemoveUnusedPlan(RemoveUnusedPlan { plan, removed }) = reply.body else {
-            return Err(unexpected(reply.body));
-        };
+        let RemoveUnusedPlan { plan, removed } = reply.body;
         let outline = RemoveUnusedOutline {
             removed_count: removed.len() as u32,
             removed: removed

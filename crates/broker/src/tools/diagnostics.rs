@@ -1,8 +1,9 @@
 //! get_compilation_diagnostics: one file, one project or the whole solution, paged by files.
 
-use super::{Call, convert, unexpected};
+use super::{Call, convert};
 use crate::paging::{Listing, PageRequest};
-use protocol::host::{self, DiagnosticsRequest, RequestBody, ResponseBody, Severity};
+use protocol::host::ask;
+use protocol::host::{self, DiagnosticsRequest, Severity};
 use protocol::tools::diagnostics::*;
 use protocol::{ErrorCode, ToolError};
 use std::collections::BTreeMap;
@@ -52,8 +53,7 @@ pub async fn compilation_diagnostics(
         call.progress.step(format!("Compiling the {scope} {what}")).await;
     }
     let page = call
-        .page(&resolved, page_request, RequestBody::CompilationDiagnostics(request), |body| {
-            let ResponseBody::CompilationDiagnostics(list) = body else { return Err(unexpected(body)) };
+        .page(&resolved, page_request, ask::compilation_diagnostics(request), |list| {
             let gate = convert::RootGate::new(&resolved.target);
             let shown: Vec<&host::Diagnostic> = list.diagnostics.iter().filter(|d| gate.admits(group_of(d))).collect();
             let count = |severity| shown.iter().filter(|d| d.severity == severity).count() as u32;

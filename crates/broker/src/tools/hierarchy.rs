@@ -1,8 +1,9 @@
 //! find_implementations and get_type_hierarchy.
 
-use super::{Call, Resolved, convert, unexpected};
+use super::{Call, Resolved, convert};
 use crate::paging::{Listing, PageRequest};
-use protocol::host::{self, ImplementationsRequest, RequestBody, ResponseBody};
+use protocol::host::ask;
+use protocol::host::{self, ImplementationsRequest};
 use protocol::tools::SymbolInfo;
 use protocol::tools::hierarchy::*;
 use protocol::{ErrorCode, ToolError};
@@ -82,8 +83,7 @@ pub async fn find_implementations(
     });
     let page_request = PageRequest::new("find_implementations", &canonical, page_size, input.cursor.as_deref())?;
     let page = call
-        .page(&resolved, page_request, RequestBody::Implementations(request), |body| {
-            let ResponseBody::Implementations(list) = body else { return Err(unexpected(body)) };
+        .page(&resolved, page_request, ask::implementations(request), |list| {
             let gate = convert::RootGate::new(&resolved.target);
             let mut items: Vec<ImplementationItem> = list
                 .implementations
@@ -123,10 +123,7 @@ pub async fn type_hierarchy(call: &Call, input: TypeHierarchyInput) -> Result<Ty
     )
     .await?;
     let direction = input.direction.unwrap_or(HierarchyDirection::Both);
-    let hierarchy = match call.ask(&resolved.workspace, RequestBody::TypeHierarchy(target)).await?.body {
-        ResponseBody::TypeHierarchy(hierarchy) => hierarchy,
-        other => return Err(unexpected(other)),
-    };
+    let hierarchy = call.ask(&resolved.workspace, ask::type_hierarchy(target)).await?.body;
     let limits = call.services.limits;
     let gate = convert::RootGate::new(&resolved.target);
     let items = |related: &[host::Related], what: &str, sorted: bool| -> Result<Vec<HierarchyItem>, ToolError> {

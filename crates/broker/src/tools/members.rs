@@ -1,10 +1,11 @@
 //! get_available_members and get_method_overloads.
 
-use super::{Call, convert, unexpected};
+use super::{Call, convert};
 use crate::paging::{Listing, PageRequest};
 use convert::RootGate;
 use protocol::ToolError;
-use protocol::host::{self, MembersRequest, RequestBody, ResponseBody};
+use protocol::host::ask;
+use protocol::host::{self, MembersRequest};
 use protocol::tools::SymbolInfo;
 use protocol::tools::members::*;
 
@@ -56,8 +57,7 @@ pub async fn available_members(call: &Call, input: AvailableMembersInput) -> Res
     });
     let page_request = PageRequest::new("get_available_members", &canonical, page_size, input.cursor.as_deref())?;
     let page = call
-        .page(&resolved, page_request, RequestBody::Members(request), |body| {
-            let ResponseBody::Members(list) = body else { return Err(unexpected(body)) };
+        .page(&resolved, page_request, ask::members(request), |list| {
             let gate = RootGate::new(&resolved.target);
             let mut items: Vec<MemberItem> = list.members.iter().map(|m| member(&gate, m)).collect();
             convert::canonical(&mut items, by_name);
@@ -91,22 +91,18 @@ fn by_name(a: &MemberItem, b: &MemberItem) -> std::cmp::Ordering {
 
 pub async fn method_overloads(call: &Call, input: MethodOverloadsInput) -> Result<MethodOverloadsOutput, ToolError> {
     let (resolved, position) = call.position(&input).await?;
-    match call.ask(&resolved.workspace, RequestBody::Overloads(position)).await?.body {
-        ResponseBody::Overloads(list) => {
-            let gate = RootGate::new(&resolved.target);
-            let mut overloads: Vec<MemberItem> = list.overloads.iter().map(|m| member(&gate, m)).collect();
-            convert::canonical(&mut overloads, |a, b| {
-                (a.parameters.len(), &a.signature, &a.symbol.id).cmp(&(b.parameters.len(), &b.signature, &b.symbol.id))
-            });
-            call.services.limits.check_items("the overloads", overloads.len())?;
-            Ok(MethodOverloadsOutput {
-                method: convert::symbol(&list.method),
-                count: overloads.len() as u32,
-                overloads,
-                omitted_outside_roots: gate.omitted(),
-                resolved_from_solution: resolved.target.solution.display().to_string(),
-            })
-        }
-        other => Err(unexpected(other)),
-    }
+    let list = call.ask(&resolved.workspace, ask::overloads(position)).await?.body;
+    let gate = RootGate::new(&resolved.target);
+    let mut overloads: Vec<MemberItem> = list.overloads.iter().map(|m| member(&gate, m)).collect();
+    convert::canonical(&mut overloads, |a, b| {
+        (a.parameters.len(), &a.signature, &a.symbol.id).cmp(&(b.parameters.len(), &b.signature, &b.symbol.id))
+    });
+    call.services.limits.check_items("the overloads", overloads.len())?;
+    Ok(MethodOverloadsOutput {
+        method: convert::symbol(&list.method),
+        count: overloads.len() as u32,
+        overloads,
+        omitted_outside_roots: gate.omitted(),
+        resolved_from_solution: resolved.target.solution.display().to_string(),
+    })
 }

@@ -24,7 +24,8 @@ use crate::resolve::{self, Target};
 use crate::services::Services;
 use crate::session::{Scope, Session};
 use protocol::ToolError;
-use protocol::host::{Position, RequestBody, ResponseBody};
+use protocol::host::ask::{self, Ask};
+use protocol::host::{PingRequest, Position, ResponseBody};
 use protocol::tools::PositionInput;
 use roslyn_host::HostReply;
 use std::path::{Path, PathBuf};
@@ -109,34 +110,38 @@ impl Call {
     }
 
     /// Sends one request to the workspace's host (see [`Call::ask_within`]).
-    pub async fn ask(&self, workspace: &Arc<Workspace>, body: RequestBody) -> Result<HostReply, ToolError> {
-        self.ask_within(workspace, body, None).await
+    pub async fn ask<R>(&self, workspace: &Arc<Workspace>, asked: Ask<R>) -> Result<HostReply<R>, ToolError> {
+        self.ask_within(workspace, asked, None).await
     }
 
     /// A page of a listing on `resolved` (see [`crate::paging::Pager::page`]), its host requests sent through this call.
-    pub async fn page<H, T>(
+    pub async fn page<R, H, T>(
         &self,
         resolved: &Resolved,
         request: PageRequest,
-        body: RequestBody,
-        list: impl FnOnce(ResponseBody) -> Result<Listing<H, T>, ToolError>,
+        asked: Ask<R>,
+        list: impl FnOnce(R) -> Result<Listing<H, T>, ToolError>,
     ) -> Result<Page<H, T>, ToolError>
     where
         H: Send + Sync + 'static,
         T: Send + Sync + 'static,
     {
-        let ask = |body| self.ask(&resolved.workspace, body);
-        self.services.pager.page(&resolved.target.roots, ask, request, body, list).await
+        let workspace = &resolved.workspace;
+        let first = || self.ask(workspace, asked);
+        let current = || self.ask(workspace, ask::ping(PingRequest { delay_ms: 0 }));
+        self.services.pager.page(&resolved.target.roots, request, first, current, list).await
     }
 
     /// [`Call::ask`] with a time limit other than the read timeout. A request that never reached a host is
-    /// sent once more ([`Call::again`]); one whose host died answering is not: it may be what killed it.
-    pub async fn ask_within(
+    /// sent once more ([`Call::again`]); one whose host died answering is not: it may be what killed it. The
+    /// answer is the payload the request expects; one of another kind is a host fault (ROSLYN_ERROR).
+    pub async fn ask_within<R>(
         &self,
         workspace: &Arc<Workspace>,
-        body: RequestBody,
+        asked: Ask<R>,
         limit: Option<Duration>,
-    ) -> Result<HostReply, ToolError> {
+    ) -> Result<HostReply<R>, ToolError> {
+        let Ask { body, answer } = asked;
         let loading = self.loading(workspace).await;
         let sent = std::time::Instant::now();
         let (workspace, reply) = match workspace.request_within(body, limit, &self.cancel).await {
@@ -160,7 +165,7 @@ impl Call {
             Err(_) => 0,
         };
         self.host_micros.fetch_add(micros, Ordering::Relaxed);
-        reply
+        reply?.answer(answer).map_err(unexpected)
     }
 }
 
@@ -205,7 +210,7 @@ impl Call {
 }
 
 /// The answer of the wrong kind is a host fault, never a panic.
-pub fn unexpected(body: ResponseBody) -> ToolError {
+fn unexpected(body: Box<ResponseBody>) -> ToolError {
     ToolError::new(protocol::ErrorCode::ROSLYN_ERROR, format!("unexpected answer from the Roslyn host: {body:?}"))
 }
 

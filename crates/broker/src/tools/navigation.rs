@@ -1,18 +1,17 @@
 //! get_type_at_position, find_symbol_definition, find_type_definition, find_references.
 
-use super::{Call, convert, unexpected};
+use super::{Call, convert};
 use crate::paging::{Listing, PageRequest};
 use protocol::ToolError;
-use protocol::host::{ReferencesRequest, RequestBody, ResponseBody, TypeInfo};
+use protocol::host::ask;
+use protocol::host::{ReferencesRequest, TypeInfo};
 use protocol::tools::navigation::*;
 use protocol::tools::{PositionInput, SourceSite, SymbolInfo};
 
 async fn type_info(call: &Call, input: &PositionInput) -> Result<(Box<TypeInfo>, super::Resolved), ToolError> {
     let (resolved, position) = call.position(input).await?;
-    match call.ask(&resolved.workspace, RequestBody::TypeAtPosition(position)).await?.body {
-        ResponseBody::TypeAtPosition(info) => Ok((info, resolved)),
-        other => Err(unexpected(other)),
-    }
+    let info = call.ask(&resolved.workspace, ask::type_at_position(position)).await?.body;
+    Ok((info, resolved))
 }
 
 pub async fn type_at_position(call: &Call, input: PositionInput) -> Result<TypeAtPositionOutput, ToolError> {
@@ -68,22 +67,18 @@ fn declaration_sites(
 
 pub async fn symbol_definition(call: &Call, input: PositionInput) -> Result<SymbolDefinitionOutput, ToolError> {
     let (resolved, position) = call.position(&input).await?;
-    match call.ask(&resolved.workspace, RequestBody::SymbolDefinition(position)).await?.body {
-        ResponseBody::SymbolDefinition(info) => {
-            let gate = convert::RootGate::new(&resolved.target);
-            let locations: Vec<SourceSite> = info.locations.iter().filter_map(|l| gate.site(Some(l))).collect();
-            call.services.limits.check_items("the symbol's declarations", locations.len())?;
-            Ok(SymbolDefinitionOutput {
-                definition_location: locations.first().map(|l| l.location.clone()),
-                source_text: locations.first().map(|l| l.source_text.clone()),
-                locations,
-                symbol_info: convert::symbol(&info.symbol),
-                omitted_outside_roots: gate.omitted(),
-                resolved_from_solution: resolved.target.solution.display().to_string(),
-            })
-        }
-        other => Err(unexpected(other)),
-    }
+    let info = call.ask(&resolved.workspace, ask::symbol_definition(position)).await?.body;
+    let gate = convert::RootGate::new(&resolved.target);
+    let locations: Vec<SourceSite> = info.locations.iter().filter_map(|l| gate.site(Some(l))).collect();
+    call.services.limits.check_items("the symbol's declarations", locations.len())?;
+    Ok(SymbolDefinitionOutput {
+        definition_location: locations.first().map(|l| l.location.clone()),
+        source_text: locations.first().map(|l| l.source_text.clone()),
+        locations,
+        symbol_info: convert::symbol(&info.symbol),
+        omitted_outside_roots: gate.omitted(),
+        resolved_from_solution: resolved.target.solution.display().to_string(),
+    })
 }
 
 pub async fn find_references(call: &Call, input: FindReferencesInput) -> Result<FindReferencesOutput, ToolError> {
@@ -99,8 +94,7 @@ pub async fn find_references(call: &Call, input: FindReferencesInput) -> Result<
     let request = PageRequest::new("find_references", &canonical, page_size, input.cursor.as_deref())?;
     let references = ReferencesRequest { position, include_declaration };
     let page = call
-        .page(&resolved, request, RequestBody::References(references), |body| {
-            let ResponseBody::References(list) = body else { return Err(unexpected(body)) };
+        .page(&resolved, request, ask::references(references), |list| {
             let gate = convert::RootGate::new(&resolved.target);
             let mut items: Vec<ReferenceItem> = list
                 .references

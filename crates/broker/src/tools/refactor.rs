@@ -3,11 +3,10 @@
 //! one write path ([`super::writes`]) previews or applies it.
 
 use super::writes::{WriteMode, plan_then_write, render};
-use super::{Call, Documents, unexpected};
+use super::{Call, Documents};
 use crate::plans::Plan;
-use protocol::host::{
-    EditKind, OrganizeUsingsPlan, OrganizeUsingsRequest, RenamePlan, RenameRequest, RequestBody, ResponseBody,
-};
+use protocol::host::ask;
+use protocol::host::{EditKind, OrganizeUsingsPlan, OrganizeUsingsRequest, RenamePlan, RenameRequest};
 use protocol::tools::moves::FilePosition;
 use protocol::tools::plans::WriteOutput;
 use protocol::tools::refactor::{
@@ -26,7 +25,7 @@ pub async fn rename_symbol(call: &Call, input: RenameSymbolInput) -> Result<Writ
     let (resolved, position) =
         call.position_at(&input.file_path, input.line, input.column, input.solution_path.as_deref()).await?;
     call.progress.step(format!("Computing the rename to {}", input.new_name)).await;
-    let request = RequestBody::PlanRename(RenameRequest {
+    let request = ask::plan_rename(RenameRequest {
         position,
         new_name: input.new_name,
         rename_overloads: input.rename_overloads.unwrap_or(false),
@@ -54,7 +53,7 @@ pub async fn organize_usings(call: &Call, input: OrganizeUsingsInput) -> Result<
     let (resolved, Documents { file, project }) =
         call.documents(input.file_path.as_deref(), input.project, input.solution_path.as_deref()).await?;
     call.progress.step("Computing the using directives to remove and their order").await;
-    let request = RequestBody::PlanOrganizeUsings(OrganizeUsingsRequest { file, project, remove_unused, sort });
+    let request = ask::plan_organize_usings(OrganizeUsingsRequest { file, project, remove_unused, sort });
     plan_then_write(call, resolved, WriteMode::new(input.preview, input.verify)?, began, request, |reply, solution| {
         usings_plan(reply.body, solution)
     })
@@ -76,8 +75,7 @@ pub(super) fn identifier(name: &str, field: &str) -> Result<(), ToolError> {
         ))
 }
 
-fn rename_plan(body: ResponseBody, solution: &Path) -> Result<Plan, ToolError> {
-    let ResponseBody::RenamePlan(plan) = body else { return Err(unexpected(body)) };
+fn rename_plan(plan: Box<RenamePlan>, solution: &Path) -> Result<Plan, ToolError> {
     let RenamePlan { symbol, edits, total_edits, references, warnings } = *plan;
     // A renamed file is one file whose text changes, though it is a deletion and a creation on disk.
     let files_modified = edits.iter().filter(|e| e.kind != EditKind::Delete).count() as u32;
@@ -104,11 +102,8 @@ fn rename_plan(body: ResponseBody, solution: &Path) -> Result<Plan, ToolError> {
     })
 }
 
-fn usings_plan(body: ResponseBody, solution: &Path) -> Result<Plan, ToolError> {
-    let ResponseBody::OrganizeUsingsPlan(OrganizeUsingsPlan { edits, documents, usings_removed, warnings }) = body
-    else {
-        return Err(unexpected(body));
-    };
+fn usings_plan(plan: OrganizeUsingsPlan, solution: &Path) -> Result<Plan, ToolError> {
+    let OrganizeUsingsPlan { edits, documents, usings_removed, warnings } = plan;
     let files = edits.len() as u32;
     Ok(Plan {
         tool: "organize_usings",

@@ -1,8 +1,9 @@
 //! get_document_symbols and search_symbols.
 
-use super::{Call, convert, unexpected};
+use super::{Call, convert};
 use crate::paging::{Listing, PageRequest};
-use protocol::host::{DocumentRequest, RequestBody, ResponseBody, SymbolSearchRequest};
+use protocol::host::ask;
+use protocol::host::{DocumentRequest, SymbolSearchRequest};
 use protocol::tools::symbols::*;
 use protocol::{ErrorCode, ToolError};
 use std::cmp::Ordering;
@@ -21,8 +22,7 @@ pub async fn document_symbols(call: &Call, input: DocumentSymbolsInput) -> Resul
     let canonical = serde_json::json!({"solution": resolved.target.solution, "file": file});
     let request = PageRequest::new("get_document_symbols", &canonical, page_size, input.cursor.as_deref())?;
     let page = call
-        .page(&resolved, request, RequestBody::DocumentSymbols(DocumentRequest { file: file.clone() }), |body| {
-            let ResponseBody::DocumentSymbols(list) = body else { return Err(unexpected(body)) };
+        .page(&resolved, request, ask::document_symbols(DocumentRequest { file: file.clone() }), |list| {
             let mut items: Vec<DocumentSymbolItem> = list
                 .symbols
                 .iter()
@@ -80,8 +80,7 @@ pub async fn search_symbols(call: &Call, input: SearchSymbolsInput) -> Result<Se
     let canonical = serde_json::json!({"solution": resolved.target.solution, "query": query});
     let request = PageRequest::new("search_symbols", &canonical, page_size, input.cursor.as_deref())?;
     let page = call
-        .page(&resolved, request, RequestBody::SearchSymbols(SymbolSearchRequest { query: query.clone() }), |body| {
-            let ResponseBody::SearchSymbols(matches) = body else { return Err(unexpected(body)) };
+        .page(&resolved, request, ask::search_symbols(SymbolSearchRequest { query: query.clone() }), |matches| {
             let gate = convert::RootGate::new(&resolved.target);
             let mut items: Vec<SymbolMatchItem> = matches
                 .symbols

@@ -1,5 +1,6 @@
 //! The broker-to-host protocol: typed messages and their framing.
 
+pub mod ask;
 mod frame;
 mod messages;
 

@@ -4,12 +4,12 @@
 
 mod input;
 
+use super::Call;
 use super::writes::{WriteMode, plan_then_write, render};
-use super::{Call, unexpected};
 use crate::plans::Plan;
+use protocol::host::ask;
 use protocol::host::{
-    FileDestination, MoveDestination, MovePlan, MoveRequest, MovedSymbol, NamespaceDestination, Position, RequestBody,
-    ResponseBody,
+    FileDestination, MoveDestination, MovePlan, MoveRequest, MovedSymbol, NamespaceDestination, Position,
 };
 use protocol::tools::moves::{FilePosition, MoveOutline, MoveTypeToFileInput, MoveTypeToNamespaceInput, MovedType};
 use protocol::tools::plans::WriteOutput;
@@ -91,13 +91,12 @@ async fn run(
         resolved.target.admit(path).map_err(as_target_error)?;
     }
     call.progress.step(format!("Computing the move of {}", job.request.symbol_name)).await;
-    let request = RequestBody::PlanMove(job.request);
-    let to_plan = |reply: HostReply, solution: &Path| to_plan(tool, reply.body, solution);
+    let request = ask::plan_move(job.request);
+    let to_plan = |reply: HostReply<Box<MovePlan>>, solution: &Path| to_plan(tool, reply.body, solution);
     plan_then_write(call, resolved, mode, job.began, request, to_plan).await
 }
 
-fn to_plan(tool: &'static str, body: ResponseBody, solution: &Path) -> Result<Plan, ToolError> {
-    let ResponseBody::MovePlan(plan) = body else { return Err(unexpected(body)) };
+fn to_plan(tool: &'static str, plan: Box<MovePlan>, solution: &Path) -> Result<Plan, ToolError> {
     let MovePlan { symbol, edits, references_updated, usings_added, usings_removed } = *plan;
     let title = if symbol.new_namespace != symbol.previous_namespace {
         format!("Move {} to namespace {}", symbol.name, display_namespace(&symbol.new_namespace))

@@ -7,14 +7,13 @@ pub(crate) mod run;
 
 pub use run::run_tests;
 
-use super::{Call, Resolved, convert, unexpected};
+use super::{Call, Resolved, convert};
 use crate::offload;
 use crate::paging::{Listing, PageRequest};
 use crate::plans::Plan;
 use convert::RootGate;
-use protocol::host::{
-    ChangeOrigin, ChangedLines, EditKind, FindTestsRequest, FoundTests, LineRange, RequestBody, ResponseBody,
-};
+use protocol::host::ask;
+use protocol::host::{ChangeOrigin, ChangedLines, EditKind, FindTestsRequest, FoundTests, LineRange};
 use protocol::tools::SymbolItem;
 use protocol::tools::plans::OperationState;
 use protocol::tools::testing::{FindTestsInput, FindTestsOutput, TestItem, TestProjectItem};
@@ -47,8 +46,7 @@ pub async fn find_tests(call: &Call, input: FindTestsInput) -> Result<FindTestsO
     let page_request = PageRequest::new("find_tests", &canonical, page_size, input.cursor.as_deref())?;
     let request = FindTestsRequest { origin, project: input.project.clone() };
     let page = call
-        .page(&resolved, page_request, RequestBody::FindTests(request), |body| {
-            let ResponseBody::FoundTests(found) = body else { return Err(unexpected(body)) };
+        .page(&resolved, page_request, ask::find_tests(request), |found| {
             let gate = RootGate::new(&resolved.target);
             let (header, tests) = listing(&gate, &found);
             limits.check_total("the tests", tests.len(), limits.total_items)?;

@@ -11,7 +11,8 @@ mod verify;
 
 use super::{Call, Resolved};
 use crate::plans::{self, Kept, Plan};
-use protocol::host::{EditPlan, RequestBody};
+use protocol::host::EditPlan;
+use protocol::host::ask::Ask;
 use protocol::tools::plans::{Applied, PlanPreview, Verify, WriteOutput};
 use protocol::tools::refactor::Outline;
 use protocol::{ErrorCode, ToolError};
@@ -46,13 +47,13 @@ impl WriteMode {
 /// Computes a plan with `request` on the resolved solution (`to_plan` reads the host's answer), then previews it
 /// or applies it. A write holds the lock from before computing until the host has the new files (and, with
 /// `verify: "tests"`, until its tests have given their verdict); a preview holds none.
-pub async fn plan_then_write(
+pub async fn plan_then_write<R>(
     call: &Call,
     resolved: Resolved,
     mode: WriteMode,
     began: Instant,
-    request: RequestBody,
-    to_plan: impl FnOnce(HostReply, &Path) -> Result<Plan, ToolError>,
+    request: Ask<R>,
+    to_plan: impl FnOnce(HostReply<R>, &Path) -> Result<Plan, ToolError>,
 ) -> Result<WriteOutput<Outline>, ToolError> {
     // Loading has its own limit; the write's starts with a loaded solution.
     let workspace = call.load(&resolved.workspace).await?;

@@ -11,11 +11,10 @@ mod trx;
 use crate::test_runs::{RunFolders, TestRuns, compiler};
 
 use super::{Change, origin};
-use crate::tools::{Call, Resolved, unexpected};
+use crate::tools::{Call, Resolved};
 use process::{Ended, Stop, Watchdog};
-use protocol::host::{
-    ChangeOrigin, FindTestsRequest, FoundTests, RequestBody, ResponseBody, TestFramework, TestProject,
-};
+use protocol::host::ask;
+use protocol::host::{ChangeOrigin, FindTestsRequest, FoundTests, TestFramework, TestProject};
 use protocol::tools::testing::{
     RunTestsInput, RunTestsOutput, StackFrame, TestOutcome, TestResultItem, TestRunSummary,
 };
@@ -117,12 +116,8 @@ pub async fn find(
     project: Option<String>,
     limit: Option<Duration>,
 ) -> Result<FoundTests, ToolError> {
-    let body = RequestBody::FindTests(FindTestsRequest { origin, project });
-    let reply = call.ask_within(&resolved.workspace, body, limit).await?;
-    match reply.body {
-        ResponseBody::FoundTests(found) => Ok(found),
-        other => Err(unexpected(other)),
-    }
+    let body = ask::find_tests(FindTestsRequest { origin, project });
+    Ok(call.ask_within(&resolved.workspace, body, limit).await?.body)
 }
 
 /// Brings the run's copy of the repository up to date (holding the write lock while it copies: `held` when

@@ -213,7 +213,7 @@ public sealed class FindReplaceTests(TextualSolution fixture, ITestOutputHelper 
         var id = solution.GetDocumentIdsWithFilePath(fixture.PathOf("Textual/Models.cs")).Single();
         var crowded = solution.WithDocumentText(id, SourceText.From("// " + new string('x', FindReplaceHandler.MaxMatches + 5)));
 
-        var error = await Assert.ThrowsAsync<Handlers.HostErrorException>(() => FindReplaceHandler.HandleAsync(
+        var error = await Assert.ThrowsAsync<Protocol.HostErrorException>(() => FindReplaceHandler.HandleAsync(
             crowded, fixture.SolutionPath, new FindReplaceRequest("x", "y", false, true, false, null, null, false), CancellationToken.None));
 
         Assert.Equal(ErrorCode.CapExceeded, error.Error.Code);

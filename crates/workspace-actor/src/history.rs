@@ -9,7 +9,7 @@
 //! 0600: they hold the solution's source.
 
 use crate::checksum::{sha256_hex, without_bom};
-use crate::write::{Change, FileWrite, read_current};
+use crate::write::{Change, Content, FileRecord, FileWrite, read_current};
 use protocol::tools::plans::{FileChangeSummary, HistoryBound, OperationRecord, OperationState, Verification};
 use protocol::{ErrorCode, ToolError};
 use serde::{Deserialize, Serialize};
@@ -24,31 +24,6 @@ const PRIVATE_FILE: u32 = 0o600;
 
 /// What the history keeps per solution, unless configured otherwise.
 pub const DEFAULT_BOUND: HistoryBound = HistoryBound { max_operations: 100, max_bytes: 256 * 1024 * 1024 };
-
-/// One side of a file in an operation: its bytes and mode, or nothing when it did not exist.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Content {
-    pub bytes: Vec<u8>,
-    pub mode: u32,
-}
-
-/// A file an operation touched.
-#[derive(Debug, Clone)]
-pub struct FileRecord {
-    pub path: PathBuf,
-    pub before: Option<Content>,
-    pub after: Option<Content>,
-}
-
-impl FileRecord {
-    /// The side moving `direction` leaves, and the one it puts back.
-    fn sides(&self, direction: Direction) -> (Option<&Content>, Option<&Content>) {
-        match direction {
-            Direction::Undo => (self.after.as_ref(), self.before.as_ref()),
-            Direction::Redo => (self.before.as_ref(), self.after.as_ref()),
-        }
-    }
-}
 
 /// What an applied write is, for the history.
 #[derive(Debug, Clone)]
@@ -65,6 +40,14 @@ pub enum Direction {
 }
 
 impl Direction {
+    /// The side of `file` moving this way leaves, and the one it puts back.
+    fn sides(self, file: &FileRecord) -> (Option<&Content>, Option<&Content>) {
+        match self {
+            Direction::Undo => (file.after.as_ref(), file.before.as_ref()),
+            Direction::Redo => (file.before.as_ref(), file.after.as_ref()),
+        }
+    }
+
     /// The state an operation is in once moved this way.
     pub fn end_state(self) -> OperationState {
         self.states().1
@@ -319,7 +302,7 @@ impl Operation {
         let mut changes =
             FileChangeSummary { files_modified: Vec::new(), files_created: Vec::new(), files_deleted: Vec::new() };
         for file in &self.files {
-            let list = match file.sides(direction) {
+            let list = match direction.sides(file) {
                 (_, None) => &mut changes.files_deleted,
                 (None, Some(_)) => &mut changes.files_created,
                 (Some(_), Some(_)) => &mut changes.files_modified,
@@ -335,7 +318,7 @@ impl Operation {
         let moved: Vec<String> = self
             .files
             .iter()
-            .filter(|file| !holds(&file.path, file.sides(direction).0))
+            .filter(|file| !holds(&file.path, direction.sides(file).0))
             .map(|file| file.path.display().to_string())
             .collect();
         if !moved.is_empty() {
@@ -352,7 +335,7 @@ impl Operation {
             .files
             .iter()
             .filter_map(|file| {
-                let (from, to) = file.sides(direction);
+                let (from, to) = direction.sides(file);
                 let base = from.map(|c| sha256_hex(without_bom(&c.bytes)));
                 let change = match (to, base) {
                     (Some(to), base) => Change::Restore { bytes: to.bytes.clone(), mode: to.mode, base },

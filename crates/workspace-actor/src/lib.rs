@@ -24,9 +24,7 @@ pub use apply::Recording;
 pub use events::WorkspaceEvents;
 pub use liveness::PING_LIMIT;
 pub use settings::WorkspaceSettings;
-pub use write::{
-    Change, FileWrite, JournalHold, Original, Outcome, Walls, check, read_current, real_path, real_roots, recover,
-};
+pub use write::{Change, FileWrite, JournalHold, Original, Outcome, Walls, check, read_current, real_path, real_roots};
 pub use write_lock::WriteGuard;
 use write_lock::WriteLock;
 
@@ -44,6 +42,16 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
+
+/// Settles every write a crash interrupted under `journal` (see [`write::recover`]): one that the history under
+/// `history` records is complete and stands.
+pub fn recover(journal: &Path, history: &Path) -> Vec<String> {
+    let history = history.to_path_buf();
+    let recorded: write::Recorded = Arc::new(move |solution: &Path, operation: &str| {
+        history::History::new(&history, solution, history::DEFAULT_BOUND).has(operation)
+    });
+    write::recover(journal, recorded)
+}
 
 pub struct Workspace {
     solution: PathBuf,

@@ -4,6 +4,7 @@ using Microsoft.CodeAnalysis.FindSymbols;
 using Microsoft.CodeAnalysis.Text;
 using Position = RoslynMcp.Host.Protocol.Position;
 using ErrorCode = RoslynMcp.Host.Protocol.ErrorCode;
+using HostErrorException = RoslynMcp.Host.Protocol.HostErrorException;
 
 namespace RoslynMcp.Host.Handlers;
 

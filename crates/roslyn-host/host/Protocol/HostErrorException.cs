@@ -1,7 +1,6 @@
 using System.Text.Json.Nodes;
-using RoslynMcp.Host.Protocol;
 
-namespace RoslynMcp.Host.Handlers;
+namespace RoslynMcp.Host.Protocol;
 
 /// <summary>A failure the client should see with its catalog code, rather than as ROSLYN_ERROR.</summary>
 public sealed class HostErrorException(HostError error) : Exception(error.Message)

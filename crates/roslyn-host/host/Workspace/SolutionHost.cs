@@ -1,5 +1,4 @@
 using Microsoft.CodeAnalysis.MSBuild;
-using RoslynMcp.Host.Handlers;
 using RoslynMcp.Host.Protocol;
 
 namespace RoslynMcp.Host.Workspace;

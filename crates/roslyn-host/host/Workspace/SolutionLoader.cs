@@ -1,7 +1,6 @@
 using System.Text.Json.Nodes;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.MSBuild;
-using RoslynMcp.Host.Handlers;
 using RoslynMcp.Host.Protocol;
 using WorkspaceDiagnostic = RoslynMcp.Host.Protocol.WorkspaceDiagnostic;
 using WorkspaceDiagnosticKind = RoslynMcp.Host.Protocol.WorkspaceDiagnosticKind;

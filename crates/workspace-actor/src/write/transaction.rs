@@ -7,9 +7,9 @@ use super::fault::{JournalHold, JournalStep};
 use super::journal::{
     Access, Entry, Found, Journal, Manifest, PRIVATE_FILE, Stage, scan, sync_dir, wait_for, write_new,
 };
+use super::record::{Content, FileRecord};
 use super::walls::Walls;
 use crate::checksum::{sha256_hex, with_bom_of, without_bom};
-use crate::history::{Content, FileRecord, History};
 use protocol::{ErrorCode, ToolError};
 use std::collections::BTreeSet;
 use std::fs::{self, File};
@@ -255,12 +255,15 @@ impl Transaction {
     }
 }
 
+/// Whether the history records an operation of a solution: a write it records is complete.
+pub type Recorded = std::sync::Arc<dyn Fn(&Path, &str) -> bool + Send + Sync>;
+
 /// Settles every write a crash interrupted, returning the ids of those it undid: a write not yet done is
-/// undone, one marked done, whose journal's removal began, or that `history` (the service's history folder)
-/// already records stands, and its folder goes either way. A journal still locked (another process writes,
+/// undone, one marked done, whose journal's removal began, or that the history already records (`recorded`:
+/// the solution and the operation) stands, and its folder goes either way. A journal still locked (another process writes,
 /// or a crashed one is still being torn down) is watched in the background and settled if its process ends
 /// without finishing it.
-pub fn recover(root: &Path, history: &Path) -> Vec<String> {
+pub fn recover(root: &Path, recorded: Recorded) -> Vec<String> {
     let mut undone = Vec::new();
     // Originals are restored from what the journal says: only from a folder nobody else controls.
     if root.exists() && !roslyn_host::is_private_dir(root) {
@@ -270,28 +273,28 @@ pub fn recover(root: &Path, history: &Path) -> Vec<String> {
     for found in scan(root) {
         match found {
             Found::Held(dir) => {
-                let history = history.to_path_buf();
+                let recorded = recorded.clone();
                 std::thread::spawn(move || {
-                    if let Some(operation) = wait_for(&dir).and_then(|found| settle(found, &history)) {
+                    if let Some(operation) = wait_for(&dir).and_then(|found| settle(found, &recorded)) {
                         tracing::warn!(operation, "undid a write whose process ended during start-up");
                     }
                 });
             }
-            found => undone.extend(settle(found, history)),
+            found => undone.extend(settle(found, &recorded)),
         }
     }
     undone
 }
 
 /// Settles one journal nobody holds; the operation id when it was undone.
-fn settle(found: Found, history: &Path) -> Option<String> {
+fn settle(found: Found, recorded: &Recorded) -> Option<String> {
     match found {
         Found::Held(_) => None,
         Found::Over(dir, manifest) => {
             remove_over(&dir, manifest.as_ref());
             None
         }
-        Found::Abandoned(journal, Some(manifest)) if stands(&manifest, history) => {
+        Found::Abandoned(journal, Some(manifest)) if stands(&manifest, recorded) => {
             tracing::info!(operation = manifest.operation, "a finished write's journal was left: removed");
             let dir = journal.dir().to_path_buf();
             drop(journal);
@@ -315,11 +318,11 @@ fn settle(found: Found, history: &Path) -> Option<String> {
 
 /// Whether an interrupted write is complete: marked done, or recorded in the history (which happens only
 /// once every file is replaced and the host has them) and not cut short before its renames ended.
-fn stands(manifest: &Manifest, history: &Path) -> bool {
+fn stands(manifest: &Manifest, recorded: &Recorded) -> bool {
     manifest.stage == Stage::Done
         || manifest.stage == Stage::Committing
             && manifest.entries.iter().filter_map(|e| e.temp.as_ref()).all(|temp| temp.symlink_metadata().is_err())
-            && History::new(history, &manifest.solution, crate::history::DEFAULT_BOUND).has(&manifest.operation)
+            && recorded(&manifest.solution, &manifest.operation)
 }
 
 /// The folder of a write that is over: its temporaries (none, unless its removal raced a crash) and the
@@ -485,6 +488,10 @@ fn fs_error(path: &Path, what: &str, error: &std::io::Error) -> ToolError {
 mod tests {
     use super::*;
 
+    fn never_recorded() -> Recorded {
+        std::sync::Arc::new(|_, _| false)
+    }
+
     struct Setup {
         _dir: tempfile::TempDir,
         root: PathBuf,
@@ -647,14 +654,14 @@ mod tests {
         crashed.commit().expect("committed");
         // A crash: the process ends without finishing or rolling back, and its lock goes with it.
         drop(crashed);
-        assert_eq!(recover(&s.journal, &s.journal.with_file_name("history")), vec!["crashed".to_owned()]);
+        assert_eq!(recover(&s.journal, never_recorded()), vec!["crashed".to_owned()]);
         assert_eq!(snapshot(&s.root), before);
         assert!(walk(&s.journal).is_empty());
 
         let mut live = Transaction::prepare(&s.journal, "live", &s.root, s.walls(), &writes).expect("prepared");
         live.commit().expect("committed");
         assert!(
-            recover(&s.journal, &s.journal.with_file_name("history")).is_empty(),
+            recover(&s.journal, never_recorded()).is_empty(),
             "a write whose owner holds its lock is not undone under it"
         );
         assert_ne!(snapshot(&s.root), before);
@@ -682,7 +689,7 @@ mod tests {
         fs::remove_file(folder.join("lock")).expect("lock");
         fs::remove_file(folder.join("0.orig")).expect("an original");
         drop(transaction);
-        assert!(recover(&s.journal, &s.journal.with_file_name("history")).is_empty(), "nothing is undone");
+        assert!(recover(&s.journal, never_recorded()).is_empty(), "nothing is undone");
         assert_eq!(snapshot(&s.root), after, "the write stands");
         assert!(!folder.exists(), "the folder is removed");
     }
@@ -698,7 +705,7 @@ mod tests {
         drop(transaction); // killed before removing its folder
         let making = s.journal.join(".op10.making");
         fs::create_dir(&making).expect("a folder an instant old, without its lock yet");
-        assert!(recover(&s.journal, &s.journal.with_file_name("history")).is_empty());
+        assert!(recover(&s.journal, never_recorded()).is_empty());
         assert_eq!(fs::read_to_string(s.root.join("A.cs")).expect("A"), "class A2 {}", "rolled forward");
         assert!(!s.journal.join("op9").exists());
         assert!(making.exists(), "a folder being made is its maker's");
@@ -710,7 +717,7 @@ mod tests {
         let writes = vec![replace(&s.root.join("A.cs"), "class A {}", "class A2 {}")];
         let mut live = Transaction::prepare(&s.journal, "live", &s.root, s.walls(), &writes).expect("prepared");
         live.commit().expect("committed");
-        assert!(recover(&s.journal, &s.journal.with_file_name("history")).is_empty());
+        assert!(recover(&s.journal, never_recorded()).is_empty());
         live.finish();
         std::thread::sleep(std::time::Duration::from_millis(300));
         assert_eq!(fs::read_to_string(s.root.join("A.cs")).expect("A"), "class A2 {}");

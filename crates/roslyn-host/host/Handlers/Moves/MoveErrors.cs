@@ -2,6 +2,7 @@ using System.Text.Json.Nodes;
 using Microsoft.CodeAnalysis;
 using RoslynMcp.Host.Handlers.Plans;
 using ErrorCode = RoslynMcp.Host.Protocol.ErrorCode;
+using HostErrorException = RoslynMcp.Host.Protocol.HostErrorException;
 
 namespace RoslynMcp.Host.Handlers.Moves;
 

@@ -3,6 +3,7 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Text;
 using ErrorCode = RoslynMcp.Host.Protocol.ErrorCode;
+using HostErrorException = RoslynMcp.Host.Protocol.HostErrorException;
 
 namespace RoslynMcp.Host.Handlers.Moves;
 

@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Text.Json.Nodes;
 using Microsoft.CodeAnalysis;
 using ErrorCode = RoslynMcp.Host.Protocol.ErrorCode;
+using HostErrorException = RoslynMcp.Host.Protocol.HostErrorException;
 
 namespace RoslynMcp.Host.Handlers.Plans;
 

@@ -2,6 +2,7 @@
 //! cancellation by id, per-request deadlines, and a token that fires when the host goes away.
 
 use crate::failure::HostFailure;
+use protocol::host::ask::Ask;
 use protocol::host::{
     BrokerHello, BrokerMessage, HEADER_BYTES, HostHello, HostMessage, HostRequest, HostResponse, Outcome,
     PROTOCOL_VERSION, RequestBody, RequestId, ResponseBody, decode_payload, encode_frame, payload_len,
@@ -120,6 +121,17 @@ impl HostConnection {
             Outcome::Err(error) => Err(HostFailure::Remote(error)),
             Outcome::Cancelled => Err(HostFailure::Cancelled),
         }
+    }
+
+    /// [`HostConnection::request`] for the payload of the answer `asked` expects; another kind of answer is
+    /// [`HostFailure::Unexpected`].
+    pub async fn ask<R>(
+        &self,
+        asked: Ask<R>,
+        deadline: Duration,
+        cancel: &CancellationToken,
+    ) -> Result<HostReply<R>, HostFailure> {
+        self.request(asked.body, deadline, cancel).await?.answer(asked.answer).map_err(HostFailure::Unexpected)
     }
 
     /// Asks the host to exit; it also exits by itself when the connection closes.

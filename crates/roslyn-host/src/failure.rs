@@ -1,6 +1,6 @@
 //! How a host request can fail, and the catalog code each failure means to a client.
 
-use protocol::host::{FrameError, HostError};
+use protocol::host::{FrameError, HostError, ResponseBody};
 use protocol::{ErrorCode, ToolError};
 use std::time::Duration;
 
@@ -20,6 +20,9 @@ pub enum HostFailure {
     Protocol(#[from] FrameError),
     #[error("{}: {}", .0.code, .0.message)]
     Remote(HostError),
+    /// An answer of another kind than the request expects (see `protocol::host::ask`).
+    #[error("unexpected answer from the Roslyn host: {0:?}")]
+    Unexpected(Box<ResponseBody>),
 }
 
 impl HostFailure {
@@ -47,7 +50,7 @@ impl From<HostFailure> for ToolError {
             HostFailure::Spawn(_) | HostFailure::Handshake(_) => {
                 ToolError::new(ErrorCode::ROSLYN_NOT_AVAILABLE, failure.to_string())
             }
-            HostFailure::Crashed | HostFailure::Protocol(_) => {
+            HostFailure::Crashed | HostFailure::Protocol(_) | HostFailure::Unexpected(_) => {
                 ToolError::new(ErrorCode::ROSLYN_ERROR, failure.to_string())
             }
         }

@@ -14,10 +14,11 @@ use crate::warm_up::{self, WarmGate};
 use crate::watcher::{self, FolderWatcher};
 use arc_swap::ArcSwapOption;
 use kameo::prelude::*;
-use protocol::host::{LoadRequest, RequestBody, ResponseBody, WorkspaceSummary};
+use protocol::host::ask;
+use protocol::host::{LoadRequest, WorkspaceSummary};
 use protocol::tools::diagnose::WorkspaceState;
 use protocol::{ErrorCode, ToolError};
-use roslyn_host::{HostFailure, HostInstall, HostProcess};
+use roslyn_host::{HostInstall, HostProcess};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -131,10 +132,13 @@ impl Message<Demand> for WorkspaceActor {
         self.round += 1;
         let round = self.round;
         // A missing SDK or host is not a failed start: it is reported as is, with nothing to back off from.
-        if let Err(error) = &self.install {
-            self.phase.send_replace(Phase::Ended(round, Some(error.clone())));
-            return;
-        }
+        let install = match &self.install {
+            Ok(install) => install.clone(),
+            Err(error) => {
+                self.phase.send_replace(Phase::Ended(round, Some(error.clone())));
+                return;
+            }
+        };
         let pause = match self.restarts.next(&self.settings) {
             Ok(pause) => pause,
             Err(gave_up) => {
@@ -155,7 +159,7 @@ impl Message<Demand> for WorkspaceActor {
         self.phase.send_replace(Phase::Starting(round));
         let start = Start {
             solution: self.solution.clone(),
-            install: self.install.clone(),
+            install,
             settings: self.settings.clone(),
             status: self.status.clone(),
             restarting: self.started_once,
@@ -238,7 +242,7 @@ impl Message<Started> for WorkspaceActor {
 /// The slow part of a start, owned by the task that runs it.
 struct Start {
     solution: PathBuf,
-    install: Result<HostInstall, ToolError>,
+    install: HostInstall,
     settings: WorkspaceSettings,
     status: Arc<StatusCell>,
     restarting: bool,
@@ -252,11 +256,10 @@ impl Start {
             s.state = if restarting { WorkspaceState::Restarting } else { WorkspaceState::Loading };
             s.host_pid = None;
         });
-        let install = self.install.clone()?;
         let label = self.solution.display().to_string();
         let host = Arc::new(match &self.settings.spare {
             Some(spare) => spare.take(&label).await?,
-            None => HostProcess::start(&install, &label, self.settings.load_timeout).await?,
+            None => HostProcess::start(&self.install, &label, self.settings.load_timeout).await?,
         });
         load(&host, &self.solution, self.settings.load_timeout).await.map(|(version, summary)| Loaded {
             host,
@@ -268,13 +271,10 @@ impl Start {
 
 /// Loads the solution in a started host; a host whose load failed is stopped.
 async fn load(host: &HostProcess, solution: &Path, limit: Duration) -> Result<(u64, WorkspaceSummary), ToolError> {
-    let load = RequestBody::Load(LoadRequest { solution_path: solution.display().to_string() });
+    let load = ask::load(LoadRequest { solution_path: solution.display().to_string() });
     // Cancelling the start drops this request, which tells the host to give it up.
-    match host.connection().request(load, limit, &CancellationToken::new()).await {
-        Ok(reply) => match reply.body {
-            ResponseBody::Loaded(summary) => Ok((reply.workspace_version, summary)),
-            other => Err(HostFailure::Handshake(format!("unexpected answer to Load: {other:?}")).into()),
-        },
+    match host.connection().ask(load, limit, &CancellationToken::new()).await {
+        Ok(reply) => Ok((reply.workspace_version, reply.body)),
         Err(failure) => {
             host.stop(STOP_GRACE).await;
             Err(failure.into())

@@ -2,7 +2,8 @@
 //! the folder watcher and a refactoring's write bring the host's view up to date.
 
 use crate::status::StatusCell;
-use protocol::host::{FileChanges, RequestBody, ResponseBody};
+use protocol::host::FileChanges;
+use protocol::host::ask;
 use roslyn_host::{HostFailure, HostProcess};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -22,9 +23,7 @@ pub async fn send(
         removed: removed.iter().map(|p| p.display().to_string()).collect(),
     };
     tracing::debug!(changed = changes.changed.len(), removed = changes.removed.len(), "applying file changes");
-    let reply = host.connection().request(RequestBody::ApplyFileChanges(changes), limit, cancel).await?;
-    if let ResponseBody::FileChangesApplied(summary) = reply.body {
-        status.loaded(&summary, reply.workspace_version);
-    }
+    let reply = host.connection().ask(ask::apply_file_changes(changes), limit, cancel).await?;
+    status.loaded(&reply.body, reply.workspace_version);
     Ok(())
 }

@@ -3,7 +3,8 @@
 //! they are sent, so the wait never counts against their own time limit.
 
 use crate::status::StatusCell;
-use protocol::host::{RequestBody, ResponseBody, WarmUpRequest, WorkspaceSummary};
+use protocol::host::ask;
+use protocol::host::{WarmUpRequest, WorkspaceSummary};
 use protocol::tools::diagnose::{WarmUp, WarmUpPhase};
 use roslyn_host::HostProcess;
 use std::sync::Arc;
@@ -71,9 +72,9 @@ pub fn start(
                 phase = WarmUpPhase::Stopped;
                 break;
             };
-            let request = RequestBody::WarmUp(WarmUpRequest { project: project.clone() });
-            match host.connection().request(request, limit, &cancel).await {
-                Ok(reply) if matches!(reply.body, ResponseBody::WarmedUp(_)) => warmed += 1,
+            let request = ask::warm_up(WarmUpRequest { project: project.clone() });
+            match host.connection().ask(request, limit, &cancel).await {
+                Ok(_) => warmed += 1,
                 outcome => {
                     tracing::warn!(project, ?outcome, "warm-up stopped");
                     phase = WarmUpPhase::Stopped;

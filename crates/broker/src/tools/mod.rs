@@ -25,9 +25,9 @@ use crate::services::Services;
 use crate::session::{Scope, Session};
 use protocol::ToolError;
 use protocol::host::ask::{self, Ask};
-use protocol::host::{PingRequest, Position, ResponseBody};
+use protocol::host::{PingRequest, Position};
 use protocol::tools::PositionInput;
-use roslyn_host::HostReply;
+use roslyn_host::{HostFailure, HostReply};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -165,7 +165,7 @@ impl Call {
             Err(_) => 0,
         };
         self.host_micros.fetch_add(micros, Ordering::Relaxed);
-        reply?.answer(answer).map_err(unexpected)
+        reply?.answer(answer).map_err(|body| HostFailure::Unexpected(body).into())
     }
 }
 
@@ -207,11 +207,6 @@ impl Call {
         }
         loading
     }
-}
-
-/// The answer of the wrong kind is a host fault, never a panic.
-fn unexpected(body: Box<ResponseBody>) -> ToolError {
-    ToolError::new(protocol::ErrorCode::ROSLYN_ERROR, format!("unexpected answer from the Roslyn host: {body:?}"))
 }
 
 /// Two inputs that go together (`startLine`/`endLine`, `endLine`/`endColumn`): both, or neither; one alone is

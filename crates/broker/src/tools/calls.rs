@@ -1,7 +1,6 @@
 //! get_call_hierarchy: who calls a method and what it calls, each with its call sites.
 
-use super::{Call, convert};
-use crate::paging::{Listing, PageRequest};
+use super::{Call, Paged, convert};
 use convert::RootGate;
 use protocol::ToolError;
 use protocol::host::ask;
@@ -44,12 +43,18 @@ pub async fn call_hierarchy(call: &Call, input: CallHierarchyInput) -> Result<Ca
         "solution": resolved.target.solution, "file": request.position.file, "line": request.position.line,
         "column": request.position.column, "incoming": request.incoming, "outgoing": request.outgoing,
     });
-    let page_request = PageRequest::new("get_call_hierarchy", &canonical, page_size, input.cursor.as_deref())?;
+    let paged = Paged {
+        tool: "get_call_hierarchy",
+        canonical,
+        page_size,
+        cursor: input.cursor.as_deref(),
+        what: "the calls",
+        cap: limits.total_items,
+    };
     let page = call
-        .page(&resolved, page_request, ask::call_hierarchy(request), |hierarchy| {
-            let gate = RootGate::new(&resolved.target);
-            let mut items = calls(&gate, CallDirection::Incoming, &hierarchy.incoming);
-            items.extend(calls(&gate, CallDirection::Outgoing, &hierarchy.outgoing));
+        .page(&resolved, paged, ask::call_hierarchy(request), |hierarchy, gate| {
+            let mut items = calls(gate, CallDirection::Incoming, &hierarchy.incoming);
+            items.extend(calls(gate, CallDirection::Outgoing, &hierarchy.outgoing));
             convert::canonical(&mut items, |a, b| {
                 (a.direction, &a.symbol.fully_qualified_name, &a.location, &a.symbol.id).cmp(&(
                     b.direction,
@@ -58,8 +63,7 @@ pub async fn call_hierarchy(call: &Call, input: CallHierarchyInput) -> Result<Ca
                     &b.symbol.id,
                 ))
             });
-            limits.check_total("the calls", items.len(), limits.total_items)?;
-            Ok(Listing { header: gate.symbol_item(&hierarchy.symbol), items, omitted: gate.omitted() })
+            Ok((gate.symbol_item(&hierarchy.symbol), items))
         })
         .await?;
     Ok(CallHierarchyOutput {

@@ -1,45 +1,12 @@
 //! diagnose: health of the toolchain and of every loaded workspace, from published state only.
 //! It never waits on an actor's mailbox or a host, so it answers while everything else is busy.
 
-use super::Call;
+use super::{Call, catalog};
 use crate::resolve;
 use protocol::host::PROTOCOL_VERSION;
 use protocol::tools::diagnose::*;
 use protocol::{ErrorCode, ToolError};
 use workspace_actor::Workspace;
-
-pub const CAPABILITIES: &[&str] = &[
-    "diagnose",
-    "initialize_workspace",
-    "get_type_at_position",
-    "find_symbol_definition",
-    "find_references",
-    "get_compilation_diagnostics",
-    "find_type_definition",
-    "get_available_members",
-    "get_method_overloads",
-    "find_implementations",
-    "get_type_hierarchy",
-    "get_call_hierarchy",
-    "get_document_symbols",
-    "search_symbols",
-    "analyze_code_block",
-    "move_type_to_file",
-    "move_type_to_namespace",
-    "rename_symbol",
-    "organize_usings",
-    "get_code_actions",
-    "apply_code_action",
-    "format_document",
-    "find_replace",
-    "remove_unused",
-    "find_tests",
-    "run_tests",
-    "apply_plan",
-    "undo",
-    "redo",
-    "list_operations",
-];
 
 pub async fn diagnose(call: &Call, input: DiagnoseInput) -> Result<DiagnoseOutput, ToolError> {
     let services = &call.services;
@@ -84,7 +51,7 @@ pub async fn diagnose(call: &Call, input: DiagnoseInput) -> Result<DiagnoseOutpu
     Ok(DiagnoseOutput {
         healthy: errors.is_empty(),
         capabilities: if install.is_ok() {
-            CAPABILITIES.iter().map(|c| (*c).to_owned()).collect()
+            catalog::NAMES.iter().map(|c| (*c).to_owned()).collect()
         } else {
             vec!["diagnose".to_owned()]
         },

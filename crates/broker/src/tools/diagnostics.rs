@@ -1,7 +1,6 @@
 //! get_compilation_diagnostics: one file, one project or the whole solution, paged by files.
 
-use super::{Call, convert};
-use crate::paging::{Listing, PageRequest};
+use super::{Call, Paged, convert};
 use protocol::host::ask;
 use protocol::host::{self, DiagnosticsRequest, Severity};
 use protocol::tools::diagnostics::*;
@@ -47,14 +46,20 @@ pub async fn compilation_diagnostics(
         "minSeverity": convert::severity_name(request.min_severity).as_str(),
         "includeAnalyzers": request.include_analyzers,
     });
-    let page_request = PageRequest::new("get_compilation_diagnostics", &canonical, page_size, input.cursor.as_deref())?;
-    if scope != "file" && page_request.cursor.is_none() {
+    let paged = Paged {
+        tool: "get_compilation_diagnostics",
+        canonical,
+        page_size,
+        cursor: input.cursor.as_deref(),
+        what: "the files with diagnostics",
+        cap: limits.diagnostic_files(),
+    };
+    if scope != "file" && paged.cursor.is_none() {
         let what = request.project.clone().unwrap_or_else(|| resolved.target.solution.display().to_string());
         call.progress.step(format!("Compiling the {scope} {what}")).await;
     }
     let page = call
-        .page(&resolved, page_request, ask::compilation_diagnostics(request), |list| {
-            let gate = convert::RootGate::new(&resolved.target);
+        .page(&resolved, paged, ask::compilation_diagnostics(request), |list, gate| {
             let shown: Vec<&host::Diagnostic> = list.diagnostics.iter().filter(|d| gate.admits(group_of(d))).collect();
             let count = |severity| shown.iter().filter(|d| d.severity == severity).count() as u32;
             let totals = Totals {
@@ -62,9 +67,7 @@ pub async fn compilation_diagnostics(
                 errors: count(Severity::Error),
                 warnings: count(Severity::Warning),
             };
-            let files = group(&shown, limits.items);
-            limits.check_total("the files with diagnostics", files.len(), limits.diagnostic_files())?;
-            Ok(Listing { header: totals, items: files, omitted: gate.omitted() })
+            Ok((totals, group(&shown, limits.items)))
         })
         .await?;
     let totals = &page.listing.header;

@@ -1,7 +1,6 @@
 //! find_implementations and get_type_hierarchy.
 
-use super::{Call, Resolved, convert};
-use crate::paging::{Listing, PageRequest};
+use super::{Call, Paged, Resolved, convert};
 use protocol::host::ask;
 use protocol::host::{self, ImplementationsRequest};
 use protocol::tools::SymbolInfo;
@@ -81,10 +80,16 @@ pub async fn find_implementations(
         "solution": resolved.target.solution, "target": format!("{:?}", request.target),
         "derived": request.derived_types, "implementations": request.interface_implementations,
     });
-    let page_request = PageRequest::new("find_implementations", &canonical, page_size, input.cursor.as_deref())?;
+    let paged = Paged {
+        tool: "find_implementations",
+        canonical,
+        page_size,
+        cursor: input.cursor.as_deref(),
+        what: "the implementations",
+        cap: limits.total_items,
+    };
     let page = call
-        .page(&resolved, page_request, ask::implementations(request), |list| {
-            let gate = convert::RootGate::new(&resolved.target);
+        .page(&resolved, paged, ask::implementations(request), |list, gate| {
             let mut items: Vec<ImplementationItem> = list
                 .implementations
                 .iter()
@@ -98,8 +103,7 @@ pub async fn find_implementations(
             convert::canonical(&mut items, |a, b| {
                 by_name(&a.symbol, &a.location, &b.symbol, &b.location).then_with(|| a.relation.cmp(&b.relation))
             });
-            limits.check_total("the implementations", items.len(), limits.total_items)?;
-            Ok(Listing { header: convert::symbol(&list.symbol), items, omitted: gate.omitted() })
+            Ok((convert::symbol(&list.symbol), items))
         })
         .await?;
     Ok(ImplementationsOutput {

@@ -1,7 +1,6 @@
 //! get_available_members and get_method_overloads.
 
-use super::{Call, convert};
-use crate::paging::{Listing, PageRequest};
+use super::{Call, Paged, convert};
 use convert::RootGate;
 use protocol::ToolError;
 use protocol::host::ask;
@@ -55,17 +54,21 @@ pub async fn available_members(call: &Call, input: AvailableMembersInput) -> Res
         "column": request.position.column, "extensions": request.include_extension_methods,
         "static": request.include_static, "filter": filter,
     });
-    let page_request = PageRequest::new("get_available_members", &canonical, page_size, input.cursor.as_deref())?;
+    let paged = Paged {
+        tool: "get_available_members",
+        canonical,
+        page_size,
+        cursor: input.cursor.as_deref(),
+        what: "the members",
+        cap: limits.total_items,
+    };
     let page = call
-        .page(&resolved, page_request, ask::members(request), |list| {
-            let gate = RootGate::new(&resolved.target);
-            let mut items: Vec<MemberItem> = list.members.iter().map(|m| member(&gate, m)).collect();
+        .page(&resolved, paged, ask::members(request), |list, gate| {
+            let mut items: Vec<MemberItem> = list.members.iter().map(|m| member(gate, m)).collect();
             convert::canonical(&mut items, by_name);
             let total_count = items.len() as u32;
             items.retain(|m| m.symbol.name.to_lowercase().starts_with(&filter));
-            limits.check_total("the members", items.len(), limits.total_items)?;
-            let header = MembersHeader { receiver: convert::symbol(&list.receiver), total_count };
-            Ok(Listing { header, items, omitted: gate.omitted() })
+            Ok((MembersHeader { receiver: convert::symbol(&list.receiver), total_count }, items))
         })
         .await?;
     Ok(AvailableMembersOutput {

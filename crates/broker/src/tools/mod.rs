@@ -3,6 +3,7 @@
 pub mod actions;
 pub mod analyze;
 pub mod calls;
+pub mod catalog;
 pub mod cleanup;
 pub mod convert;
 pub mod diagnose;
@@ -23,6 +24,7 @@ use crate::progress::Progress;
 use crate::resolve::{self, Target};
 use crate::services::Services;
 use crate::session::{Scope, Session};
+use convert::RootGate;
 use protocol::ToolError;
 use protocol::host::ask::{self, Ask};
 use protocol::host::{PingRequest, Position};
@@ -52,6 +54,18 @@ pub struct Call {
 pub struct Documents {
     pub file: Option<String>,
     pub project: Option<String>,
+}
+
+/// What a list tool asks of [`Call::page`].
+pub struct Paged<'a> {
+    /// The tool and its canonical arguments: the request key its cursors carry.
+    pub tool: &'static str,
+    pub canonical: serde_json::Value,
+    pub page_size: usize,
+    pub cursor: Option<&'a str>,
+    /// What the listing holds (for the refusal past its cap) and that cap on its items.
+    pub what: &'static str,
+    pub cap: usize,
 }
 
 /// A call's resolved target with its workspace.
@@ -114,22 +128,32 @@ impl Call {
         self.ask_within(workspace, asked, None).await
     }
 
-    /// A page of a listing on `resolved` (see [`crate::paging::Pager::page`]), its host requests sent through this call.
+    /// The page `paged` asks for of a listing on `resolved` (see [`crate::paging::Pager::page`]), its host
+    /// requests sent through this call. A first page turns the answer to `asked` into the listing's header and
+    /// items with `list`, which sorts them and drops, through the root gate it is given, the places outside
+    /// the roots; the whole listing must fit `paged.cap`.
     pub async fn page<R, H, T>(
         &self,
         resolved: &Resolved,
-        request: PageRequest,
+        paged: Paged<'_>,
         asked: Ask<R>,
-        list: impl FnOnce(R) -> Result<Listing<H, T>, ToolError>,
+        list: impl FnOnce(R, &RootGate) -> Result<(H, Vec<T>), ToolError>,
     ) -> Result<Page<H, T>, ToolError>
     where
         H: Send + Sync + 'static,
         T: Send + Sync + 'static,
     {
+        let request = PageRequest::new(paged.tool, &paged.canonical, paged.page_size, paged.cursor)?;
         let workspace = &resolved.workspace;
         let first = || self.ask(workspace, asked);
         let current = || self.ask(workspace, ask::ping(PingRequest { delay_ms: 0 }));
-        self.services.pager.page(&resolved.target.roots, request, first, current, list).await
+        let listing = |reply| {
+            let gate = RootGate::new(&resolved.target);
+            let (header, items) = list(reply, &gate)?;
+            self.services.limits.check_total(paged.what, items.len(), paged.cap)?;
+            Ok(Listing { header, items, omitted: gate.omitted() })
+        };
+        self.services.pager.page(&resolved.target.roots, request, first, current, listing).await
     }
 
     /// [`Call::ask`] with a time limit other than the read timeout. A request that never reached a host is

@@ -1,7 +1,6 @@
 //! get_type_at_position, find_symbol_definition, find_type_definition, find_references.
 
-use super::{Call, convert};
-use crate::paging::{Listing, PageRequest};
+use super::{Call, Paged, convert};
 use protocol::ToolError;
 use protocol::host::ask;
 use protocol::host::{ReferencesRequest, TypeInfo};
@@ -91,11 +90,17 @@ pub async fn find_references(call: &Call, input: FindReferencesInput) -> Result<
         "solution": resolved.target.solution, "file": position.file, "line": position.line,
         "column": position.column, "includeDeclaration": include_declaration,
     });
-    let request = PageRequest::new("find_references", &canonical, page_size, input.cursor.as_deref())?;
+    let paged = Paged {
+        tool: "find_references",
+        canonical,
+        page_size,
+        cursor: input.cursor.as_deref(),
+        what: "the references",
+        cap: limits.total_items,
+    };
     let references = ReferencesRequest { position, include_declaration };
     let page = call
-        .page(&resolved, request, ask::references(references), |list| {
-            let gate = convert::RootGate::new(&resolved.target);
+        .page(&resolved, paged, ask::references(references), |list, gate| {
             let mut items: Vec<ReferenceItem> = list
                 .references
                 .iter()
@@ -109,8 +114,7 @@ pub async fn find_references(call: &Call, input: FindReferencesInput) -> Result<
                 })
                 .collect();
             convert::canonical(&mut items, |a, b| (&a.location, &a.kind).cmp(&(&b.location, &b.kind)));
-            limits.check_total("the references", items.len(), limits.total_items)?;
-            Ok(Listing { header: convert::symbol(&list.symbol), items, omitted: gate.omitted() })
+            Ok((convert::symbol(&list.symbol), items))
         })
         .await?;
     Ok(FindReferencesOutput {

@@ -1,7 +1,6 @@
 //! get_document_symbols and search_symbols.
 
-use super::{Call, convert};
-use crate::paging::{Listing, PageRequest};
+use super::{Call, Paged, convert};
 use protocol::host::ask;
 use protocol::host::{DocumentRequest, SymbolSearchRequest};
 use protocol::tools::symbols::*;
@@ -20,9 +19,16 @@ pub async fn document_symbols(call: &Call, input: DocumentSymbolsInput) -> Resul
     let resolved = call.resolve(input.solution_path.as_deref(), Some(&file)).await?;
     let file = file.display().to_string();
     let canonical = serde_json::json!({"solution": resolved.target.solution, "file": file});
-    let request = PageRequest::new("get_document_symbols", &canonical, page_size, input.cursor.as_deref())?;
+    let paged = Paged {
+        tool: "get_document_symbols",
+        canonical,
+        page_size,
+        cursor: input.cursor.as_deref(),
+        what: "the document's symbols",
+        cap: limits.total_items,
+    };
     let page = call
-        .page(&resolved, request, ask::document_symbols(DocumentRequest { file: file.clone() }), |list| {
+        .page(&resolved, paged, ask::document_symbols(DocumentRequest { file: file.clone() }), |list, _| {
             let mut items: Vec<DocumentSymbolItem> = list
                 .symbols
                 .iter()
@@ -54,8 +60,7 @@ pub async fn document_symbols(call: &Call, input: DocumentSymbolsInput) -> Resul
                     .then_with(|| container_order(&a.container_name, &b.container_name))
                     .then_with(|| a.id.cmp(&b.id))
             });
-            limits.check_total("the document's symbols", items.len(), limits.total_items)?;
-            Ok(Listing { header: (), items, omitted: 0 })
+            Ok(((), items))
         })
         .await?;
     Ok(DocumentSymbolsOutput {
@@ -78,10 +83,16 @@ pub async fn search_symbols(call: &Call, input: SearchSymbolsInput) -> Result<Se
     }
     let resolved = call.resolve(input.solution_path.as_deref(), None).await?;
     let canonical = serde_json::json!({"solution": resolved.target.solution, "query": query});
-    let request = PageRequest::new("search_symbols", &canonical, page_size, input.cursor.as_deref())?;
+    let paged = Paged {
+        tool: "search_symbols",
+        canonical,
+        page_size,
+        cursor: input.cursor.as_deref(),
+        what: "the matching symbols",
+        cap: limits.total_items,
+    };
     let page = call
-        .page(&resolved, request, ask::search_symbols(SymbolSearchRequest { query: query.clone() }), |matches| {
-            let gate = convert::RootGate::new(&resolved.target);
+        .page(&resolved, paged, ask::search_symbols(SymbolSearchRequest { query: query.clone() }), |matches, gate| {
             let mut items: Vec<SymbolMatchItem> = matches
                 .symbols
                 .iter()
@@ -116,8 +127,7 @@ pub async fn search_symbols(call: &Call, input: SearchSymbolsInput) -> Result<Se
                     .then_with(|| container_order(&a.container_name, &b.container_name))
                     .then_with(|| a.id.cmp(&b.id))
             });
-            limits.check_total("the matching symbols", items.len(), limits.total_items)?;
-            Ok(Listing { header: (), items, omitted: gate.omitted() })
+            Ok(((), items))
         })
         .await?;
     Ok(SearchSymbolsOutput {

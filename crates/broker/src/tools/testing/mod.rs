@@ -7,9 +7,8 @@ pub(crate) mod run;
 
 pub use run::run_tests;
 
-use super::{Call, Resolved, convert};
+use super::{Call, Paged, Resolved, convert};
 use crate::offload;
-use crate::paging::{Listing, PageRequest};
 use crate::plans::Plan;
 use convert::RootGate;
 use protocol::host::ask;
@@ -43,16 +42,16 @@ pub async fn find_tests(call: &Call, input: FindTestsInput) -> Result<FindTestsO
         "solution": resolved.target.solution, "origin": convert::stable_id(&format!("{origin:?}")),
         "project": input.project,
     });
-    let page_request = PageRequest::new("find_tests", &canonical, page_size, input.cursor.as_deref())?;
+    let paged = Paged {
+        tool: "find_tests",
+        canonical,
+        page_size,
+        cursor: input.cursor.as_deref(),
+        what: "the tests",
+        cap: limits.total_items,
+    };
     let request = FindTestsRequest { origin, project: input.project.clone() };
-    let page = call
-        .page(&resolved, page_request, ask::find_tests(request), |found| {
-            let gate = RootGate::new(&resolved.target);
-            let (header, tests) = listing(&gate, &found);
-            limits.check_total("the tests", tests.len(), limits.total_items)?;
-            Ok(Listing { header, items: tests, omitted: gate.omitted() })
-        })
-        .await?;
+    let page = call.page(&resolved, paged, ask::find_tests(request), |found, gate| Ok(listing(gate, &found))).await?;
     Ok(FindTestsOutput {
         changed_symbols: page.listing.header.changed.clone(),
         tests: page.items().to_vec(),

@@ -14,11 +14,12 @@ struct Checked {
     named: bool,
 }
 
-const CRATES: [Checked; 4] = [
+const CRATES: [Checked; 5] = [
     Checked { dir: "crates/broker", heading: "the broker", named: true },
     Checked { dir: "crates/workspace-actor", heading: "workspace-actor", named: true },
     Checked { dir: "crates/roslyn-host", heading: "roslyn-host", named: true },
     Checked { dir: "crates/protocol", heading: "protocol", named: false },
+    Checked { dir: "crates/paths", heading: "paths", named: true },
 ];
 
 fn repository() -> PathBuf {

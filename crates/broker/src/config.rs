@@ -199,7 +199,7 @@ impl ServiceArgs {
         self.state_dir().join("run")
     }
 
-    /// The state folder; whoever uses it checks it is private first (`roslyn_host::create_private_dir`).
+    /// The state folder; whoever uses it checks it is private first (`paths::create_private_dir`).
     /// Without a home, a per-user name in the temporary folder: users do not collide, and one that another
     /// user created first is refused by that check rather than shared.
     pub fn state_dir(&self) -> PathBuf {
@@ -210,6 +210,6 @@ impl ServiceArgs {
         env_dir("XDG_STATE_HOME")
             .or_else(|| env_dir("HOME").map(|home| home.join(".local/state")))
             .map(|base| base.join("roslyn-mcp"))
-            .unwrap_or_else(|| std::env::temp_dir().join(format!("roslyn-mcp-state-{}", roslyn_host::user_id())))
+            .unwrap_or_else(|| std::env::temp_dir().join(format!("roslyn-mcp-state-{}", paths::user_id())))
     }
 }

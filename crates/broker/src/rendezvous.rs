@@ -3,7 +3,7 @@
 //! once every listener is bound; and the preamble line a bridge sends first on that socket.
 
 use anyhow::Context;
-use roslyn_host::create_private_dir;
+use paths::create_private_dir;
 use serde::{Deserialize, Serialize};
 use std::fs::File;
 use std::path::{Path, PathBuf};

@@ -6,64 +6,44 @@
 //! When the client offered MCP roots, a path must also lie under one of them.
 
 use crate::session::Scope;
+use paths::{Admitted, Roots, real_path};
 use protocol::{ErrorCode, ToolError};
 use std::path::{Path, PathBuf};
 
 const SOLUTION_EXTENSIONS: &[&str] = &["sln", "slnx"];
 const PROJECT_EXTENSION: &str = "csproj";
 
-/// A call's target: the solution, and the directories its paths may be under (real paths, symlinks
-/// resolved, as every path is before it is compared with them).
+/// A call's target: the solution, and the roots its paths must lie under.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Target {
     pub solution: PathBuf,
-    pub roots: Vec<PathBuf>,
-    /// The client's MCP roots, when it offered any: a second gate every path must also pass.
-    pub client_roots: Option<Vec<PathBuf>>,
+    pub roots: Roots,
 }
 
 impl Target {
-    /// Whether `file` is inside one of the roots (and of the client's roots), resolved now: a symlink, or
-    /// a file under a symlinked folder, counts where it really is. Only such paths are read or returned.
+    /// Whether `file`, resolved now, lies inside the roots: a symlink, or a file under a symlinked folder,
+    /// counts where it really is. Only such paths are read or returned.
     pub fn contains(&self, file: &Path) -> bool {
-        real_path(file).is_some_and(|real| self.holds(&real))
+        self.roots.contains(file)
     }
 
-    /// Whether a real path lies under the roots.
-    fn holds(&self, real: &Path) -> bool {
-        self.roots.iter().any(|root| real.starts_with(root)) && within_client_roots(real, self.client_roots.as_deref())
-    }
-
-    /// The gate: `file`, symlinks resolved at this moment, must be inside one of the roots.
-    pub fn admit(&self, file: &Path) -> Result<(), ToolError> {
-        let real = real_path(file);
-        if real.as_deref().is_some_and(|real| self.holds(real)) {
-            return Ok(());
-        }
-        let mut refused = ToolError::new(
-            ErrorCode::SOURCE_NOT_IN_WORKSPACE,
-            format!("{} is outside the workspace of {}", file.display(), self.solution.display()),
-        )
-        .detail("file", file.display().to_string());
-        if let Some(real) = real.filter(|real| real != file) {
-            refused = refused.detail("resolvesTo", real.display().to_string());
-        }
-        Err(refused
-            .detail("workspaceRoots", self.roots.iter().map(|r| r.display().to_string()).collect::<Vec<_>>())
-            .detail(
-                "clientRoots",
-                self.client_roots.iter().flatten().map(|r| r.display().to_string()).collect::<Vec<_>>(),
+    /// The gate: `file`, symlinks resolved at this moment, must be inside the roots.
+    pub fn admit(&self, file: &Path) -> Result<Admitted, ToolError> {
+        self.roots.admit_read(file).map_err(|outside| {
+            let mut refused = ToolError::new(
+                ErrorCode::SOURCE_NOT_IN_WORKSPACE,
+                format!("{} is outside the workspace of {}", file.display(), self.solution.display()),
             )
-            .suggest("Pass a file inside the solution's folder, or name its solution with solutionPath"))
+            .detail("file", file.display().to_string());
+            if let Some(real) = outside.resolved.filter(|real| real != file) {
+                refused = refused.detail("resolvesTo", real.display().to_string());
+            }
+            self.roots
+                .describe(refused)
+                .suggest("Pass a file inside the solution's folder, or name its solution with solutionPath")
+        })
     }
 }
-
-/// Whether the real path `path` is under one of the client's roots (always, when it offered none).
-pub fn within_client_roots(path: &Path, client_roots: Option<&[PathBuf]>) -> bool {
-    client_roots.is_none_or(|roots| roots.iter().any(|root| path.starts_with(root)))
-}
-
-pub use workspace_actor::{real_path, real_roots};
 
 /// Base directory for relative paths: the session's workspace root, else the client's working directory.
 pub fn base_dir(scope: &Scope) -> PathBuf {
@@ -148,11 +128,14 @@ pub fn target(
                 .suggest("Or pass solutionPath")
         })?
     };
-    let roots = real_roots(
-        [solution.parent().unwrap_or(&solution).to_path_buf()].into_iter().chain(session.map(|s| s.root.clone())),
+    let roots = Roots::new(
+        [solution.parent().unwrap_or(&solution).to_path_buf()]
+            .into_iter()
+            .chain(session.map(|s| s.root.clone()))
+            .collect(),
+        scope.client_roots.clone(),
     );
-    let client_roots = scope.client_roots.clone().map(real_roots);
-    Ok(Target { solution, roots, client_roots })
+    Ok(Target { solution, roots })
 }
 
 /// The loaded solution whose project folder holding `file` is deepest; on a tie the session's, then the
@@ -307,7 +290,7 @@ mod tests {
 
     #[test]
     fn the_gate_refuses_files_outside_every_root() {
-        let target = Target { solution: "/w/S.sln".into(), roots: vec!["/w".into()], client_roots: None };
+        let target = Target { solution: "/w/S.sln".into(), roots: Roots::new(vec!["/w".into()], None) };
         assert!(target.admit(Path::new("/w/src/a.cs")).is_ok());
         let refused = target.admit(Path::new("/etc/passwd")).expect_err("refused");
         assert_eq!(refused.code, ErrorCode::SOURCE_NOT_IN_WORKSPACE);
@@ -323,7 +306,7 @@ mod tests {
         touch(&outside.join("Secret.cs"));
         std::os::unix::fs::symlink(outside.join("Secret.cs"), root.join("src/Evil.cs")).expect("file link");
         std::os::unix::fs::symlink(&outside, root.join("src/Linked")).expect("folder link");
-        let target = Target { solution: root.join("S.sln"), roots: vec![root.clone()], client_roots: None };
+        let target = Target { solution: root.join("S.sln"), roots: Roots::new(vec![root.clone()], None) };
         assert!(target.admit(&root.join("src/A.cs")).is_ok());
         assert!(target.contains(&root.join("src/New.cs")), "a file not created yet resolves through its folder");
         std::os::unix::fs::symlink(outside.join("Later.cs"), root.join("src/Dangling.cs")).expect("dangling link");
@@ -351,15 +334,14 @@ mod tests {
         let scope = Scope { client_roots: Some(vec![base.join("alias")]), ..Scope::default() };
         let target =
             target(Some(&base.join("alias/App.csproj").display().to_string()), None, &scope, Vec::new).expect("target");
-        assert_eq!(target.roots, vec![base.join("real")]);
-        assert_eq!(target.client_roots, Some(vec![base.join("real")]));
+        assert_eq!(target.roots, Roots::new(vec![base.join("real")], Some(vec![base.join("real")])));
         assert!(target.contains(&base.join("alias/A.cs")));
     }
 
     #[test]
     fn client_roots_narrow_the_gate() {
-        let target =
-            Target { solution: "/w/S.sln".into(), roots: vec!["/w".into()], client_roots: Some(vec!["/w/src".into()]) };
+        let roots = Roots::new(vec!["/w".into()], Some(vec!["/w/src".into()]));
+        let target = Target { solution: "/w/S.sln".into(), roots };
         assert!(target.admit(Path::new("/w/src/a.cs")).is_ok());
         let refused = target.admit(Path::new("/w/tests/b.cs")).expect_err("outside the client's roots");
         assert_eq!(refused.details.expect("details")["clientRoots"], serde_json::json!(["/w/src"]));

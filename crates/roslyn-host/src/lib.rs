@@ -5,13 +5,11 @@ mod connection;
 mod failure;
 mod host_log;
 mod locate;
-mod private_dir;
 mod process;
 mod spare;
 
 pub use connection::{HostConnection, HostReply};
 pub use failure::HostFailure;
 pub use locate::{HOST_DLL_ENV, HostInstall, Located, locate};
-pub use private_dir::{PrivateTempDir, create_private_dir, is_private_dir, user_id};
 pub use process::{HostProcess, dotnet_command, group_members, has_argument, kill_group, kill_process, processes};
 pub use spare::{SpareHost, SpareState};

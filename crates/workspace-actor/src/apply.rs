@@ -1,12 +1,13 @@
 //! A refactoring's write: under the caller's write lock, files are replaced atomically and the host is told
 //! before the write counts as done. A failure, a timeout or a cancellation at any step restores every file.
-//! Every path is admitted by the call's [`Walls`] at the moment it is touched.
+//! Every path is admitted by the call's [`Roots`] at the moment it is touched.
 
 use crate::checksum::{sha256_hex, without_bom};
 use crate::history::{Direction, History, Operation, OperationMeta};
 use crate::host_update;
-use crate::write::{Change, FileWrite, Outcome, Transaction, Walls};
+use crate::write::{Change, FileWrite, Outcome, Transaction};
 use crate::{Workspace, WriteGuard};
+use paths::Roots;
 use protocol::{ErrorCode, ToolError};
 use roslyn_host::HostProcess;
 use std::path::PathBuf;
@@ -36,7 +37,7 @@ impl Workspace {
         guard: &WriteGuard,
         id: &str,
         direction: Direction,
-        walls: Walls,
+        roots: Roots,
         deadline: Instant,
         cancel: &CancellationToken,
     ) -> Result<(Operation, Vec<Outcome>), ToolError> {
@@ -50,7 +51,7 @@ impl Workspace {
             .write(
                 guard,
                 &journal,
-                walls,
+                roots,
                 writes,
                 deadline,
                 cancel,
@@ -61,14 +62,14 @@ impl Workspace {
     }
 
     /// Writes `writes` as one operation and brings the host's view up to date, all before `deadline`,
-    /// touching nothing outside `walls`, under this workspace's write lock (held until the write ends), and
+    /// touching nothing outside `roots`, under this workspace's write lock (held until the write ends), and
     /// records it in the history as `recording` says.
     #[allow(clippy::too_many_arguments)]
     pub async fn write(
         &self,
         guard: &WriteGuard,
         operation: &str,
-        walls: Walls,
+        roots: Roots,
         writes: Vec<FileWrite>,
         deadline: Instant,
         cancel: &CancellationToken,
@@ -84,7 +85,7 @@ impl Workspace {
         let (root, op, solution) = (self.settings.journal_dir.clone(), operation.to_owned(), self.solution.clone());
         let hold = self.settings.journal_hold.clone();
         let transaction =
-            blocking(move || Ok(Transaction::prepare(&root, &op, &solution, walls, &writes)?.held(hold))).await?;
+            blocking(move || Ok(Transaction::prepare(&root, &op, &solution, roots, &writes)?.held(hold))).await?;
         if Instant::now() >= deadline {
             return Err(self.roll_back(transaction, &host, self.timeout_error()).await);
         }

@@ -246,9 +246,9 @@ impl History {
 
     fn ensure_dir(&self) -> Result<(), ToolError> {
         if let Some(parent) = self.dir.parent() {
-            roslyn_host::create_private_dir(parent).map_err(|e| history_error(parent, "cannot create", &e))?;
+            paths::create_private_dir(parent).map_err(|e| history_error(parent, "cannot create", &e))?;
         }
-        roslyn_host::create_private_dir(&self.dir).map_err(|e| history_error(&self.dir, "cannot create", &e))
+        paths::create_private_dir(&self.dir).map_err(|e| history_error(&self.dir, "cannot create", &e))
     }
 
     fn folder_of(&self, id: &str) -> Option<PathBuf> {
@@ -398,7 +398,7 @@ fn create_private(dir: &Path) -> std::io::Result<()> {
         Err(e) if e.kind() != ErrorKind::NotFound => return Err(e),
         _ => {}
     }
-    roslyn_host::create_private_dir(dir)
+    paths::create_private_dir(dir)
 }
 
 fn folder_size(folder: &Path) -> u64 {

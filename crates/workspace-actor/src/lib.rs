@@ -24,7 +24,7 @@ pub use apply::Recording;
 pub use events::WorkspaceEvents;
 pub use liveness::PING_LIMIT;
 pub use settings::WorkspaceSettings;
-pub use write::{Change, FileWrite, JournalHold, Original, Outcome, Walls, check, read_current, real_path, real_roots};
+pub use write::{Change, FileWrite, JournalHold, Original, Outcome, check, read_current};
 pub use write_lock::WriteGuard;
 use write_lock::WriteLock;
 

@@ -55,7 +55,7 @@ fn check_exposure(address: SocketAddr, token: Option<&str>) -> anyhow::Result<()
 /// is used only when it is a regular file of this user that nobody else can read.
 fn generated(path: &Path) -> anyhow::Result<String> {
     if let Some(dir) = path.parent() {
-        roslyn_host::create_private_dir(dir).with_context(|| format!("creating {}", dir.display()))?;
+        paths::create_private_dir(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
     let fresh = hex::encode(random_bytes()?);
     match std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).custom_flags(libc::O_NOFOLLOW).open(path)
@@ -78,7 +78,7 @@ fn existing(path: &Path) -> anyhow::Result<String> {
     if !metadata.file_type().is_file() {
         return Err(refuse("it is not a regular file"));
     }
-    if metadata.uid() != roslyn_host::user_id() {
+    if metadata.uid() != paths::user_id() {
         return Err(refuse(&format!("it belongs to uid {}", metadata.uid())));
     }
     if metadata.permissions().mode() & 0o077 != 0 {

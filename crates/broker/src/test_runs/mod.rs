@@ -71,7 +71,7 @@ impl TestRuns {
         crate::offload::cpu(|| {
             let source = mirror::source_root(solution.parent().unwrap_or(Path::new("/")), projects.iter().copied());
             for dir in [&self.dir, &base, &tree, &restored, &results] {
-                roslyn_host::create_private_dir(dir).map_err(|e| {
+                paths::create_private_dir(dir).map_err(|e| {
                     ToolError::new(ErrorCode::FILESYSTEM_ERROR, format!("preparing the test run's folder failed: {e}"))
                 })?;
             }
@@ -88,7 +88,7 @@ impl RunFolders {
             let synced = mirror::sync(&self.source, &self.tree)?;
             if synced.restore_inputs {
                 std::fs::remove_dir_all(&self.restored)?;
-                roslyn_host::create_private_dir(&self.restored)?;
+                paths::create_private_dir(&self.restored)?;
             }
             Ok(())
         })

@@ -63,7 +63,7 @@ pub async fn apply_code_action(call: &Call, input: ApplyCodeActionInput) -> Resu
     let action = call.services.actions.get(&input.id)?;
     let fix_all = input.fix_all.map(scope).map(|s| fix_all_in(&action, s)).transpose()?;
     let options = options(&action, input.options)?;
-    // The applying session's own walls: an id carries no right to the file it was listed for.
+    // The applying session's own roots: an id carries no right to the file it was listed for.
     let file = call.file(&action.span.file, "id")?;
     let resolved = call.resolve(Some(&action.solution.display().to_string()), Some(&file)).await?;
     let title = action.title();

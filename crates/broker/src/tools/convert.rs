@@ -155,7 +155,7 @@ mod tests {
         std::fs::create_dir_all(&outside).expect("outside");
         std::fs::write(outside.join("Secret.cs"), "class Secret {}").expect("secret");
         std::os::unix::fs::symlink(outside.join("Secret.cs"), root.join("Evil.cs")).expect("link");
-        let target = Target { solution: root.join("S.sln"), roots: vec![root.clone()], client_roots: None };
+        let target = Target { solution: root.join("S.sln"), roots: paths::Roots::new(vec![root.clone()], None) };
         let at = |file: &Path| host::SourceLocation {
             span: host::Span {
                 file: file.display().to_string(),

@@ -4,6 +4,7 @@
 use super::Call;
 use crate::resolve;
 use crate::session::SessionWorkspace;
+use paths::Roots;
 use protocol::tools::workspace::*;
 use protocol::{ErrorCode, ToolError};
 use std::collections::BTreeSet;
@@ -20,8 +21,8 @@ pub async fn initialize_workspace(
     input: InitializeWorkspaceInput,
 ) -> Result<InitializeWorkspaceOutput, ToolError> {
     let root = working_directory(&call.scope.cwd, input.working_directory.as_deref())?;
-    let client_roots = call.scope.client_roots.clone().map(resolve::real_roots);
-    if !resolve::within_client_roots(&root, client_roots.as_deref()) {
+    // The folder is its own workspace root here: whether it may be used is for the client's roots to say.
+    if !Roots::new(vec![root.clone()], call.scope.client_roots.clone()).contains(&root) {
         return Err(ToolError::new(
             ErrorCode::SOURCE_NOT_IN_WORKSPACE,
             format!("{} is outside the roots this client offered", root.display()),

@@ -25,6 +25,7 @@ use crate::resolve::{self, Target};
 use crate::services::Services;
 use crate::session::{Scope, Session};
 use convert::RootGate;
+use paths::Admitted;
 use protocol::ToolError;
 use protocol::host::ask::{self, Ask};
 use protocol::host::{PingRequest, Position};
@@ -68,10 +69,11 @@ pub struct Paged<'a> {
     pub cap: usize,
 }
 
-/// A call's resolved target with its workspace.
+/// A call's resolved target with its workspace, and the file the call named, admitted by its gate.
 pub struct Resolved {
     pub target: Target,
     pub workspace: Arc<Workspace>,
+    pub file: Option<Admitted>,
 }
 
 impl Call {
@@ -79,11 +81,9 @@ impl Call {
     pub async fn resolve(&self, solution_path: Option<&str>, file: Option<&Path>) -> Result<Resolved, ToolError> {
         let target = resolve::target(solution_path, file, &self.scope, || self.services.registry.loaded())?;
         tracing::Span::current().record("solution", tracing::field::display(target.solution.display()));
-        if let Some(file) = file {
-            target.admit(file)?;
-        }
+        let file = file.map(|file| target.admit(file)).transpose()?;
         let workspace = self.services.workspace(target.solution.clone())?;
-        Ok(Resolved { target, workspace })
+        Ok(Resolved { target, workspace, file })
     }
 
     /// Validates and gates a position, and opens the workspace it belongs to.
@@ -101,7 +101,8 @@ impl Call {
         args::position(line, column)?;
         let file = self.file(file_path, "filePath")?;
         let resolved = self.resolve(solution_path, Some(&file)).await?;
-        Ok((resolved, Position { file: file.display().to_string(), line, column }))
+        let file = resolved.file.as_ref().map(Admitted::to_string).unwrap_or_default();
+        Ok((resolved, Position { file, line, column }))
     }
 
     /// The documents a whole-file tool works on: one file (gated), else one project, else the solution; and the
@@ -114,8 +115,9 @@ impl Call {
     ) -> Result<(Resolved, Documents), ToolError> {
         let file = file_path.map(|f| self.file(f, "filePath")).transpose()?;
         let resolved = self.resolve(solution_path, file.as_deref()).await?;
+        let file = resolved.file.as_ref().map(Admitted::to_string);
         let project = if file.is_some() { None } else { project };
-        Ok((resolved, Documents { file: file.map(|f| f.display().to_string()), project }))
+        Ok((resolved, Documents { file, project }))
     }
 
     /// An existing file named by an argument, gated later by [`Call::resolve`].
@@ -153,7 +155,7 @@ impl Call {
             self.services.limits.check_total(paged.what, items.len(), paged.cap)?;
             Ok(Listing { header, items, omitted: gate.omitted() })
         };
-        self.services.pager.page(&resolved.target.roots, request, first, current, listing).await
+        self.services.pager.page(resolved.target.roots.workspace(), request, first, current, listing).await
     }
 
     /// [`Call::ask`] with a time limit other than the read timeout. A request that never reached a host is

@@ -8,7 +8,7 @@
 //! copies hold other people's source: folders are 0700, files 0600.
 
 use super::fault::{JournalHold, JournalStep};
-use super::walls::Walls;
+use paths::Roots;
 use serde::{Deserialize, Serialize};
 use std::fs::{self, DirBuilder, File, Permissions};
 use std::io::{ErrorKind, Write};
@@ -47,14 +47,14 @@ pub struct Manifest {
     /// Where the write, and so its undo, may touch files. Absent in journals of earlier versions: the
     /// solution's folder then.
     #[serde(default)]
-    pub walls: Option<Walls>,
+    pub walls: Option<Roots>,
 }
 
 impl Manifest {
-    pub fn walls(&self) -> Walls {
+    pub fn roots(&self) -> Roots {
         self.walls
             .clone()
-            .unwrap_or_else(|| Walls::new(vec![self.solution.parent().unwrap_or(&self.solution).to_path_buf()], None))
+            .unwrap_or_else(|| Roots::new(vec![self.solution.parent().unwrap_or(&self.solution).to_path_buf()], None))
     }
 }
 
@@ -108,7 +108,7 @@ pub struct Journal {
 
 impl Journal {
     pub fn create(root: &Path, operation: &str) -> std::io::Result<Self> {
-        roslyn_host::create_private_dir(root)?;
+        paths::create_private_dir(root)?;
         let (making, dir) = (root.join(format!(".{operation}{MAKING}")), root.join(operation));
         DirBuilder::new().mode(PRIVATE_DIR).create(&making)?;
         let lock = File::options().write(true).create_new(true).mode(PRIVATE_FILE).open(making.join(LOCK))?;

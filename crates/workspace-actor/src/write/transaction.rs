@@ -1,15 +1,16 @@
 //! Atomic replacement of several files: validate everything, copy the originals into the journal, write
 //! temporaries beside their targets, then rename them into place. Any failure before the end restores every
-//! file; a crash leaves a journal that [`recover`] undoes. Every path is admitted by the [`Walls`] right
-//! before it is touched, and replaced or restored files keep their mode and owner.
+//! file; a crash leaves a journal that [`recover`] undoes. Every path is admitted by the call's [`Roots`]
+//! right before it is touched (the file operations take only an [`Admitted`] path), and replaced or
+//! restored files keep their mode and owner.
 
 use super::fault::{JournalHold, JournalStep};
 use super::journal::{
     Access, Entry, Found, Journal, Manifest, PRIVATE_FILE, Stage, scan, sync_dir, wait_for, write_new,
 };
 use super::record::{Content, FileRecord};
-use super::walls::Walls;
 use crate::checksum::{sha256_hex, with_bom_of, without_bom};
+use paths::{Admitted, Roots};
 use protocol::{ErrorCode, ToolError};
 use std::collections::BTreeSet;
 use std::fs::{self, File};
@@ -59,7 +60,7 @@ pub struct Original {
 pub struct Transaction {
     journal: Journal,
     manifest: Manifest,
-    walls: Walls,
+    roots: Roots,
     /// Every file before and after, for the history.
     records: Vec<FileRecord>,
     /// The test knob that pauses the write at one step of its journal.
@@ -73,7 +74,7 @@ impl Transaction {
         root: &Path,
         operation: &str,
         solution: &Path,
-        walls: Walls,
+        roots: Roots,
         writes: &[FileWrite],
     ) -> Result<Self, ToolError> {
         let journal = Journal::create(root, operation).map_err(|e| {
@@ -87,9 +88,9 @@ impl Transaction {
                 stage: Stage::Staged,
                 entries: Vec::new(),
                 created_dirs: Vec::new(),
-                walls: Some(walls.clone()),
+                walls: Some(roots.clone()),
             },
-            walls,
+            roots,
             records: Vec::with_capacity(writes.len()),
             hold: None,
         };
@@ -145,13 +146,11 @@ impl Transaction {
         }
         self.save()?;
         for dir in &self.manifest.created_dirs {
-            self.walls.admit(dir)?;
-            create_folder(dir).map_err(|e| fs_error(dir, "cannot create the folder", &e))?;
+            create_folder(&self.roots.admit_write(dir)?).map_err(|e| fs_error(dir, "cannot create the folder", &e))?;
         }
         for ((entry, content), record) in self.manifest.entries.iter().zip(contents).zip(&mut self.records) {
             if let (Some(temp), Some((bytes, mode))) = (&entry.temp, content) {
-                self.walls.admit(temp)?;
-                write_temp(temp, &bytes, entry.access.as_ref(), mode)
+                write_temp(&self.roots.admit_write(temp)?, &bytes, entry.access.as_ref(), mode)
                     .map_err(|e| fs_error(&entry.path, "cannot write beside the file", &e))?;
                 if let (Some(after), None) = (&mut record.after, &entry.access) {
                     after.mode = fs::symlink_metadata(temp).map(|m| m.permissions().mode() & 0o7777).unwrap_or(0o644);
@@ -167,7 +166,7 @@ impl Transaction {
         let mut originals = Vec::with_capacity(writes.len());
         let mut stale = Vec::new();
         for write in writes {
-            self.walls.admit(&write.path)?;
+            self.roots.admit_write(&write.path)?;
             match check(write) {
                 Ok(original) => originals.push(original),
                 Err(error) if error.code == ErrorCode::STALE_PLAN => stale.push(write.path.display().to_string()),
@@ -206,19 +205,19 @@ impl Transaction {
     pub fn commit(&mut self) -> Result<(), ToolError> {
         // The last check before any target changes: a folder swapped for a link since staging is refused
         // while every file is still as it was.
+        let mut admitted = Vec::with_capacity(self.manifest.entries.len());
         for entry in &self.manifest.entries {
-            self.walls.admit(&entry.path)?;
+            let temp = entry.temp.as_deref().map(|temp| self.roots.admit_write(temp)).transpose()?;
+            admitted.push((temp, self.roots.admit_write(&entry.path)?));
         }
         self.manifest.stage = Stage::Committing;
         self.save()?;
-        for (index, entry) in self.manifest.entries.iter().enumerate() {
-            match &entry.temp {
+        for (index, (entry, (temp, path))) in self.manifest.entries.iter().zip(&admitted).enumerate() {
+            match temp {
                 Some(temp) => {
-                    fs::rename(temp, &entry.path).map_err(|e| fs_error(&entry.path, "cannot replace the file", &e))?
+                    fs::rename(temp, path).map_err(|e| fs_error(&entry.path, "cannot replace the file", &e))?
                 }
-                None => {
-                    fs::remove_file(&entry.path).map_err(|e| fs_error(&entry.path, "cannot delete the file", &e))?
-                }
+                None => fs::remove_file(path).map_err(|e| fs_error(&entry.path, "cannot delete the file", &e))?,
             }
             if index == 0 {
                 JournalHold::at(self.hold.as_ref(), JournalStep::Replacing);
@@ -266,7 +265,7 @@ pub type Recorded = std::sync::Arc<dyn Fn(&Path, &str) -> bool + Send + Sync>;
 pub fn recover(root: &Path, recorded: Recorded) -> Vec<String> {
     let mut undone = Vec::new();
     // Originals are restored from what the journal says: only from a folder nobody else controls.
-    if root.exists() && !roslyn_host::is_private_dir(root) {
+    if root.exists() && !paths::is_private_dir(root) {
         tracing::warn!(journal = %root.display(), "not recovering from a journal folder that is not private");
         return undone;
     }
@@ -329,10 +328,10 @@ fn stands(manifest: &Manifest, recorded: &Recorded) -> bool {
 /// folder itself go; the files stay as the write left them.
 fn remove_over(dir: &Path, manifest: Option<&Manifest>) {
     if let Some(manifest) = manifest {
-        let walls = manifest.walls();
+        let roots = manifest.roots();
         for temp in manifest.entries.iter().filter_map(|e| e.temp.as_ref()) {
-            if walls.admit(temp).is_ok() {
-                let _ = remove_if_present(temp);
+            if let Ok(temp) = roots.admit_write(temp) {
+                let _ = remove_if_present(&temp);
             }
         }
     }
@@ -342,39 +341,39 @@ fn remove_over(dir: &Path, manifest: Option<&Manifest>) {
 }
 
 fn undo(journal: Journal, manifest: &Manifest) -> Result<Vec<Outcome>, ToolError> {
-    let walls = manifest.walls();
+    let roots = manifest.roots();
     let mut outcomes = Vec::new();
     for entry in &manifest.entries {
         if let Some(temp) = &entry.temp {
             // Our own leftover, but removing it outside the roots would still be a write outside them.
-            match walls.admit(temp) {
-                Ok(_) => remove_if_present(temp)?,
+            match roots.admit_write(temp) {
+                Ok(temp) => remove_if_present(&temp)?,
                 Err(refused) => tracing::warn!(%refused, "a temporary is left where the roots no longer reach"),
             }
         }
         if manifest.stage != Stage::Committing {
             continue;
         }
-        walls.admit(&entry.path)?;
+        let path = roots.admit_write(&entry.path)?;
         match &entry.backup {
             Some(name) => {
                 let original =
                     journal.backup(name).map_err(|e| fs_error(journal.dir(), "cannot read a saved original", &e))?;
-                if read_unlinked(&entry.path).ok().map(|o| o.bytes).as_deref() != Some(original.as_slice()) {
-                    let temp = temp_beside(&entry.path, &manifest.operation);
+                if read_unlinked(path.path()).ok().map(|o| o.bytes).as_deref() != Some(original.as_slice()) {
+                    let temp = roots.admit_write(&temp_beside(&entry.path, &manifest.operation))?;
                     write_temp(&temp, &original, entry.access.as_ref(), None)
-                        .and_then(|()| fs::rename(&temp, &entry.path))
+                        .and_then(|()| fs::rename(&temp, &path))
                         .map_err(|e| fs_error(&entry.path, "cannot restore the file", &e))?;
                 }
                 outcomes.push((entry.path.clone(), Some(sha256_hex(without_bom(&original)))));
             }
             None => {
-                remove_if_present(&entry.path)?;
+                remove_if_present(&path)?;
                 outcomes.push((entry.path.clone(), None));
             }
         }
     }
-    for dir in manifest.created_dirs.iter().rev() {
+    for dir in manifest.created_dirs.iter().rev().filter_map(|dir| roots.admit_write(dir).ok()) {
         let _ = fs::remove_dir(dir); // only when empty
     }
     journal.remove(None).map_err(|e| fs_error(&manifest.solution, "cannot remove the write journal", &e))?;
@@ -428,7 +427,7 @@ pub fn read_current(path: &Path) -> std::io::Result<Option<Vec<u8>>> {
     }
 }
 
-/// Reads a file without following a link in its last component: the walls refuse links, and one that
+/// Reads a file without following a link in its last component: the write gate refuses links, and one that
 /// appears after their check is not read through either.
 fn read_unlinked(path: &Path) -> std::io::Result<Original> {
     let mut file = File::options().read(true).custom_flags(libc::O_NOFOLLOW).open(path)?;
@@ -441,21 +440,23 @@ fn read_unlinked(path: &Path) -> std::io::Result<Original> {
 /// Writes a temporary that replaces a file: it gets the original's mode and owner before it is renamed
 /// in (and is private until then); a new file gets `mode` when one is given (a file put back by undo),
 /// else the usual mode.
-fn write_temp(temp: &Path, bytes: &[u8], access: Option<&Access>, mode: Option<u32>) -> std::io::Result<()> {
+fn write_temp(temp: &Admitted, bytes: &[u8], access: Option<&Access>, mode: Option<u32>) -> std::io::Result<()> {
     match (access, mode) {
-        (Some(access), _) => write_new(temp, bytes, PRIVATE_FILE, Some(access)),
+        (Some(access), _) => write_new(temp.path(), bytes, PRIVATE_FILE, Some(access)),
         (None, Some(mode)) => {
-            write_new(temp, bytes, PRIVATE_FILE, None)?;
+            write_new(temp.path(), bytes, PRIVATE_FILE, None)?;
             fs::set_permissions(temp, fs::Permissions::from_mode(mode))
         }
-        (None, None) => write_new(temp, bytes, NEW_FILE, None),
+        (None, None) => write_new(temp.path(), bytes, NEW_FILE, None),
     }
 }
 
-/// Creates one folder (its parent was admitted); one that appeared meanwhile is fine if it is a folder.
-fn create_folder(dir: &Path) -> std::io::Result<()> {
+/// Creates one folder; one that appeared meanwhile is fine if it is a folder.
+fn create_folder(dir: &Admitted) -> std::io::Result<()> {
     match fs::create_dir(dir) {
-        Err(e) if e.kind() == ErrorKind::AlreadyExists && dir.symlink_metadata().is_ok_and(|m| m.is_dir()) => Ok(()),
+        Err(e) if e.kind() == ErrorKind::AlreadyExists && dir.path().symlink_metadata().is_ok_and(|m| m.is_dir()) => {
+            Ok(())
+        }
         other => other,
     }
 }
@@ -474,8 +475,8 @@ fn temp_beside(path: &Path, operation: &str) -> PathBuf {
     path.with_file_name(format!(".{name}.{short}.tmp"))
 }
 
-fn remove_if_present(path: &Path) -> Result<(), ToolError> {
-    super::journal::remove_if_present(path).map_err(|e| fs_error(path, "cannot remove the file", &e))
+fn remove_if_present(path: &Admitted) -> Result<(), ToolError> {
+    super::journal::remove_if_present(path.path()).map_err(|e| fs_error(path.path(), "cannot remove the file", &e))
 }
 
 fn fs_error(path: &Path, what: &str, error: &std::io::Error) -> ToolError {
@@ -499,8 +500,8 @@ mod tests {
     }
 
     impl Setup {
-        fn walls(&self) -> Walls {
-            Walls::new(vec![self.root.clone()], None)
+        fn roots(&self) -> Roots {
+            Roots::new(vec![self.root.clone()], None)
         }
     }
 
@@ -556,7 +557,7 @@ mod tests {
                 change: Change::Restore { bytes: b"b".to_vec(), mode: 0o666, base: None },
             },
         ];
-        let mut transaction = Transaction::prepare(&s.journal, "op1", &s.root, s.walls(), &writes).expect("prepared");
+        let mut transaction = Transaction::prepare(&s.journal, "op1", &s.root, s.roots(), &writes).expect("prepared");
         transaction.commit().expect("committed");
         let records = transaction.records().to_vec();
         transaction.finish();
@@ -583,7 +584,7 @@ mod tests {
                 change: Change::Write { text: "class C {}".into(), base: None },
             },
         ];
-        let mut transaction = Transaction::prepare(&s.journal, "op1", &s.root, s.walls(), &writes).expect("prepared");
+        let mut transaction = Transaction::prepare(&s.journal, "op1", &s.root, s.roots(), &writes).expect("prepared");
         assert_eq!(fs::read_to_string(s.root.join("A.cs")).expect("A"), "class A {}", "prepare touches no target");
         transaction.commit().expect("committed");
         transaction.finish();
@@ -606,7 +607,7 @@ mod tests {
                 change: Change::Write { text: "class C {}".into(), base: None },
             },
         ];
-        let mut transaction = Transaction::prepare(&s.journal, "op2", &s.root, s.walls(), &writes).expect("prepared");
+        let mut transaction = Transaction::prepare(&s.journal, "op2", &s.root, s.roots(), &writes).expect("prepared");
         // The second rename fails: its temporary is gone.
         fs::remove_file(s.root.join(".B.cs.op2.tmp")).expect("temp of B");
         assert_eq!(transaction.commit().expect_err("rename fails").code, ErrorCode::FILESYSTEM_ERROR);
@@ -623,12 +624,12 @@ mod tests {
         let s = setup(&[("A.cs", "class A {}"), ("B.cs", "class B {}")]);
         let before = snapshot(&s.root);
         let stale = vec![replace(&s.root.join("A.cs"), "class A {}", "x"), replace(&s.root.join("B.cs"), "old", "y")];
-        let error = Transaction::prepare(&s.journal, "op3", &s.root, s.walls(), &stale).err().expect("stale");
+        let error = Transaction::prepare(&s.journal, "op3", &s.root, s.roots(), &stale).err().expect("stale");
         assert_eq!(error.code, ErrorCode::STALE_PLAN);
         let exists =
             vec![FileWrite { path: s.root.join("A.cs"), change: Change::Write { text: "x".into(), base: None } }];
         assert_eq!(
-            Transaction::prepare(&s.journal, "op4", &s.root, s.walls(), &exists).err().map(|e| e.code),
+            Transaction::prepare(&s.journal, "op4", &s.root, s.roots(), &exists).err().map(|e| e.code),
             Some(ErrorCode::STALE_PLAN)
         );
         let mut permissions = fs::metadata(s.root.join("B.cs")).expect("B").permissions();
@@ -636,7 +637,7 @@ mod tests {
         fs::set_permissions(s.root.join("B.cs"), permissions).expect("chmod");
         let writes =
             vec![replace(&s.root.join("A.cs"), "class A {}", "x"), replace(&s.root.join("B.cs"), "class B {}", "y")];
-        let error = Transaction::prepare(&s.journal, "op5", &s.root, s.walls(), &writes).err().expect("read-only");
+        let error = Transaction::prepare(&s.journal, "op5", &s.root, s.roots(), &writes).err().expect("read-only");
         assert_eq!(error.code, ErrorCode::FILESYSTEM_ERROR);
         assert_eq!(snapshot(&s.root), before);
         assert!(walk(&s.journal).is_empty());
@@ -650,7 +651,7 @@ mod tests {
             replace(&s.root.join("A.cs"), "class A {}", "class A2 {}"),
             FileWrite { path: s.root.join("C.cs"), change: Change::Write { text: "class C {}".into(), base: None } },
         ];
-        let mut crashed = Transaction::prepare(&s.journal, "crashed", &s.root, s.walls(), &writes).expect("prepared");
+        let mut crashed = Transaction::prepare(&s.journal, "crashed", &s.root, s.roots(), &writes).expect("prepared");
         crashed.commit().expect("committed");
         // A crash: the process ends without finishing or rolling back, and its lock goes with it.
         drop(crashed);
@@ -658,7 +659,7 @@ mod tests {
         assert_eq!(snapshot(&s.root), before);
         assert!(walk(&s.journal).is_empty());
 
-        let mut live = Transaction::prepare(&s.journal, "live", &s.root, s.walls(), &writes).expect("prepared");
+        let mut live = Transaction::prepare(&s.journal, "live", &s.root, s.roots(), &writes).expect("prepared");
         live.commit().expect("committed");
         assert!(
             recover(&s.journal, never_recorded()).is_empty(),
@@ -680,7 +681,7 @@ mod tests {
             replace(&s.root.join("A.cs"), "class A {}", "class A2 {}"),
             replace(&s.root.join("B.cs"), "class B {}", "class B2 {}"),
         ];
-        let mut transaction = Transaction::prepare(&s.journal, "op8", &s.root, s.walls(), &writes).expect("prepared");
+        let mut transaction = Transaction::prepare(&s.journal, "op8", &s.root, s.roots(), &writes).expect("prepared");
         transaction.commit().expect("committed");
         let after = snapshot(&s.root);
         // As a daemon killed while removing the folder leaves it: still `committing`, no lock file, some of
@@ -698,7 +699,7 @@ mod tests {
     fn a_journal_marked_done_is_rolled_forward_and_one_still_being_made_is_left_to_its_maker() {
         let s = setup(&[("A.cs", "class A {}")]);
         let writes = vec![replace(&s.root.join("A.cs"), "class A {}", "class A2 {}")];
-        let mut transaction = Transaction::prepare(&s.journal, "op9", &s.root, s.walls(), &writes).expect("prepared");
+        let mut transaction = Transaction::prepare(&s.journal, "op9", &s.root, s.roots(), &writes).expect("prepared");
         transaction.commit().expect("committed");
         transaction.manifest.stage = Stage::Done;
         transaction.save().expect("marked done");
@@ -715,7 +716,7 @@ mod tests {
     fn a_write_that_finishes_while_watched_is_left_as_written() {
         let s = setup(&[("A.cs", "class A {}")]);
         let writes = vec![replace(&s.root.join("A.cs"), "class A {}", "class A2 {}")];
-        let mut live = Transaction::prepare(&s.journal, "live", &s.root, s.walls(), &writes).expect("prepared");
+        let mut live = Transaction::prepare(&s.journal, "live", &s.root, s.roots(), &writes).expect("prepared");
         live.commit().expect("committed");
         assert!(recover(&s.journal, never_recorded()).is_empty());
         live.finish();
@@ -743,7 +744,7 @@ mod tests {
             replace(&s.root.join("A.cs"), "class A {}", "class A2 {}"),
             replace(&s.root.join("B.cs"), "class B {}", "class B2 {}"),
         ];
-        let mut transaction = Transaction::prepare(&s.journal, "op6", &s.root, s.walls(), &writes).expect("prepared");
+        let mut transaction = Transaction::prepare(&s.journal, "op6", &s.root, s.roots(), &writes).expect("prepared");
         let journal = s.journal.join("op6");
         assert_eq!(mode(&journal), 0o700);
         for copy in walk(&journal) {
@@ -762,7 +763,7 @@ mod tests {
     fn a_folder_swapped_for_a_link_after_staging_is_refused_before_any_rename() {
         let s = setup(&[("A.cs", "class A {}")]);
         let writes = vec![replace(&s.root.join("A.cs"), "class A {}", "class A2 {}")];
-        let mut transaction = Transaction::prepare(&s.journal, "op7", &s.root, s.walls(), &writes).expect("prepared");
+        let mut transaction = Transaction::prepare(&s.journal, "op7", &s.root, s.roots(), &writes).expect("prepared");
         // The project's folder is moved out of the roots and a link takes its place.
         let outside = s.journal.parent().expect("base").join("elsewhere");
         fs::rename(&s.root, &outside).expect("move away");

@@ -1,7 +1,7 @@
 //! apply_plan: writes exactly the plan a preview kept, after checking every file still holds the text it
 //! was computed from. The same write as applying directly.
 
-use super::{Write, apply, gate, walls_of};
+use super::{Write, apply, gate};
 use crate::plans::Plan;
 use crate::tools::Call;
 use protocol::ToolError;
@@ -13,9 +13,9 @@ pub async fn apply_plan(call: &Call, input: ApplyPlanInput) -> Result<AppliedPla
     let began = Instant::now();
     let plan = Plan::clone(&*call.services.plans.get(&input.plan_id)?);
     let solution = plan.solution.display().to_string();
-    // The applying session's walls, not the previewing one's: a plan id passed around grants nothing.
+    // The applying session's roots, not the previewing one's: a plan id passed around grants nothing.
     let resolved = call.resolve(Some(&solution), None).await?;
-    gate(&walls_of(&resolved), &plan)?;
+    gate(&resolved.target.roots, &plan)?;
     let workspace = call.load(&resolved.workspace).await?;
     let guard = workspace.begin_write()?;
     let deadline = tokio::time::Instant::now() + workspace.write_timeout();

@@ -1,8 +1,8 @@
 //! undo, redo and list_operations: the solution's history of applied writes. Undo and redo are writes like
-//! any other (write lock, journal, walls, time limit, rollback), allowed only while every file still holds
+//! any other (write lock, journal, root gate, time limit, rollback), allowed only while every file still holds
 //! what the operation (or its undo) left there.
 
-use super::{elapsed_ms, walls_of};
+use super::elapsed_ms;
 use crate::tools::Call;
 use protocol::tools::plans::{ListOperationsInput, ListOperationsOutput, OperationInput, OperationOutput};
 use protocol::{ErrorCode, ToolError};
@@ -36,12 +36,12 @@ async fn step(call: &Call, input: OperationInput, direction: Direction) -> Resul
     let resolved = call.resolve(input.solution_path.as_deref(), None).await?;
     let workspace = call.load(&resolved.workspace).await?;
     let guard = workspace.begin_write()?;
-    let walls = walls_of(&resolved);
+    let roots = resolved.target.roots.clone();
     let deadline = tokio::time::Instant::now() + workspace.write_timeout();
     let (id, cancel) = (input.operation_id.clone(), call.cancel.clone());
     let verb = if direction == Direction::Undo { "Undoing" } else { "Redoing" };
     call.progress.step(format!("{verb} {id}")).await;
-    let write = tokio::spawn(async move { workspace.step(&guard, &id, direction, walls, deadline, &cancel).await });
+    let write = tokio::spawn(async move { workspace.step(&guard, &id, direction, roots, deadline, &cancel).await });
     let (operation, outcomes) =
         write.await.map_err(|e| ToolError::new(ErrorCode::ROSLYN_ERROR, format!("the write failed: {e}")))??;
     Ok(OperationOutput {

@@ -11,6 +11,7 @@ mod verify;
 
 use super::{Call, Resolved};
 use crate::plans::{self, Kept, Plan};
+use paths::Roots;
 use protocol::host::EditPlan;
 use protocol::host::ask::Ask;
 use protocol::tools::plans::{Applied, PlanPreview, Verify, WriteOutput};
@@ -22,7 +23,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 use workspace_actor::checksum::without_bom;
 use workspace_actor::history::OperationMeta;
-use workspace_actor::{Recording, Walls, Workspace, WriteGuard};
+use workspace_actor::{Recording, Workspace, WriteGuard};
 
 /// How a tool's write goes: shown (`preview`) or applied, and what it must prove before it is kept.
 #[derive(Debug, Clone, Copy)]
@@ -63,7 +64,7 @@ pub async fn plan_then_write<R>(
     let asked = call.ask_within(&workspace, request, Some(limit));
     let reply = tokio::time::timeout_at(deadline, asked).await.map_err(|_| computing_timeout(limit))??;
     let plan = to_plan(reply, &resolved.target.solution)?;
-    gate(&walls_of(&resolved), &plan)?;
+    gate(&resolved.target.roots, &plan)?;
     match guard {
         None => self::preview(call, plan, began).await.map(WriteOutput::Preview),
         Some(guard) => {
@@ -146,10 +147,10 @@ async fn apply(call: &Call, write: Write<'_>, plan_id: String, kept: bool) -> Re
     tracing::info!(operation_id, plan_id, tool = plan.tool, files = plan.edits.len(), "applying plan");
     call.progress.step(format!("Writing {} files", plan.edits.len())).await;
     let meta = OperationMeta { tool: plan.tool.to_owned(), summary: history_line(&plan) };
-    let (cancel, operation, walls, writer) =
-        (call.cancel.clone(), operation_id.clone(), walls_of(resolved), workspace.clone());
+    let (cancel, operation, roots, writer) =
+        (call.cancel.clone(), operation_id.clone(), resolved.target.roots.clone(), workspace.clone());
     let write = tokio::spawn(async move {
-        let written = writer.write(&guard, &operation, walls, writes, deadline, &cancel, Recording::New(meta)).await;
+        let written = writer.write(&guard, &operation, roots, writes, deadline, &cancel, Recording::New(meta)).await;
         (written, guard)
     });
     let (outcomes, guard) =
@@ -186,15 +187,10 @@ async fn apply(call: &Call, write: Write<'_>, plan_id: String, kept: bool) -> Re
     })
 }
 
-/// The roots a write of this call may touch.
-fn walls_of(resolved: &Resolved) -> Walls {
-    Walls::new(resolved.target.roots.clone(), resolved.target.client_roots.clone())
-}
-
 /// Every file the plan touches must be inside the workspace once resolved: the host reports a file reached
 /// through a linked folder by its linked path. The whole plan is refused, so no half of it is written.
-fn gate(walls: &Walls, plan: &Plan) -> Result<(), ToolError> {
-    plan.edits.iter().try_for_each(|edit| walls.admit(Path::new(&edit.path)).map(drop))
+fn gate(roots: &Roots, plan: &Plan) -> Result<(), ToolError> {
+    plan.edits.iter().try_for_each(|edit| roots.admit_write(Path::new(&edit.path)).map(drop))
 }
 
 /// `Rename Invoice to Bill: 3 files, 9 edits`.

@@ -4,7 +4,6 @@
 //! there too was failing already and does not block the write, which is then redone. A test that passed
 //! before and fails after keeps the write undone (TESTS_FAILED), its plan kept for inspection.
 
-use super::walls_of;
 use crate::plans::{Kept, Plan};
 use crate::tools::Call;
 use crate::tools::Resolved;
@@ -146,7 +145,14 @@ async fn step(resolved: &Resolved, written: &Written<'_>, direction: Direction) 
     let deadline = tokio::time::Instant::now() + written.workspace.write_timeout();
     written
         .workspace
-        .step(written.guard, written.operation_id, direction, walls_of(resolved), deadline, &CancellationToken::new())
+        .step(
+            written.guard,
+            written.operation_id,
+            direction,
+            resolved.target.roots.clone(),
+            deadline,
+            &CancellationToken::new(),
+        )
         .await
         .map(drop)
 }

@@ -43,14 +43,7 @@ pub async fn call_hierarchy(call: &Call, input: CallHierarchyInput) -> Result<Ca
         "solution": resolved.target.solution, "file": request.position.file, "line": request.position.line,
         "column": request.position.column, "incoming": request.incoming, "outgoing": request.outgoing,
     });
-    let paged = Paged {
-        tool: "get_call_hierarchy",
-        canonical,
-        page_size,
-        cursor: input.cursor.as_deref(),
-        what: "the calls",
-        cap: limits.total_items,
-    };
+    let paged = Paged::new("get_call_hierarchy", canonical, page_size, input.cursor.as_deref(), "the calls");
     let page = call
         .page(&resolved, paged, ask::call_hierarchy(request), |hierarchy, gate| {
             let mut items = calls(gate, CallDirection::Incoming, &hierarchy.incoming);

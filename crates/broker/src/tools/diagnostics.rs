@@ -46,14 +46,14 @@ pub async fn compilation_diagnostics(
         "minSeverity": convert::severity_name(request.min_severity).as_str(),
         "includeAnalyzers": request.include_analyzers,
     });
-    let paged = Paged {
-        tool: "get_compilation_diagnostics",
+    let paged = Paged::new(
+        "get_compilation_diagnostics",
         canonical,
         page_size,
-        cursor: input.cursor.as_deref(),
-        what: "the files with diagnostics",
-        cap: limits.diagnostic_files(),
-    };
+        input.cursor.as_deref(),
+        "the files with diagnostics",
+    )
+    .capped_at(limits.diagnostic_files());
     if scope != "file" && paged.cursor.is_none() {
         let what = request.project.clone().unwrap_or_else(|| resolved.target.solution.display().to_string());
         call.progress.step(format!("Compiling the {scope} {what}")).await;

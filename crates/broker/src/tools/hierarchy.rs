@@ -80,14 +80,8 @@ pub async fn find_implementations(
         "solution": resolved.target.solution, "target": format!("{:?}", request.target),
         "derived": request.derived_types, "implementations": request.interface_implementations,
     });
-    let paged = Paged {
-        tool: "find_implementations",
-        canonical,
-        page_size,
-        cursor: input.cursor.as_deref(),
-        what: "the implementations",
-        cap: limits.total_items,
-    };
+    let paged =
+        Paged::new("find_implementations", canonical, page_size, input.cursor.as_deref(), "the implementations");
     let page = call
         .page(&resolved, paged, ask::implementations(request), |list, gate| {
             let mut items: Vec<ImplementationItem> = list

@@ -54,14 +54,7 @@ pub async fn available_members(call: &Call, input: AvailableMembersInput) -> Res
         "column": request.position.column, "extensions": request.include_extension_methods,
         "static": request.include_static, "filter": filter,
     });
-    let paged = Paged {
-        tool: "get_available_members",
-        canonical,
-        page_size,
-        cursor: input.cursor.as_deref(),
-        what: "the members",
-        cap: limits.total_items,
-    };
+    let paged = Paged::new("get_available_members", canonical, page_size, input.cursor.as_deref(), "the members");
     let page = call
         .page(&resolved, paged, ask::members(request), |list, gate| {
             let mut items: Vec<MemberItem> = list.members.iter().map(|m| member(gate, m)).collect();

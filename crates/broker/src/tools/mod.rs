@@ -60,13 +60,30 @@ pub struct Documents {
 /// What a list tool asks of [`Call::page`].
 pub struct Paged<'a> {
     /// The tool and its canonical arguments: the request key its cursors carry.
-    pub tool: &'static str,
-    pub canonical: serde_json::Value,
-    pub page_size: usize,
+    tool: &'static str,
+    canonical: serde_json::Value,
+    page_size: usize,
     pub cursor: Option<&'a str>,
-    /// What the listing holds (for the refusal past its cap) and that cap on its items.
-    pub what: &'static str,
-    pub cap: usize,
+    /// What the listing holds, for the refusal past its cap.
+    what: &'static str,
+    /// The cap on the listing's items; the total-items limit unless given.
+    cap: Option<usize>,
+}
+
+impl<'a> Paged<'a> {
+    pub fn new(
+        tool: &'static str,
+        canonical: serde_json::Value,
+        page_size: usize,
+        cursor: Option<&'a str>,
+        what: &'static str,
+    ) -> Self {
+        Self { tool, canonical, page_size, cursor, what, cap: None }
+    }
+
+    pub fn capped_at(self, cap: usize) -> Self {
+        Self { cap: Some(cap), ..self }
+    }
 }
 
 /// A call's resolved target with its workspace, and the file the call named, admitted by its gate.
@@ -152,7 +169,8 @@ impl Call {
         let listing = |reply| {
             let gate = RootGate::new(&resolved.target);
             let (header, items) = list(reply, &gate)?;
-            self.services.limits.check_total(paged.what, items.len(), paged.cap)?;
+            let limits = &self.services.limits;
+            limits.check_total(paged.what, items.len(), paged.cap.unwrap_or(limits.total_items))?;
             Ok(Listing { header, items, omitted: gate.omitted() })
         };
         self.services.pager.page(resolved.target.roots.workspace(), request, first, current, listing).await

@@ -90,14 +90,7 @@ pub async fn find_references(call: &Call, input: FindReferencesInput) -> Result<
         "solution": resolved.target.solution, "file": position.file, "line": position.line,
         "column": position.column, "includeDeclaration": include_declaration,
     });
-    let paged = Paged {
-        tool: "find_references",
-        canonical,
-        page_size,
-        cursor: input.cursor.as_deref(),
-        what: "the references",
-        cap: limits.total_items,
-    };
+    let paged = Paged::new("find_references", canonical, page_size, input.cursor.as_deref(), "the references");
     let references = ReferencesRequest { position, include_declaration };
     let page = call
         .page(&resolved, paged, ask::references(references), |list, gate| {

@@ -19,14 +19,8 @@ pub async fn document_symbols(call: &Call, input: DocumentSymbolsInput) -> Resul
     let resolved = call.resolve(input.solution_path.as_deref(), Some(&file)).await?;
     let file = file.display().to_string();
     let canonical = serde_json::json!({"solution": resolved.target.solution, "file": file});
-    let paged = Paged {
-        tool: "get_document_symbols",
-        canonical,
-        page_size,
-        cursor: input.cursor.as_deref(),
-        what: "the document's symbols",
-        cap: limits.total_items,
-    };
+    let paged =
+        Paged::new("get_document_symbols", canonical, page_size, input.cursor.as_deref(), "the document's symbols");
     let page = call
         .page(&resolved, paged, ask::document_symbols(DocumentRequest { file: file.clone() }), |list, _| {
             let mut items: Vec<DocumentSymbolItem> = list
@@ -83,14 +77,7 @@ pub async fn search_symbols(call: &Call, input: SearchSymbolsInput) -> Result<Se
     }
     let resolved = call.resolve(input.solution_path.as_deref(), None).await?;
     let canonical = serde_json::json!({"solution": resolved.target.solution, "query": query});
-    let paged = Paged {
-        tool: "search_symbols",
-        canonical,
-        page_size,
-        cursor: input.cursor.as_deref(),
-        what: "the matching symbols",
-        cap: limits.total_items,
-    };
+    let paged = Paged::new("search_symbols", canonical, page_size, input.cursor.as_deref(), "the matching symbols");
     let page = call
         .page(&resolved, paged, ask::search_symbols(SymbolSearchRequest { query: query.clone() }), |matches, gate| {
             let mut items: Vec<SymbolMatchItem> = matches

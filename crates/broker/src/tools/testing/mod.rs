@@ -42,14 +42,7 @@ pub async fn find_tests(call: &Call, input: FindTestsInput) -> Result<FindTestsO
         "solution": resolved.target.solution, "origin": convert::stable_id(&format!("{origin:?}")),
         "project": input.project,
     });
-    let paged = Paged {
-        tool: "find_tests",
-        canonical,
-        page_size,
-        cursor: input.cursor.as_deref(),
-        what: "the tests",
-        cap: limits.total_items,
-    };
+    let paged = Paged::new("find_tests", canonical, page_size, input.cursor.as_deref(), "the tests");
     let request = FindTestsRequest { origin, project: input.project.clone() };
     let page = call.page(&resolved, paged, ask::find_tests(request), |found, gate| Ok(listing(gate, &found))).await?;
     Ok(FindTestsOutput {

@@ -14,12 +14,13 @@ struct Checked {
     named: bool,
 }
 
-const CRATES: [Checked; 5] = [
+const CRATES: [Checked; 6] = [
     Checked { dir: "crates/broker", heading: "the broker", named: true },
     Checked { dir: "crates/workspace-actor", heading: "workspace-actor", named: true },
     Checked { dir: "crates/roslyn-host", heading: "roslyn-host", named: true },
     Checked { dir: "crates/protocol", heading: "protocol", named: false },
     Checked { dir: "crates/paths", heading: "paths", named: true },
+    Checked { dir: "xtask", heading: "xtask", named: false },
 ];
 
 fn repository() -> PathBuf {

@@ -1,3 +1,5 @@
+//! The corpus generator's tests: exact counts, same bytes on every run, every token filled.
+
 use super::*;
 use std::collections::BTreeMap;
 

@@ -775,4 +775,25 @@ mod tests {
         assert!(outside.join(".A.cs.op7.tmp").exists(), "a temporary where the roots no longer reach is left");
         assert!(walk(&s.journal).is_empty());
     }
+
+    #[test]
+    fn a_temporary_swapped_for_a_link_after_staging_is_never_renamed_in() {
+        let s = setup(&[("A.cs", "class A {}")]);
+        let outside = s.journal.parent().expect("base").join("secret.cs");
+        fs::write(&outside, "secret").expect("outside");
+        let writes = vec![replace(&s.root.join("A.cs"), "class A {}", "class A2 {}")];
+        let mut transaction = Transaction::prepare(&s.journal, "op8", &s.root, s.roots(), &writes).expect("prepared");
+        // Whoever can write the project's folder replaces our temporary with a link to a file outside it,
+        // which the rename would put in place of A.cs.
+        let temp = s.root.join(".A.cs.op8.tmp");
+        fs::remove_file(&temp).expect("temporary");
+        std::os::unix::fs::symlink(&outside, &temp).expect("link");
+        let error = transaction.commit().expect_err("refused");
+        assert_eq!(error.code, ErrorCode::SOURCE_NOT_IN_WORKSPACE);
+        transaction.rollback().expect("rolled back");
+        let a = s.root.join("A.cs");
+        assert!(!a.symlink_metadata().expect("A").file_type().is_symlink(), "A.cs is no link");
+        assert_eq!(fs::read_to_string(a).expect("A"), "class A {}");
+        assert_eq!(fs::read_to_string(&outside).expect("outside"), "secret");
+    }
 }

@@ -31,25 +31,33 @@ fn architecture() -> String {
     std::fs::read_to_string(repository().join("ARCHITECTURE.md")).expect("read ARCHITECTURE.md")
 }
 
+/// Every file under `dir` whose name ends in `.<extension>`.
+fn files(dir: &Path, extension: &str) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(folder) = pending.pop() {
+        for path in std::fs::read_dir(&folder).expect("read folder").flatten().map(|e| e.path()) {
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|e| e == extension) {
+                found.push(path);
+            }
+        }
+    }
+    found
+}
+
 /// Every `.rs` file under a crate's `src`, by module path (`tools::moves::input`; the root is `main` or `lib`).
 fn modules(krate: &str) -> BTreeMap<Vec<String>, PathBuf> {
     let src = repository().join(krate).join("src");
     let mut found = BTreeMap::new();
-    let mut pending = vec![src.clone()];
-    while let Some(folder) = pending.pop() {
-        for entry in std::fs::read_dir(&folder).expect("read src").flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                let relative = path.strip_prefix(&src).expect("under src").with_extension("");
-                let mut parts: Vec<String> = relative.iter().map(|p| p.to_string_lossy().into_owned()).collect();
-                if parts.last().is_some_and(|l| l == "mod") && parts.len() > 1 {
-                    parts.pop();
-                }
-                found.insert(parts, path);
-            }
+    for path in files(&src, "rs") {
+        let relative = path.strip_prefix(&src).expect("under src").with_extension("");
+        let mut parts: Vec<String> = relative.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+        if parts.last().is_some_and(|l| l == "mod") && parts.len() > 1 {
+            parts.pop();
         }
+        found.insert(parts, path);
     }
     found
 }
@@ -280,32 +288,22 @@ fn the_hosts_namespaces_import_only_their_own_layer_and_those_below() {
     let mut wrong = Vec::new();
     for (own, layer) in layers.iter().enumerate() {
         for folder in &layer.modules {
-            let mut pending = vec![host.join(folder)];
-            while let Some(dir) = pending.pop() {
-                for path in std::fs::read_dir(&dir).expect("host folder").flatten().map(|e| e.path()) {
-                    if path.is_dir() {
-                        pending.push(path);
-                        continue;
-                    }
-                    if path.extension().is_none_or(|e| e != "cs") {
-                        continue;
-                    }
-                    let text = std::fs::read_to_string(&path).expect("C# file");
-                    for (number, line) in text.lines().enumerate().filter(|(_, l)| !l.trim_start().starts_with("//")) {
-                        for (at, _) in line.match_indices("RoslynMcp.Host.") {
-                            let rest = &line[at + "RoslynMcp.Host.".len()..];
-                            let named = &rest[..rest.find(|c: char| !c.is_ascii_alphanumeric()).unwrap_or(rest.len())];
-                            let Some(theirs) = layer_of(named) else { continue };
-                            if theirs < own || (theirs == own && named != folder && layer.apart) {
-                                let file = path.strip_prefix(repository()).unwrap_or(&path).display().to_string();
-                                wrong.push(format!(
-                                    "{file}:{}: {folder}/ ({}) uses {named}/ ({}): move what it uses down to {folder}/'s \
-                                     layer or below",
-                                    number + 1,
-                                    layer.name,
-                                    layers[theirs].name
-                                ));
-                            }
+            for path in files(&host.join(folder), "cs") {
+                let text = std::fs::read_to_string(&path).expect("C# file");
+                for (number, line) in text.lines().enumerate().filter(|(_, l)| !l.trim_start().starts_with("//")) {
+                    for (at, _) in line.match_indices("RoslynMcp.Host.") {
+                        let rest = &line[at + "RoslynMcp.Host.".len()..];
+                        let named = &rest[..rest.find(|c: char| !c.is_ascii_alphanumeric()).unwrap_or(rest.len())];
+                        let Some(theirs) = layer_of(named) else { continue };
+                        if theirs < own || (theirs == own && named != folder && layer.apart) {
+                            let file = path.strip_prefix(repository()).unwrap_or(&path).display().to_string();
+                            wrong.push(format!(
+                                "{file}:{}: {folder}/ ({}) uses {named}/ ({}): move what it uses down to {folder}/'s \
+                                 layer or below",
+                                number + 1,
+                                layer.name,
+                                layers[theirs].name
+                            ));
                         }
                     }
                 }

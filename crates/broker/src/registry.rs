@@ -1,7 +1,7 @@
 //! The registry of loaded solutions and their supervisor. The registry is a moka cache, least recently used
-//! out first, idle entries expired; opening a solution is moka's `get_with`, so a workspace starts once. An
-//! evicted workspace is stopped (after any write in progress) and its host exits. Each unloading is counted
-//! by its reason where that reason is decided. The [`Supervisor`] actor is linked to every workspace actor
+//! out first, idle entries expired; opening a solution is moka's get-or-insert (`entry().or_insert_with`), so
+//! a workspace starts once. An evicted workspace is stopped (after any write in progress) and its host exits.
+//! Each unloading is counted by its reason where that reason is decided. The [`Supervisor`] actor is linked to every workspace actor
 //! and takes one that ended unasked out of the registry, so that the next call opens the solution afresh.
 
 use crate::resolve::Loaded;

@@ -63,8 +63,8 @@ impl Roots {
     /// land on the link's target. A refusal names where it resolves: SOURCE_NOT_IN_WORKSPACE for an
     /// existing path, INVALID_TARGET_PATH for one the write would create.
     pub fn admit_write(&self, path: &Path) -> Result<Admitted, ToolError> {
-        let exists = path.symlink_metadata().is_ok();
-        let code = if exists { ErrorCode::SOURCE_NOT_IN_WORKSPACE } else { ErrorCode::INVALID_TARGET_PATH };
+        let entry = path.symlink_metadata().ok();
+        let code = if entry.is_some() { ErrorCode::SOURCE_NOT_IN_WORKSPACE } else { ErrorCode::INVALID_TARGET_PATH };
         let refuse = |code, resolved: Option<&Path>, why: &str| {
             let whither = resolved.filter(|r| *r != path).map(|r| format!(" ({})", r.display())).unwrap_or_default();
             self.refusal(code, format!("{} {why}{whither}; nothing was changed", path.display()), path, resolved)
@@ -80,7 +80,7 @@ impl Roots {
         if !self.holds(&resolved) {
             return Err(refuse(code, Some(&resolved), "resolves outside the workspace roots"));
         }
-        if path.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink()) {
+        if entry.is_some_and(|m| m.file_type().is_symlink()) {
             let target = fs::canonicalize(path).or_else(|_| fs::read_link(path)).unwrap_or_default();
             let code = if self.holds(&target) { ErrorCode::FILESYSTEM_ERROR } else { code };
             return Err(refuse(code, Some(&target), "is a symbolic link; a write replaces files, never links")

@@ -21,7 +21,7 @@ use std::time::Instant;
 
 pub async fn get_code_actions(call: &Call, input: GetCodeActionsInput) -> Result<CodeActionsOutput, ToolError> {
     let (resolved, position) =
-        call.position_at(&input.file_path, input.line, input.column, input.solution_path.as_deref()).await?;
+        call.position_at(&input.file_path, input.line, input.column, input.solution_path.as_deref())?;
     let span = selection(position, input.end_line, input.end_column)?;
     call.progress.step("Asking Roslyn's refactoring and code-fix providers").await;
     let reply = call.ask(&resolved.workspace, ask::code_actions(CodeActionsRequest { span: span.clone() })).await?;
@@ -65,7 +65,7 @@ pub async fn apply_code_action(call: &Call, input: ApplyCodeActionInput) -> Resu
     let options = options(&action, input.options)?;
     // The applying session's own roots: an id carries no right to the file it was listed for.
     let file = call.file(&action.span.file, "id")?;
-    let resolved = call.resolve(Some(&action.solution.display().to_string()), Some(&file)).await?;
+    let (resolved, _) = call.resolve_file(Some(&action.solution.display().to_string()), &file)?;
     let title = action.title();
     call.progress.step(format!("Computing {title}")).await;
     let request = ask::plan_code_action(Box::new(CodeActionRequest {

@@ -26,7 +26,7 @@ pub async fn analyze_code_block(
         .suggest("Analyze a smaller block"));
     }
     let (resolved, position) =
-        call.position_at(&input.file_path, input.line, input.column, input.solution_path.as_deref()).await?;
+        call.position_at(&input.file_path, input.line, input.column, input.solution_path.as_deref())?;
     let block = CodeBlock { position, code: input.code };
     let analysis = call.ask(&resolved.workspace, ask::analyze_code(block)).await?.body;
     let mut diagnostics: Vec<SnippetDiagnostic> = analysis

@@ -32,7 +32,7 @@ pub async fn call_hierarchy(call: &Call, input: CallHierarchyInput) -> Result<Ca
     let limits = call.services.limits;
     let page_size = limits.page_size(input.page_size)?;
     let (resolved, position) =
-        call.position_at(&input.file_path, input.line, input.column, input.solution_path.as_deref()).await?;
+        call.position_at(&input.file_path, input.line, input.column, input.solution_path.as_deref())?;
     let direction = input.direction.unwrap_or(CallDirection::Both);
     let request = CallHierarchyRequest {
         position,

@@ -32,7 +32,7 @@ pub async fn format_document(call: &Call, input: FormatDocumentInput) -> Result<
         }
     };
     let (resolved, Documents { file, project }) =
-        call.documents(input.file_path.as_deref(), input.project, input.solution_path.as_deref()).await?;
+        call.documents(input.file_path.as_deref(), input.project, input.solution_path.as_deref())?;
     call.progress.step("Formatting as .editorconfig says").await;
     let request = ask::plan_format(FormatRequest { file, project, lines });
     plan_then_write(call, resolved, WriteMode::new(input.preview, input.verify)?, began, request, |reply, solution| {
@@ -48,8 +48,7 @@ pub async fn find_replace(call: &Call, input: FindReplaceInput) -> Result<WriteO
     if input.pattern.is_empty() {
         return Err(ToolError::new(ErrorCode::INVALID_PARAMETER, "`pattern` is empty").detail("field", "pattern"));
     }
-    let (resolved, Documents { project, .. }) =
-        call.documents(None, input.project, input.solution_path.as_deref()).await?;
+    let (resolved, Documents { project, .. }) = call.documents(None, input.project, input.solution_path.as_deref())?;
     call.progress.step(format!("Searching for {:?}", input.pattern)).await;
     let request = ask::plan_find_replace(FindReplaceRequest {
         pattern: input.pattern,
@@ -77,7 +76,7 @@ pub async fn find_replace(call: &Call, input: FindReplaceInput) -> Result<WriteO
 pub async fn remove_unused(call: &Call, input: RemoveUnusedInput) -> Result<WriteOutput<Outline>, ToolError> {
     let began = Instant::now();
     let (resolved, Documents { file, project }) =
-        call.documents(input.file_path.as_deref(), input.project, input.solution_path.as_deref()).await?;
+        call.documents(input.file_path.as_deref(), input.project, input.solution_path.as_deref())?;
     let mut kinds: Vec<UnusedKind> = input.kinds.unwrap_or_default().into_iter().map(kind).collect();
     kinds.sort();
     kinds.dedup();

@@ -1,6 +1,6 @@
 //! get_compilation_diagnostics: one file, one project or the whole solution, paged by files.
 
-use super::{Call, Paged, convert};
+use super::{Call, Documents, Paged, convert};
 use protocol::host::ask;
 use protocol::host::{self, DiagnosticsRequest, Severity};
 use protocol::tools::diagnostics::*;
@@ -28,10 +28,10 @@ pub async fn compilation_diagnostics(
     if project.as_deref() == Some("") {
         return Err(ToolError::new(ErrorCode::INVALID_PARAMETER, "`project` is empty").detail("field", "project"));
     }
-    let file = input.file_path.as_deref().map(|raw| call.file(raw, "filePath")).transpose()?;
-    let resolved = call.resolve(input.solution_path.as_deref(), file.as_deref()).await?;
+    let (resolved, Documents { file, project }) =
+        call.documents(input.file_path.as_deref(), project, input.solution_path.as_deref())?;
     let request = DiagnosticsRequest {
-        file: file.as_ref().map(|f| f.display().to_string()),
+        file,
         project,
         min_severity: convert::severity(input.min_severity.unwrap_or(SeverityName::Warning)),
         include_analyzers: input.include_analyzers.unwrap_or(false),

@@ -23,11 +23,11 @@ async fn symbol_target(
             Err(ToolError::new(ErrorCode::INVALID_SYMBOL_NAME, "`typeName` is empty").detail("field", "typeName"))
         }
         (Some(name), None, None, None) => {
-            let resolved = call.resolve(solution_path, None).await?;
+            let resolved = call.resolve(solution_path)?;
             Ok((resolved, host::SymbolTarget::Named(name.to_owned())))
         }
         (None, Some(file), Some(line), Some(column)) => {
-            let (resolved, position) = call.position_at(file, line, column, solution_path).await?;
+            let (resolved, position) = call.position_at(file, line, column, solution_path)?;
             Ok((resolved, host::SymbolTarget::At(position)))
         }
         (None, _, _, _) => {

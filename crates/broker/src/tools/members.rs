@@ -43,7 +43,7 @@ pub async fn available_members(call: &Call, input: AvailableMembersInput) -> Res
     let page_size = limits.page_size(input.page_size)?;
     let filter = input.filter.as_deref().map(str::trim).unwrap_or("").to_lowercase();
     let (resolved, position) =
-        call.position_at(&input.file_path, input.line, input.column, input.solution_path.as_deref()).await?;
+        call.position_at(&input.file_path, input.line, input.column, input.solution_path.as_deref())?;
     let request = MembersRequest {
         position,
         include_extension_methods: input.include_extension_methods.unwrap_or(true),
@@ -86,7 +86,7 @@ fn by_name(a: &MemberItem, b: &MemberItem) -> std::cmp::Ordering {
 }
 
 pub async fn method_overloads(call: &Call, input: MethodOverloadsInput) -> Result<MethodOverloadsOutput, ToolError> {
-    let (resolved, position) = call.position(&input).await?;
+    let (resolved, position) = call.position(&input)?;
     let list = call.ask(&resolved.workspace, ask::overloads(position)).await?.body;
     let gate = RootGate::new(&resolved.target);
     let mut overloads: Vec<MemberItem> = list.overloads.iter().map(|m| member(&gate, m)).collect();

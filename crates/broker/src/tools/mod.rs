@@ -86,29 +86,43 @@ impl<'a> Paged<'a> {
     }
 }
 
-/// A call's resolved target with its workspace, and the file the call named, admitted by its gate.
+/// A call's resolved target with its workspace.
 pub struct Resolved {
     pub target: Target,
     pub workspace: Arc<Workspace>,
-    pub file: Option<Admitted>,
 }
 
 impl Call {
-    /// Resolves the solution for a call about `file` (if any) and opens its workspace.
-    pub async fn resolve(&self, solution_path: Option<&str>, file: Option<&Path>) -> Result<Resolved, ToolError> {
+    /// Resolves the solution of a call that names no file, and opens its workspace.
+    pub fn resolve(&self, solution_path: Option<&str>) -> Result<Resolved, ToolError> {
+        self.open(self.target(solution_path, None)?)
+    }
+
+    /// Resolves the solution of a call about `file`, admits the file through its gate, and opens the
+    /// workspace; the admitted file is what goes to the host.
+    pub fn resolve_file(&self, solution_path: Option<&str>, file: &Path) -> Result<(Resolved, Admitted), ToolError> {
+        let target = self.target(solution_path, Some(file))?;
+        let file = target.admit(file)?;
+        Ok((self.open(target)?, file))
+    }
+
+    fn target(&self, solution_path: Option<&str>, file: Option<&Path>) -> Result<Target, ToolError> {
         let target = resolve::target(solution_path, file, &self.scope, || self.services.registry.loaded())?;
         tracing::Span::current().record("solution", tracing::field::display(target.solution.display()));
-        let file = file.map(|file| target.admit(file)).transpose()?;
+        Ok(target)
+    }
+
+    fn open(&self, target: Target) -> Result<Resolved, ToolError> {
         let workspace = self.services.workspace(target.solution.clone())?;
-        Ok(Resolved { target, workspace, file })
+        Ok(Resolved { target, workspace })
     }
 
     /// Validates and gates a position, and opens the workspace it belongs to.
-    pub async fn position(&self, input: &PositionInput) -> Result<(Resolved, Position), ToolError> {
-        self.position_at(&input.file_path, input.line, input.column, input.solution_path.as_deref()).await
+    pub fn position(&self, input: &PositionInput) -> Result<(Resolved, Position), ToolError> {
+        self.position_at(&input.file_path, input.line, input.column, input.solution_path.as_deref())
     }
 
-    pub async fn position_at(
+    pub fn position_at(
         &self,
         file_path: &str,
         line: u32,
@@ -117,27 +131,29 @@ impl Call {
     ) -> Result<(Resolved, Position), ToolError> {
         args::position(line, column)?;
         let file = self.file(file_path, "filePath")?;
-        let resolved = self.resolve(solution_path, Some(&file)).await?;
-        let file = resolved.file.as_ref().map(Admitted::to_string).unwrap_or_default();
-        Ok((resolved, Position { file, line, column }))
+        let (resolved, file) = self.resolve_file(solution_path, &file)?;
+        Ok((resolved, Position { file: file.to_string(), line, column }))
     }
 
     /// The documents a whole-file tool works on: one file (gated), else one project, else the solution; and the
     /// solution they belong to, opened.
-    pub async fn documents(
+    pub fn documents(
         &self,
         file_path: Option<&str>,
         project: Option<String>,
         solution_path: Option<&str>,
     ) -> Result<(Resolved, Documents), ToolError> {
-        let file = file_path.map(|f| self.file(f, "filePath")).transpose()?;
-        let resolved = self.resolve(solution_path, file.as_deref()).await?;
-        let file = resolved.file.as_ref().map(Admitted::to_string);
-        let project = if file.is_some() { None } else { project };
-        Ok((resolved, Documents { file, project }))
+        match file_path {
+            Some(file_path) => {
+                let file = self.file(file_path, "filePath")?;
+                let (resolved, file) = self.resolve_file(solution_path, &file)?;
+                Ok((resolved, Documents { file: Some(file.to_string()), project: None }))
+            }
+            None => Ok((self.resolve(solution_path)?, Documents { file: None, project })),
+        }
     }
 
-    /// An existing file named by an argument, gated later by [`Call::resolve`].
+    /// An existing file named by an argument, gated later by [`Call::resolve_file`].
     pub fn file(&self, raw: &str, field: &str) -> Result<PathBuf, ToolError> {
         resolve::existing_file(raw, field, &self.scope)
     }

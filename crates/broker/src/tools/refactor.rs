@@ -23,7 +23,7 @@ pub async fn rename_symbol(call: &Call, input: RenameSymbolInput) -> Result<Writ
     let began = Instant::now();
     identifier(&input.new_name, "newName")?;
     let (resolved, position) =
-        call.position_at(&input.file_path, input.line, input.column, input.solution_path.as_deref()).await?;
+        call.position_at(&input.file_path, input.line, input.column, input.solution_path.as_deref())?;
     call.progress.step(format!("Computing the rename to {}", input.new_name)).await;
     let request = ask::plan_rename(RenameRequest {
         position,
@@ -51,7 +51,7 @@ pub async fn organize_usings(call: &Call, input: OrganizeUsingsInput) -> Result<
         .suggest("Leave either at its default (true)"));
     }
     let (resolved, Documents { file, project }) =
-        call.documents(input.file_path.as_deref(), input.project, input.solution_path.as_deref()).await?;
+        call.documents(input.file_path.as_deref(), input.project, input.solution_path.as_deref())?;
     call.progress.step("Computing the using directives to remove and their order").await;
     let request = ask::plan_organize_usings(OrganizeUsingsRequest { file, project, remove_unused, sort });
     plan_then_write(call, resolved, WriteMode::new(input.preview, input.verify)?, began, request, |reply, solution| {

@@ -16,8 +16,8 @@ pub async fn document_symbols(call: &Call, input: DocumentSymbolsInput) -> Resul
     let limits = call.services.limits;
     let page_size = limits.page_size(input.page_size)?;
     let file = call.file(&input.file_path, "filePath")?;
-    let resolved = call.resolve(input.solution_path.as_deref(), Some(&file)).await?;
-    let file = file.display().to_string();
+    let (resolved, file) = call.resolve_file(input.solution_path.as_deref(), &file)?;
+    let file = file.to_string();
     let canonical = serde_json::json!({"solution": resolved.target.solution, "file": file});
     let paged =
         Paged::new("get_document_symbols", canonical, page_size, input.cursor.as_deref(), "the document's symbols");
@@ -75,7 +75,7 @@ pub async fn search_symbols(call: &Call, input: SearchSymbolsInput) -> Result<Se
             .detail("field", "query")
             .suggest("Give part of a name: a prefix, a substring or camel-case humps such as `CuRe`"));
     }
-    let resolved = call.resolve(input.solution_path.as_deref(), None).await?;
+    let resolved = call.resolve(input.solution_path.as_deref())?;
     let canonical = serde_json::json!({"solution": resolved.target.solution, "query": query});
     let paged = Paged::new("search_symbols", canonical, page_size, input.cursor.as_deref(), "the matching symbols");
     let page = call

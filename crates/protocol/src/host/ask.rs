@@ -13,25 +13,33 @@ pub struct Ask<R> {
 /// Reads the payload of the expected answer; any other answer comes back as it was.
 pub type Answer<R> = fn(ResponseBody) -> Result<R, Box<ResponseBody>>;
 
-/// One constructor per request: `name(input) -> Ask<payload of its answer>`.
+/// One constructor per request: `name(input) -> Ask<payload of its answer>`; an answer without a payload
+/// (`Pong`) gives `()`.
 macro_rules! asks {
-    ($($name:ident: $request:ident($input:ty) => $response:ident($output:ty);)*) => {
-        $(
-            pub fn $name(input: $input) -> Ask<$output> {
-                Ask {
-                    body: RequestBody::$request(input),
-                    answer: |body| match body {
-                        ResponseBody::$response(output) => Ok(output),
-                        other => Err(Box::new(other)),
-                    },
-                }
-            }
-        )*
+    ($($name:ident: $request:ident($input:ty) => $response:ident $(($output:ty))?;)*) => {
+        $(asks!(@one $name, $request, $input, $response $(, $output)?);)*
 
-        // Does not compile while a request has no constructor here (`Ping`'s is below).
+        // Does not compile while a request has no constructor here.
         const _: fn(&RequestBody) = |body| match body {
-            $(RequestBody::$request(_))|* | RequestBody::Ping(_) => {}
+            $(RequestBody::$request(_))|* => {}
         };
+    };
+    (@one $name:ident, $request:ident, $input:ty, $response:ident, $output:ty) => {
+        asks!(@fn $name, $request, $input, $output, ResponseBody::$response(output) => output);
+    };
+    (@one $name:ident, $request:ident, $input:ty, $response:ident) => {
+        asks!(@fn $name, $request, $input, (), ResponseBody::$response => ());
+    };
+    (@fn $name:ident, $request:ident, $input:ty, $output:ty, $expected:pat => $payload:expr) => {
+        pub fn $name(input: $input) -> Ask<$output> {
+            Ask {
+                body: RequestBody::$request(input),
+                answer: |body| match body {
+                    $expected => Ok($payload),
+                    other => Err(Box::new(other)),
+                },
+            }
+        }
     };
 }
 
@@ -60,17 +68,7 @@ asks! {
     plan_remove_unused: PlanRemoveUnused(RemoveUnusedRequest) => RemoveUnusedPlan(RemoveUnusedPlan);
     warm_up: WarmUp(WarmUpRequest) => WarmedUp(WarmedUp);
     find_tests: FindTests(FindTestsRequest) => FoundTests(FoundTests);
-}
-
-/// A ping, answered by a `Pong` that carries nothing.
-pub fn ping(input: PingRequest) -> Ask<()> {
-    Ask {
-        body: RequestBody::Ping(input),
-        answer: |body| match body {
-            ResponseBody::Pong => Ok(()),
-            other => Err(Box::new(other)),
-        },
-    }
+    ping: Ping(PingRequest) => Pong;
 }
 
 #[cfg(test)]

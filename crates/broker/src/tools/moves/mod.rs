@@ -86,7 +86,7 @@ async fn run(
     mode: WriteMode,
     solution_path: Option<&str>,
 ) -> Result<WriteOutput<Outline>, ToolError> {
-    let resolved = call.resolve(solution_path, Some(&job.source)).await?;
+    let (resolved, _) = call.resolve_file(solution_path, &job.source)?;
     if let Some(path) = &job.also_admit {
         resolved.target.admit(path).map_err(as_target_error)?;
     }

@@ -162,16 +162,16 @@ async fn origin(call: &Call, input: &Change<'_>) -> Result<(Resolved, ChangeOrig
             )
             .detail("field", missing));
         };
-        let (resolved, position) = call.position_at(file, line, column, solution_path).await?;
+        let (resolved, position) = call.position_at(file, line, column, solution_path)?;
         return Ok((resolved, ChangeOrigin::Symbol(position)));
     }
     if let Some(id) = input.plan_id {
         let plan = call.services.plans.get(id)?;
-        let resolved = call.resolve(Some(&plan.solution.display().to_string()), None).await?;
+        let resolved = call.resolve(Some(&plan.solution.display().to_string()))?;
         let origin = plan_lines(&resolved, &plan).await?;
         return Ok((resolved, origin));
     }
-    let resolved = call.resolve(solution_path, None).await?;
+    let resolved = call.resolve(solution_path)?;
     if let Some(id) = input.operation_id {
         let history = resolved.workspace.history();
         let id = id.to_owned();

@@ -14,7 +14,7 @@ pub async fn apply_plan(call: &Call, input: ApplyPlanInput) -> Result<AppliedPla
     let plan = Plan::clone(&*call.services.plans.get(&input.plan_id)?);
     let solution = plan.solution.display().to_string();
     // The applying session's roots, not the previewing one's: a plan id passed around grants nothing.
-    let resolved = call.resolve(Some(&solution), None).await?;
+    let resolved = call.resolve(Some(&solution))?;
     gate(&resolved.target.roots, &plan)?;
     let workspace = call.load(&resolved.workspace).await?;
     let guard = workspace.begin_write()?;

@@ -18,7 +18,7 @@ pub async fn redo(call: &Call, input: OperationInput) -> Result<OperationOutput,
 }
 
 pub async fn list_operations(call: &Call, input: ListOperationsInput) -> Result<ListOperationsOutput, ToolError> {
-    let resolved = call.resolve(input.solution_path.as_deref(), None).await?;
+    let resolved = call.resolve(input.solution_path.as_deref())?;
     let history = resolved.workspace.history();
     let retained = history.bound();
     let operations = tokio::task::spawn_blocking(move || history.list())
@@ -33,7 +33,7 @@ pub async fn list_operations(call: &Call, input: ListOperationsInput) -> Result<
 
 async fn step(call: &Call, input: OperationInput, direction: Direction) -> Result<OperationOutput, ToolError> {
     let began = Instant::now();
-    let resolved = call.resolve(input.solution_path.as_deref(), None).await?;
+    let resolved = call.resolve(input.solution_path.as_deref())?;
     let workspace = call.load(&resolved.workspace).await?;
     let guard = workspace.begin_write()?;
     let roots = resolved.target.roots.clone();

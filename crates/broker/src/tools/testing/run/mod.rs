@@ -202,7 +202,7 @@ async fn selection(call: &Call, input: &RunTestsInput) -> Result<(Resolved, Chan
     if change.given() == 1 {
         return origin(call, &change).await;
     }
-    let resolved = call.resolve(input.solution_path.as_deref(), None).await?;
+    let resolved = call.resolve(input.solution_path.as_deref())?;
     Ok((resolved, ChangeOrigin::Tests(input.tests.clone().unwrap_or_default())))
 }
 

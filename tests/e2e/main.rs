@@ -5,6 +5,7 @@ mod support;
 
 mod cancel;
 mod catalog;
+mod change_signature;
 mod cleanup;
 mod code_actions;
 mod daemon;

@@ -2,28 +2,12 @@
 //! leaves a solution that `dotnet build` compiles, with find_references giving the same places under the new
 //! name; conflicts are refused before anything is written; undo restores every byte.
 
-use crate::support::{Fixture, Server, assert_same_tree, dotnet_build_errors, tree};
+use crate::support::{Fixture, Server, assert_same_tree, dotnet_build_errors, reference_lines, tree};
 use serde_json::{Value, json};
 
 const INVOICE: &str = "Core/Models/Invoice.cs";
 const FORMATTER: &str = "Core/Services/Formatter.cs";
 const PRICING: &str = "Core/Services/IPricing.cs";
-
-/// The places find_references gives for the symbol at a position, declarations included, as (file, line):
-/// independent of the columns a longer or shorter name shifts.
-async fn places(server: &Server, file: &str, line: u32, column: u32) -> Vec<(String, u64)> {
-    let found = server
-        .ok("find_references", json!({"filePath": file, "line": line, "column": column, "includeDeclaration": true}))
-        .await;
-    let mut places: Vec<_> = found["references"]
-        .as_array()
-        .expect("references")
-        .iter()
-        .map(|r| (r["filePath"].as_str().expect("filePath").to_owned(), r["line"].as_u64().expect("line")))
-        .collect();
-    places.sort();
-    places
-}
 
 async fn rename(server: &Server, file: &str, line: u32, column: u32, new_name: &str, options: Value) -> Value {
     let mut arguments = json!({"filePath": file, "line": line, "column": column, "newName": new_name});
@@ -39,7 +23,7 @@ async fn a_type_used_in_three_projects_is_renamed_with_its_file_through_a_previe
     let server = Server::start(&fixture.root, &[]).await;
     let invoice = fixture.file(INVOICE);
     let bill = fixture.file("Core/Models/Bill.cs");
-    let before_places = places(&server, &invoice, 4, 14).await;
+    let before_places = reference_lines(&server, &invoice, 4, 14).await;
     let before = tree(&fixture.root);
 
     let preview = rename(&server, &invoice, 4, 14, "Bill", json!({"preview": true})).await;
@@ -62,7 +46,7 @@ async fn a_type_used_in_three_projects_is_renamed_with_its_file_through_a_previe
         .collect();
     let mut renamed = renamed;
     renamed.sort();
-    assert_eq!(places(&server, &bill, 4, 14).await, renamed, "the same places under the new name");
+    assert_eq!(reference_lines(&server, &bill, 4, 14).await, renamed, "the same places under the new name");
     assert!(std::fs::read_to_string(fixture.path("App/Program.cs")).expect("read").contains("new Bill(10m)"));
     assert_eq!(dotnet_build_errors(&fixture.path("Rename.sln")).await, 0);
 
@@ -80,10 +64,10 @@ async fn members_overloads_parameters_and_locals_rename_with_everything_bound_to
     let program = fixture.file("App/Program.cs");
 
     // An interface member: its two implementations and the call through the interface too.
-    let before = places(&server, &pricing, 7, 13).await;
+    let before = reference_lines(&server, &pricing, 7, 13).await;
     let renamed = rename(&server, &pricing, 7, 13, "CostOf", json!({})).await;
     assert_eq!(renamed["totalEdits"], json!(4));
-    assert_eq!(places(&server, &pricing, 7, 13).await, before);
+    assert_eq!(reference_lines(&server, &pricing, 7, 13).await, before);
     assert!(std::fs::read_to_string(&program).expect("read").contains("CostOf("));
 
     // One overload alone, then all of them.
@@ -103,15 +87,15 @@ async fn members_overloads_parameters_and_locals_rename_with_everything_bound_to
     );
 
     // A parameter, passed by name in another project; then a local.
-    let before = places(&server, &formatter, 17, 57).await;
+    let before = reference_lines(&server, &formatter, 17, 57).await;
     assert_eq!(before.len(), 6, "{before:?}");
     let renamed = rename(&server, &formatter, 17, 57, "multiplier", json!({})).await;
     assert_eq!(renamed["symbol"]["kind"], json!("Parameter"));
-    assert_eq!(places(&server, &formatter, 17, 57).await, before);
+    assert_eq!(reference_lines(&server, &formatter, 17, 57).await, before);
     assert!(std::fs::read_to_string(&program).expect("read").contains("multiplier: 2m"));
-    let before = places(&server, &formatter, 19, 13).await;
+    let before = reference_lines(&server, &formatter, 19, 13).await;
     rename(&server, &formatter, 19, 13, "scaled", json!({})).await;
-    assert_eq!(places(&server, &formatter, 19, 13).await, before);
+    assert_eq!(reference_lines(&server, &formatter, 19, 13).await, before);
 
     assert_eq!(dotnet_build_errors(&fixture.path("Rename.sln")).await, 0);
     let history = server.ok("list_operations", json!({})).await;

@@ -342,6 +342,34 @@ fn broker_vectors() -> Vec<(&'static str, BrokerMessage)> {
             ),
         ),
         (
+            "broker_plan_change_signature",
+            request(
+                30,
+                RequestBody::PlanChangeSignature(ChangeSignatureRequest {
+                    position: Position { file: "/w/Pricing.cs".into(), line: 10, column: 28 },
+                    parameters: vec![
+                        SignatureParameter {
+                            name: "unitPrice".into(),
+                            new_name: "price".into(),
+                            new_type: "double".into(),
+                            added: None,
+                        },
+                        SignatureParameter {
+                            name: "currency".into(),
+                            new_name: String::new(),
+                            new_type: String::new(),
+                            added: Some(AddedParameter {
+                                type_name: "string".into(),
+                                default_value: "\"EUR\"".into(),
+                                argument: "\"USD\"".into(),
+                                named: true,
+                            }),
+                        },
+                    ],
+                }),
+            ),
+        ),
+        (
             "broker_find_tests_named",
             request(
                 29,
@@ -823,6 +851,23 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
             ),
         ),
         ("host_warmed_up", response(26, Outcome::Ok(ResponseBody::WarmedUp(WarmedUp { documents: 11 })))),
+        (
+            "host_change_signature_plan",
+            response(
+                30,
+                Outcome::Ok(ResponseBody::ChangeSignaturePlan(Box::new(ChangeSignaturePlan {
+                    display: "Shop.Pricing.Price(int, decimal)".into(),
+                    new_display: "Shop.Pricing.Price(double, string)".into(),
+                    kind: "Method".into(),
+                    location: Position { file: "/w/Pricing.cs".into(), line: 10, column: 28 },
+                    edits: vec![],
+                    declarations: 2,
+                    call_sites: 5,
+                    changes: 9,
+                    warnings: vec!["Renamed parameter unitPrice to price".into()],
+                }))),
+            ),
+        ),
         (
             "host_found_tests",
             response(

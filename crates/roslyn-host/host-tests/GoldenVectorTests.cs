@@ -146,6 +146,15 @@ public sealed class GoldenVectorTests
                 null)))
         },
         {
+            "broker_plan_change_signature",
+            Request(30, new RequestBody.PlanChangeSignature(new ChangeSignatureRequest(
+                new Position("/w/Pricing.cs", 10, 28),
+                [
+                    new SignatureParameter("unitPrice", "price", "double", null),
+                    new SignatureParameter("currency", "", "", new AddedParameter("string", "\"EUR\"", "\"USD\"", true)),
+                ])))
+        },
+        {
             "broker_find_tests_named",
             Request(29, new RequestBody.FindTests(new FindTestsRequest(new ChangeOrigin.Tests(["Pricing.XunitTests.CartTests.TotalAsksThePricer"]), null)))
         },
@@ -360,6 +369,19 @@ public sealed class GoldenVectorTests
                     ])))
             },
             { "host_warmed_up", Answer(26, new ResponseBody.WarmedUp(new WarmedUp(11))) },
+            {
+                "host_change_signature_plan",
+                Answer(30, new ResponseBody.ChangeSignaturePlan(new ChangeSignaturePlan(
+                    "Shop.Pricing.Price(int, decimal)",
+                    "Shop.Pricing.Price(double, string)",
+                    "Method",
+                    new Position("/w/Pricing.cs", 10, 28),
+                    [],
+                    2,
+                    5,
+                    9,
+                    ["Renamed parameter unitPrice to price"])))
+            },
             {
                 "host_found_tests",
                 Answer(27, new ResponseBody.FoundTests(new FoundTests(

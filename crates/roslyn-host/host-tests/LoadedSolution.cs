@@ -56,8 +56,8 @@ public abstract class LoadedSolution(string fixture, string solutionFile) : IAsy
         where T : ResponseBody
     {
         var (outcome, _) = await Dispatcher.HandleAsync(body, CancellationToken.None);
-        var ok = Assert.IsType<Outcome.Ok>(outcome);
-        return Assert.IsType<T>(ok.Value);
+        Assert.False(outcome is Outcome.Err { Value: var error }, $"refused: {(outcome as Outcome.Err)?.Value}");
+        return Assert.IsType<T>(Assert.IsType<Outcome.Ok>(outcome).Value);
     }
 
     public async Task<HostError> ErrAsync(RequestBody body)
@@ -109,4 +109,12 @@ public sealed class UnusedSolution() : LoadedSolution("Unused", "Unused.sln");
 public sealed class UnusedCollection : ICollectionFixture<UnusedSolution>
 {
     public const string Name = "Unused";
+}
+
+public sealed class SignatureSolution() : LoadedSolution("Signature", "Signature.slnx");
+
+[CollectionDefinition(Name)]
+public sealed class SignatureCollection : ICollectionFixture<SignatureSolution>
+{
+    public const string Name = "Signature";
 }

@@ -334,6 +334,22 @@ pub fn sites(fixture: &Fixture, items: &Value) -> Vec<(String, u64, u64)> {
     sites
 }
 
+/// The places find_references gives for the symbol at a position, declarations included, as sorted (file,
+/// line): independent of the columns a longer or shorter name shifts.
+pub async fn reference_lines(server: &Server, file: &str, line: u32, column: u32) -> Vec<(String, u64)> {
+    let found = server
+        .ok("find_references", json!({"filePath": file, "line": line, "column": column, "includeDeclaration": true}))
+        .await;
+    let mut places: Vec<_> = found["references"]
+        .as_array()
+        .expect("references")
+        .iter()
+        .map(|r| (r["filePath"].as_str().expect("filePath").to_owned(), r["line"].as_u64().expect("line")))
+        .collect();
+    places.sort();
+    places
+}
+
 /// Every diagnostic of a get_compilation_diagnostics answer (one page), its file groups flattened.
 pub fn diagnostics(answer: &Value) -> Value {
     let files = answer["files"].as_array().unwrap_or_else(|| panic!("no files in {answer}"));

@@ -4,7 +4,7 @@
 
 use super::{
     Call, actions, analyze, calls, cleanup, diagnose, diagnostics, hierarchy, initialize, members, moves, navigation,
-    refactor, symbols, testing, writes,
+    refactor, signature, symbols, testing, writes,
 };
 use protocol::ToolError;
 use protocol::tools::{self as io, input_schema, output_schema};
@@ -253,6 +253,15 @@ catalog! {
         output: io::refactor::RenameOutput,
         run: refactor::rename_symbol,
         description: "Rename the symbol at a 1-based line and column (type, member, parameter, local, type parameter, namespace...) and every reference to it across the solution, as Roslyn's renamer does: implementations of an interface member and overrides along with it, overloads when asked, comments and strings when asked, and a type's file when it is named after the type. Refused before anything is written when the name is not an identifier, clashes, or would change what other code binds to (NAME_COLLISION with the places). preview: true returns the plan (planId, diffs) and writes nothing; the answer's operationId undoes it.",
+    }
+
+    change_signature {
+        title: "Change signature",
+        kind: Write,
+        input: io::signature::ChangeSignatureInput,
+        output: io::signature::ChangeSignatureOutput,
+        run: signature::change_signature,
+        description: "Change the parameter list of the method, constructor, indexer, delegate or local function at a 1-based line and column (its declaration or a call): reorder, remove (leave out), add (with a default, or an argument every call passes), rename or retype parameters, in one call. Roslyn's change signature engine updates every call (named and positional arguments, params, extension calls, this(...)/base(...), object creations), every override, implementation and interface member, the <param> tags and every target framework. Refused before anything is written when a removed parameter is still used (PARAMETER_IN_USE), a name clashes (NAME_COLLISION), a call would bind to another overload (BINDING_CHANGED), arguments with side effects would run in another order or not at all (EVALUATION_ORDER_CHANGED), or the result would not compile (COMPILATION_ERROR). preview: true returns the plan (planId, diffs) and writes nothing; the answer's operationId undoes it.",
     }
 
     organize_usings {

@@ -14,6 +14,7 @@ pub mod members;
 pub mod moves;
 pub mod navigation;
 pub mod refactor;
+pub mod signature;
 pub mod symbols;
 pub mod testing;
 pub mod writes;

@@ -68,6 +68,7 @@ asks! {
     plan_remove_unused: PlanRemoveUnused(RemoveUnusedRequest) => RemoveUnusedPlan(RemoveUnusedPlan);
     warm_up: WarmUp(WarmUpRequest) => WarmedUp(WarmedUp);
     find_tests: FindTests(FindTestsRequest) => FoundTests(FoundTests);
+    plan_change_signature: PlanChangeSignature(ChangeSignatureRequest) => ChangeSignaturePlan(Box<ChangeSignaturePlan>);
     ping: Ping(PingRequest) => Pong;
 }
 

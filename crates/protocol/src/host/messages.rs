@@ -13,7 +13,7 @@ use crate::ErrorCode;
 use bincode::{Decode, Encode};
 
 /// Bumped on any change to the types in this module.
-pub const PROTOCOL_VERSION: u32 = 10;
+pub const PROTOCOL_VERSION: u32 = 11;
 
 /// Correlates a response with its request; unique per connection, chosen by the broker.
 #[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -121,6 +121,12 @@ pub enum RequestBody {
     /// The test methods whose code reaches changed symbols, following references and calls (through interfaces,
     /// overrides, constructors and the members a test framework calls around a test) in every target framework.
     FindTests(FindTestsRequest),
+    /// Compute (never apply) a new parameter list for the method, constructor, indexer or delegate at a
+    /// position, with every call site, override, implementation and `<param>` tag updated (Roslyn's change
+    /// signature engine, then Roslyn's renamer for renamed parameters); refused with a catalog code when a
+    /// removed parameter is used, a name clashes, a call would bind elsewhere, arguments with side effects would
+    /// run in another order, or the result adds compiler errors.
+    PlanChangeSignature(ChangeSignatureRequest),
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -229,6 +235,7 @@ pub enum ResponseBody {
     RemoveUnusedPlan(RemoveUnusedPlan),
     WarmedUp(WarmedUp),
     FoundTests(FoundTests),
+    ChangeSignaturePlan(Box<ChangeSignaturePlan>),
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -1072,4 +1079,58 @@ pub struct TestProject {
     pub target_frameworks: Vec<String>,
     /// Test methods it declares (a parametrized test counts once).
     pub test_count: u32,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct ChangeSignatureRequest {
+    /// On the member's name at its declaration or at a call.
+    pub position: Position,
+    /// The new parameter list in order: an existing parameter (by its current name) or an added one. An
+    /// existing parameter left out is removed.
+    pub parameters: Vec<SignatureParameter>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct SignatureParameter {
+    /// An existing parameter's current name, or the added parameter's name.
+    pub name: String,
+    /// Rename an existing parameter (empty: keep its name).
+    pub new_name: String,
+    /// Give an existing parameter another type, as C# text (empty: keep its type).
+    pub new_type: String,
+    /// Present for a parameter the change adds.
+    pub added: Option<AddedParameter>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct AddedParameter {
+    /// As C# text, e.g. `string` or `System.Threading.CancellationToken`.
+    pub type_name: String,
+    /// Makes the parameter optional with this default, as C# text (empty: required).
+    pub default_value: String,
+    /// What every call passes, as C# text (empty: calls pass nothing and the default applies).
+    pub argument: String,
+    /// Pass `argument` as `name: argument`.
+    pub named: bool,
+}
+
+/// What a change of signature does, or would do.
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct ChangeSignaturePlan {
+    /// The member as displayed before and after, e.g. `Shop.Pricing.Price(int, decimal)`.
+    pub display: String,
+    pub new_display: String,
+    /// As [`SymbolSummary::kind`].
+    pub kind: String,
+    /// The first declaration's name.
+    pub location: Position,
+    /// Sorted by path; at most one edit per path.
+    pub edits: Vec<FileEdit>,
+    /// Declarations changed: the member and the overrides, implementations and interface members with it.
+    pub declarations: u32,
+    /// Calls and other references updated, each source place once.
+    pub call_sites: u32,
+    /// Text spans replaced over all files.
+    pub changes: u32,
+    pub warnings: Vec<String>,
 }

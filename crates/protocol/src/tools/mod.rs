@@ -14,6 +14,7 @@ pub mod moves;
 pub mod navigation;
 pub mod plans;
 pub mod refactor;
+pub mod signature;
 pub mod symbols;
 pub mod testing;
 pub mod workspace;

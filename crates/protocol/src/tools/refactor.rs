@@ -6,6 +6,7 @@ use super::cleanup::{FindReplaceOutline, FormatOutline, RemoveUnusedOutline};
 use super::groups::tool_input;
 use super::moves::{FilePosition, MoveOutline};
 use super::plans::{Applied, WriteOutput};
+use super::signature::ChangeSignatureOutline;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -98,6 +99,7 @@ pub enum Outline {
     Format(FormatOutline),
     FindReplace(FindReplaceOutline),
     RemoveUnused(RemoveUnusedOutline),
+    ChangeSignature(ChangeSignatureOutline),
 }
 
 /// What `apply_plan` answers: what the tool that computed the plan answers when it applies directly.

@@ -195,6 +195,8 @@ public sealed class RequestDispatcher(
                 new ResponseBody.FindReplacePlan(await FindReplaceHandler.HandleAsync(solution, snapshot.SolutionPath, request, cancellationToken)),
             RequestBody.FindTests { Value: var request } =>
                 new ResponseBody.FoundTests(await Tests.FindTestsHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.PlanChangeSignature { Value: var request } =>
+                new ResponseBody.ChangeSignaturePlan(await Signature.ChangeSignatureHandler.HandleAsync(solution, request, cancellationToken)),
             _ => throw new InvalidOperationException($"Unhandled request {body.GetType().Name}"),
         };
     }

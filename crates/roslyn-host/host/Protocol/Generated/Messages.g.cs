@@ -11,7 +11,7 @@ namespace RoslynMcp.Host.Protocol;
 public static class ProtocolVersion
 {
     /// <summary>The Rust side's <c>PROTOCOL_VERSION</c>; both sides refuse any other.</summary>
-    public const uint Current = 10;
+    public const uint Current = 11;
 }
 
 /// <summary>Correlates a response with its request; unique per connection, chosen by the broker.</summary>
@@ -273,6 +273,15 @@ public abstract partial record RequestBody : IBincode<RequestBody>
     /// </summary>
     public sealed record FindTests(FindTestsRequest Value) : RequestBody;
 
+    /// <summary>
+    /// Compute (never apply) a new parameter list for the method, constructor, indexer or delegate at a
+    /// position, with every call site, override, implementation and <c>&lt;param&gt;</c> tag updated (Roslyn's change
+    /// signature engine, then Roslyn's renamer for renamed parameters); refused with a catalog code when a
+    /// removed parameter is used, a name clashes, a call would bind elsewhere, arguments with side effects would
+    /// run in another order, or the result adds compiler errors.
+    /// </summary>
+    public sealed record PlanChangeSignature(ChangeSignatureRequest Value) : RequestBody;
+
     public void Encode(BincodeWriter writer)
     {
         switch (this)
@@ -377,6 +386,10 @@ public abstract partial record RequestBody : IBincode<RequestBody>
                 writer.WriteVariant(24);
                 m.Value.Encode(writer);
                 break;
+            case PlanChangeSignature m:
+                writer.WriteVariant(25);
+                m.Value.Encode(writer);
+                break;
             default:
                 throw new UnreachableException();
         }
@@ -409,6 +422,7 @@ public abstract partial record RequestBody : IBincode<RequestBody>
         22 => new PlanRemoveUnused(RemoveUnusedRequest.Decode(reader)),
         23 => new WarmUp(WarmUpRequest.Decode(reader)),
         24 => new FindTests(FindTestsRequest.Decode(reader)),
+        25 => new PlanChangeSignature(ChangeSignatureRequest.Decode(reader)),
         var index => throw BincodeReader.UnknownVariant(nameof(RequestBody), index),
     };
 }
@@ -661,6 +675,8 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
 
     public sealed record FoundTests(global::RoslynMcp.Host.Protocol.FoundTests Value) : ResponseBody;
 
+    public sealed record ChangeSignaturePlan(global::RoslynMcp.Host.Protocol.ChangeSignaturePlan Value) : ResponseBody;
+
     public void Encode(BincodeWriter writer)
     {
         switch (this)
@@ -764,6 +780,10 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
                 writer.WriteVariant(24);
                 m.Value.Encode(writer);
                 break;
+            case ChangeSignaturePlan m:
+                writer.WriteVariant(25);
+                m.Value.Encode(writer);
+                break;
             default:
                 throw new UnreachableException();
         }
@@ -796,6 +816,7 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
         22 => new RemoveUnusedPlan(global::RoslynMcp.Host.Protocol.RemoveUnusedPlan.Decode(reader)),
         23 => new WarmedUp(global::RoslynMcp.Host.Protocol.WarmedUp.Decode(reader)),
         24 => new FoundTests(global::RoslynMcp.Host.Protocol.FoundTests.Decode(reader)),
+        25 => new ChangeSignaturePlan(global::RoslynMcp.Host.Protocol.ChangeSignaturePlan.Decode(reader)),
         var index => throw BincodeReader.UnknownVariant(nameof(ResponseBody), index),
     };
 }
@@ -2510,6 +2531,117 @@ public sealed partial record TestProject(
         reader.ReadU32());
 }
 
+/// <param name="Position">On the member's name at its declaration or at a call.</param>
+/// <param name="Parameters">The new parameter list in order: an existing parameter (by its current name) or an added one. An existing parameter left out is removed.</param>
+public sealed partial record ChangeSignatureRequest(
+    Position Position,
+    ValueList<SignatureParameter> Parameters) : IBincode<ChangeSignatureRequest>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        Position.Encode(writer);
+        writer.WriteSeq(Parameters, static (w0, v0) => v0.Encode(w0));
+    }
+
+    public static ChangeSignatureRequest Decode(BincodeReader reader) => new(
+        Position.Decode(reader),
+        reader.ReadSeq(static r0 => SignatureParameter.Decode(r0)));
+}
+
+/// <param name="Name">An existing parameter's current name, or the added parameter's name.</param>
+/// <param name="NewName">Rename an existing parameter (empty: keep its name).</param>
+/// <param name="NewType">Give an existing parameter another type, as C# text (empty: keep its type).</param>
+/// <param name="Added">Present for a parameter the change adds.</param>
+public sealed partial record SignatureParameter(
+    string Name,
+    string NewName,
+    string NewType,
+    AddedParameter? Added) : IBincode<SignatureParameter>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(Name);
+        writer.WriteString(NewName);
+        writer.WriteString(NewType);
+        writer.WriteOption(Added, static (w0, v0) => v0.Encode(w0));
+    }
+
+    public static SignatureParameter Decode(BincodeReader reader) => new(
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadOption(static r0 => AddedParameter.Decode(r0)));
+}
+
+/// <param name="TypeName">As C# text, e.g. <c>string</c> or <c>System.Threading.CancellationToken</c>.</param>
+/// <param name="DefaultValue">Makes the parameter optional with this default, as C# text (empty: required).</param>
+/// <param name="Argument">What every call passes, as C# text (empty: calls pass nothing and the default applies).</param>
+/// <param name="Named">Pass <c>argument</c> as <c>name: argument</c>.</param>
+public sealed partial record AddedParameter(
+    string TypeName,
+    string DefaultValue,
+    string Argument,
+    bool Named) : IBincode<AddedParameter>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(TypeName);
+        writer.WriteString(DefaultValue);
+        writer.WriteString(Argument);
+        writer.WriteBool(Named);
+    }
+
+    public static AddedParameter Decode(BincodeReader reader) => new(
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadBool());
+}
+
+/// <summary>What a change of signature does, or would do.</summary>
+/// <param name="Display">The member as displayed before and after, e.g. <c>Shop.Pricing.Price(int, decimal)</c>.</param>
+/// <param name="Kind">As <c>SymbolSummary.kind</c>.</param>
+/// <param name="Location">The first declaration's name.</param>
+/// <param name="Edits">Sorted by path; at most one edit per path.</param>
+/// <param name="Declarations">Declarations changed: the member and the overrides, implementations and interface members with it.</param>
+/// <param name="CallSites">Calls and other references updated, each source place once.</param>
+/// <param name="Changes">Text spans replaced over all files.</param>
+public sealed partial record ChangeSignaturePlan(
+    string Display,
+    string NewDisplay,
+    string Kind,
+    Position Location,
+    ValueList<FileEdit> Edits,
+    uint Declarations,
+    uint CallSites,
+    uint Changes,
+    ValueList<string> Warnings) : IBincode<ChangeSignaturePlan>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(Display);
+        writer.WriteString(NewDisplay);
+        writer.WriteString(Kind);
+        Location.Encode(writer);
+        writer.WriteSeq(Edits, static (w0, v0) => v0.Encode(w0));
+        writer.WriteU32(Declarations);
+        writer.WriteU32(CallSites);
+        writer.WriteU32(Changes);
+        writer.WriteSeq(Warnings, static (w0, v0) => w0.WriteString(v0));
+    }
+
+    public static ChangeSignaturePlan Decode(BincodeReader reader) => new(
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadString(),
+        Position.Decode(reader),
+        reader.ReadSeq(static r0 => FileEdit.Decode(r0)),
+        reader.ReadU32(),
+        reader.ReadU32(),
+        reader.ReadU32(),
+        reader.ReadSeq(static r0 => r0.ReadString()));
+}
+
 /// <summary>A catalog code of <c>crates/protocol/src/error.rs</c>.</summary>
 public enum ErrorCode : uint
 {
@@ -2581,38 +2713,44 @@ public enum ErrorCode : uint
     NotATestProject = 32,
     /// <summary>Tests that passed before the write fail after it; the write was rolled back (3011).</summary>
     TestsFailed = 33,
+    /// <summary>A parameter to remove is still used in a body (3012).</summary>
+    ParameterInUse = 34,
+    /// <summary>The change would make calls bind to another member (3013).</summary>
+    BindingChanged = 35,
+    /// <summary>Arguments with side effects would run in another order, or not at all (3014).</summary>
+    EvaluationOrderChanged = 36,
     /// <summary>Another operation in progress (4001).</summary>
-    WorkspaceBusy = 34,
+    WorkspaceBusy = 37,
     /// <summary>Cannot read/write files (4002).</summary>
-    FilesystemError = 35,
+    FilesystemError = 38,
     /// <summary>Roslyn operation failed unexpectedly (4003).</summary>
-    RoslynError = 36,
+    RoslynError = 39,
     /// <summary>Changes would break compilation (4004).</summary>
-    CompilationError = 37,
+    CompilationError = 40,
     /// <summary>Operation exceeded time limit (4005).</summary>
-    Timeout = 38,
+    Timeout = 41,
     /// <summary>Files changed since the edits were computed (4006).</summary>
-    StalePlan = 39,
+    StalePlan = 42,
     /// <summary>The solution changed since the cursor was issued (4007).</summary>
-    CursorStale = 40,
+    CursorStale = 43,
     /// <summary>The result exceeds a hard limit of the service (4008).</summary>
-    CapExceeded = 41,
+    CapExceeded = 44,
     /// <summary>Too many requests in flight for the session or the service (4009).</summary>
-    TooManyRequests = 42,
+    TooManyRequests = 45,
     /// <summary>The solution changed since the code action was listed (4010).</summary>
-    CodeActionStale = 43,
+    CodeActionStale = 46,
     /// <summary>The build a test run needs failed (4011).</summary>
-    BuildFailed = 44,
+    BuildFailed = 47,
     /// <summary>MSBuild not available (5001).</summary>
-    MsbuildNotFound = 45,
+    MsbuildNotFound = 48,
     /// <summary>Roslyn assemblies not loadable (5002).</summary>
-    RoslynNotAvailable = 46,
+    RoslynNotAvailable = 49,
     /// <summary>.NET SDK not found (5003).</summary>
-    SdkNotFound = 47,
+    SdkNotFound = 50,
     /// <summary>Could not load solution (5004).</summary>
-    SolutionLoadFailed = 48,
+    SolutionLoadFailed = 51,
     /// <summary>Running tests is turned off for this service (5005).</summary>
-    TestRunsDisabled = 49,
+    TestRunsDisabled = 52,
 }
 
 /// <summary>The codec of the protocol's enums: the variant index as a varint.</summary>
@@ -2703,6 +2841,6 @@ public static class EnumCodec
     public static ErrorCode ReadErrorCode(this BincodeReader reader)
     {
         var index = reader.ReadVariant();
-        return index < 50 ? (ErrorCode)index : throw BincodeReader.UnknownVariant(nameof(ErrorCode), index);
+        return index < 53 ? (ErrorCode)index : throw BincodeReader.UnknownVariant(nameof(ErrorCode), index);
     }
 }

@@ -1,0 +1,89 @@
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.FindSymbols;
+using Microsoft.CodeAnalysis.Operations;
+
+namespace RoslynMcp.Host.Handlers.Signature;
+
+/// <summary>One explicit argument of a call: the parameter it goes to and its expression.</summary>
+internal sealed record CallArgument(int Ordinal, ExpressionSyntax Expression, SemanticModel Model);
+
+/// <summary>A call of the member (or a use of its name), with its explicit arguments in the order they are written.</summary>
+internal sealed record CallSite(Location Location, IReadOnlyList<CallArgument> Arguments);
+
+/// <summary>
+/// Where the members are referenced, each source place once however many target frameworks see it, and which
+/// parameter each argument of each call goes to (as the compiler binds it: named, positional, <c>params</c>).
+/// </summary>
+internal static class CallSites
+{
+    public static async Task<List<CallSite>> OfAsync(Solution solution, IEnumerable<ISymbol> members, CancellationToken cancellationToken)
+    {
+        var places = new Dictionary<(string, int), CallSite>();
+        foreach (var member in members)
+        {
+            foreach (var location in await ReferencesAsync(solution, member, cancellationToken))
+            {
+                var key = (location.SourceTree!.FilePath, location.SourceSpan.Start);
+                if (places.ContainsKey(key) || solution.GetDocument(location.SourceTree) is not { } document)
+                {
+                    continue;
+                }
+                var model = await document.GetSemanticModelAsync(cancellationToken);
+                var root = await document.GetSyntaxRootAsync(cancellationToken);
+                places[key] = new CallSite(location, ArgumentsAt(root!.FindToken(location.SourceSpan.Start), model!, cancellationToken));
+            }
+        }
+        return [.. places.Values];
+    }
+
+    /// <summary>The source places that refer to the member or the members cascaded with it, per path.</summary>
+    public static async Task<Dictionary<string, int>> CountAsync(Solution solution, IEnumerable<ISymbol> members, CancellationToken cancellationToken)
+    {
+        var places = new HashSet<(string Path, int Start)>();
+        foreach (var member in members)
+        {
+            foreach (var location in await ReferencesAsync(solution, member, cancellationToken))
+            {
+                places.Add((location.SourceTree!.FilePath, location.SourceSpan.Start));
+            }
+        }
+        return places.GroupBy(p => p.Path, StringComparer.Ordinal).ToDictionary(g => g.Key, g => g.Count(), StringComparer.Ordinal);
+    }
+
+    private static async Task<IEnumerable<Location>> ReferencesAsync(Solution solution, ISymbol member, CancellationToken cancellationToken)
+    {
+        var referenced = await SymbolFinder.FindReferencesAsync(member, solution, cancellationToken);
+        return referenced.SelectMany(r => r.Locations).Where(l => !l.IsImplicit && l.Location.IsInSource).Select(l => l.Location);
+    }
+
+    /// <summary>The arguments of the call whose callee holds <paramref name="name"/>; none for a method group.</summary>
+    private static List<CallArgument> ArgumentsAt(SyntaxToken name, SemanticModel model, CancellationToken cancellationToken)
+    {
+        for (var node = name.Parent; node is not null and not StatementSyntax and not MemberDeclarationSyntax; node = node.Parent)
+        {
+            BaseArgumentListSyntax? list = node switch
+            {
+                InvocationExpressionSyntax invocation => invocation.ArgumentList,
+                BaseObjectCreationExpressionSyntax creation => creation.ArgumentList,
+                ConstructorInitializerSyntax initializer => initializer.ArgumentList,
+                ElementAccessExpressionSyntax access => access.ArgumentList,
+                PrimaryConstructorBaseTypeSyntax baseType => baseType.ArgumentList,
+                _ => null,
+            };
+            if (list is null)
+            {
+                continue;
+            }
+            if (list.Span.Contains(name.SpanStart))
+            {
+                return [];
+            }
+            return [.. list.Arguments
+                .Select(a => (Argument: a, Operation: model.GetOperation(a, cancellationToken) as IArgumentOperation))
+                .Where(a => a.Operation?.Parameter is not null)
+                .Select(a => new CallArgument(a.Operation!.Parameter!.Ordinal, a.Argument.Expression, model))];
+        }
+        return [];
+    }
+}

@@ -26,6 +26,7 @@ mod plan_faults;
 mod plans;
 mod rename;
 mod run_tests;
+mod safe_delete;
 mod sessions;
 mod tools_list;
 mod verify_tests;

@@ -15,12 +15,15 @@
 
 #[path = "common/probe.rs"]
 mod probe;
+#[path = "common/source.rs"]
+mod source;
 #[path = "common/stats.rs"]
 mod stats;
 #[path = "../../../tests/e2e/support/mod.rs"]
 mod support;
 
 use serde_json::json;
+use source::position_of;
 use stats::{ms, percentiles};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -97,12 +100,4 @@ fn report(label: &str, (first, warm): (f64, f64), bare: &serde_json::Value, key:
     println!("  {label}: first {first:.0} ms, warm {warm:.0} ms");
     println!("    Roslyn's {baseline}: first {bare_first:.0} ms, warm {bare_warm:.0} ms");
     println!("    ratio: first {:.2}x, warm {:.2}x", first / bare_first, warm / bare_warm);
-}
-
-/// 1-based line and column of `name` on the first line holding `needle`.
-fn position_of(file: &Path, needle: &str, name: &str) -> (u32, u32) {
-    let text = std::fs::read_to_string(file).expect("the renamed file");
-    let (index, line) = text.lines().enumerate().find(|(_, l)| l.contains(needle)).expect("the declaring line");
-    let column = line.find(needle).and_then(|at| line[at..].find(name).map(|n| at + n)).expect("the name");
-    (index as u32 + 1, line[..column].encode_utf16().count() as u32 + 1)
 }

@@ -70,6 +70,8 @@ catalog! {
     PARAMETER_IN_USE = 3012: "A parameter to remove is still used in a body",
     BINDING_CHANGED = 3013: "The change would make calls bind to another member",
     EVALUATION_ORDER_CHANGED = 3014: "Arguments with side effects would run in another order, or not at all",
+    STILL_REFERENCED = 3015: "What would be deleted is still referenced",
+    MAY_BE_USED_ELSEWHERE = 3016: "What would be deleted may be used without a reference in the solution",
     WORKSPACE_BUSY = 4001: "Another operation in progress",
     FILESYSTEM_ERROR = 4002: "Cannot read/write files",
     ROSLYN_ERROR = 4003: "Roslyn operation failed unexpectedly",

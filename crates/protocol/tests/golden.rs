@@ -370,6 +370,26 @@ fn broker_vectors() -> Vec<(&'static str, BrokerMessage)> {
             ),
         ),
         (
+            "broker_plan_safe_delete_symbol",
+            request(
+                31,
+                RequestBody::PlanSafeDelete(SafeDeleteRequest {
+                    target: DeleteTarget::Symbol(Position { file: "/w/Pricing.cs".into(), line: 21, column: 20 }),
+                    include_public: false,
+                }),
+            ),
+        ),
+        (
+            "broker_plan_safe_delete_file",
+            request(
+                32,
+                RequestBody::PlanSafeDelete(SafeDeleteRequest {
+                    target: DeleteTarget::File("/w/Old.cs".into()),
+                    include_public: true,
+                }),
+            ),
+        ),
+        (
             "broker_find_tests_named",
             request(
                 29,
@@ -866,6 +886,23 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
                     changes: 9,
                     warnings: vec!["Renamed parameter unitPrice to price".into()],
                 }))),
+            ),
+        ),
+        (
+            "host_safe_delete_plan",
+            response(
+                31,
+                Outcome::Ok(ResponseBody::SafeDeletePlan(SafeDeletePlan {
+                    deleted: vec![DeletedSymbol {
+                        name: "Sum".into(),
+                        kind: "Method".into(),
+                        display: "Shop.Pricing.Sum(string, params int[])".into(),
+                        location: Position { file: "/w/Pricing.cs".into(), line: 21, column: 20 },
+                    }],
+                    edits: vec![],
+                    changes: 1,
+                    warnings: vec!["Deleted Old.cs".into()],
+                })),
             ),
         ),
         (

@@ -155,6 +155,14 @@ public sealed class GoldenVectorTests
                 ])))
         },
         {
+            "broker_plan_safe_delete_symbol",
+            Request(31, new RequestBody.PlanSafeDelete(new SafeDeleteRequest(new DeleteTarget.Symbol(new Position("/w/Pricing.cs", 21, 20)), false)))
+        },
+        {
+            "broker_plan_safe_delete_file",
+            Request(32, new RequestBody.PlanSafeDelete(new SafeDeleteRequest(new DeleteTarget.File("/w/Old.cs"), true)))
+        },
+        {
             "broker_find_tests_named",
             Request(29, new RequestBody.FindTests(new FindTestsRequest(new ChangeOrigin.Tests(["Pricing.XunitTests.CartTests.TotalAsksThePricer"]), null)))
         },
@@ -381,6 +389,14 @@ public sealed class GoldenVectorTests
                     5,
                     9,
                     ["Renamed parameter unitPrice to price"])))
+            },
+            {
+                "host_safe_delete_plan",
+                Answer(31, new ResponseBody.SafeDeletePlan(new SafeDeletePlan(
+                    [new DeletedSymbol("Sum", "Method", "Shop.Pricing.Sum(string, params int[])", new Position("/w/Pricing.cs", 21, 20))],
+                    [],
+                    1,
+                    ["Deleted Old.cs"])))
             },
             {
                 "host_found_tests",

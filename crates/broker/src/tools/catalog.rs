@@ -264,6 +264,15 @@ catalog! {
         description: "Change the parameter list of the method, constructor, indexer, delegate or local function at a 1-based line and column (its declaration or a call): reorder, remove (leave out), add (with a default, or an argument every call passes), rename or retype parameters, in one call. Roslyn's change signature engine updates every call (named and positional arguments, params, extension calls, this(...)/base(...), object creations), every override, implementation and interface member, the <param> tags and every target framework. Refused before anything is written when a removed parameter is still used (PARAMETER_IN_USE), a name clashes (NAME_COLLISION), a call would bind to another overload (BINDING_CHANGED), arguments with side effects would run in another order or not at all (EVALUATION_ORDER_CHANGED), or the result would not compile (COMPILATION_ERROR). preview: true returns the plan (planId, diffs) and writes nothing; the answer's operationId undoes it.",
     }
 
+    safe_delete {
+        title: "Safe delete",
+        kind: Write,
+        input: io::signature::SafeDeleteInput,
+        output: io::signature::SafeDeleteOutput,
+        run: signature::safe_delete,
+        description: "Delete the type, member, parameter or local at a 1-based line and column, or (without line and column) every type of a file and the file, only when nothing references it in any target framework; otherwise refused with the references (STILL_REFERENCED; find_references pages through them all). A parameter goes with its argument at every call (refused when an argument has side effects); a local's initializer with side effects stays as a discard; a file left declaring nothing is deleted, and a project file loses only a Compile entry naming a deleted file. Overrides, interface implementations, entry points, members with attributes, a library's public API and names Razor or XAML files mention are kept (MAY_BE_USED_ELSEWHERE, with the reason) unless includePublic. preview: true returns the plan (planId, diffs) and writes nothing; the answer's operationId undoes it.",
+    }
+
     organize_usings {
         title: "Organize usings",
         kind: Write,

@@ -1,16 +1,22 @@
-//! change_signature: the host plans it (Roslyn's change signature engine for the order, removals and
-//! additions; Roslyn's renamer for renamed parameters; then the refusal checks and the compile check) and the
-//! one write path ([`super::writes`]) previews or applies it.
+//! change_signature and safe_delete: the host plans them (Roslyn's change signature engine for the order,
+//! removals and additions, Roslyn's renamer for renamed parameters; the references every target framework
+//! finds for a deletion; then the refusal checks and the compile check) and the one write path
+//! ([`super::writes`]) previews or applies them.
 
-use super::Call;
 use super::refactor::identifier;
 use super::writes::{WriteMode, plan_then_write, render};
+use super::{Call, both_or_neither};
 use crate::plans::Plan;
-use protocol::host::{AddedParameter, ChangeSignaturePlan, ChangeSignatureRequest, SignatureParameter, ask};
+use protocol::host::{
+    AddedParameter, ChangeSignaturePlan, ChangeSignatureRequest, DeleteTarget, EditKind, SafeDeletePlan,
+    SafeDeleteRequest, SignatureParameter, ask,
+};
 use protocol::tools::moves::FilePosition;
 use protocol::tools::plans::WriteOutput;
 use protocol::tools::refactor::Outline;
-use protocol::tools::signature::{ChangeSignatureInput, ChangeSignatureOutline, NewParameter};
+use protocol::tools::signature::{
+    ChangeSignatureInput, ChangeSignatureOutline, DeletedSymbol, NewParameter, SafeDeleteInput, SafeDeleteOutline,
+};
 use protocol::{ErrorCode, ToolError};
 use std::path::Path;
 use std::time::Instant;
@@ -81,6 +87,61 @@ fn signature_plan(plan: ChangeSignaturePlan, solution: &Path) -> Plan {
             call_sites,
             files_modified: edits.len() as u32,
             total_edits: changes,
+        }),
+        edits,
+        warnings,
+    }
+}
+
+pub async fn safe_delete(call: &Call, input: SafeDeleteInput) -> Result<WriteOutput<Outline>, ToolError> {
+    let began = Instant::now();
+    let solution_path = input.solution_path.as_deref();
+    let Some(file_path) = input.file_path.as_deref() else {
+        return Err(ToolError::new(ErrorCode::MISSING_REQUIRED_PARAM, "safe_delete needs filePath")
+            .detail("field", "filePath")
+            .suggest("Give filePath with line and column for a symbol, or filePath alone for a whole file"));
+    };
+    let (resolved, target) = match both_or_neither(input.line, input.column, ["line", "column"])? {
+        Some((line, column)) => {
+            let (resolved, position) = call.position_at(file_path, line, column, solution_path)?;
+            (resolved, DeleteTarget::Symbol(position))
+        }
+        None => {
+            let file = call.file(file_path, "filePath")?;
+            let (resolved, file) = call.resolve_file(solution_path, &file)?;
+            (resolved, DeleteTarget::File(file.to_string()))
+        }
+    };
+    call.progress.step("Finding what still references it").await;
+    let request =
+        ask::plan_safe_delete(SafeDeleteRequest { target, include_public: input.include_public.unwrap_or(false) });
+    plan_then_write(call, resolved, WriteMode::new(input.preview, input.verify)?, began, request, |reply, solution| {
+        Ok(delete_plan(reply.body, solution))
+    })
+    .await
+}
+
+fn delete_plan(plan: SafeDeletePlan, solution: &Path) -> Plan {
+    let SafeDeletePlan { deleted, edits, changes, warnings } = plan;
+    let count = |kind| edits.iter().filter(|e| e.kind == kind).count() as u32;
+    let names: Vec<_> = deleted.iter().map(|d| d.name.as_str()).collect();
+    Plan {
+        tool: "safe_delete",
+        solution: solution.to_path_buf(),
+        summary: render::summary(&edits, changes, 0),
+        title: format!("Delete {}", names.join(", ")),
+        outline: Outline::SafeDelete(SafeDeleteOutline {
+            files_modified: count(EditKind::Modify),
+            files_deleted: count(EditKind::Delete),
+            deleted: deleted
+                .into_iter()
+                .map(|d| DeletedSymbol {
+                    name: d.name,
+                    kind: d.kind,
+                    fully_qualified_name: d.display,
+                    location: FilePosition { file: d.location.file, line: d.location.line, column: d.location.column },
+                })
+                .collect(),
         }),
         edits,
         warnings,

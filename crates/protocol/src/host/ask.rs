@@ -69,6 +69,7 @@ asks! {
     warm_up: WarmUp(WarmUpRequest) => WarmedUp(WarmedUp);
     find_tests: FindTests(FindTestsRequest) => FoundTests(FoundTests);
     plan_change_signature: PlanChangeSignature(ChangeSignatureRequest) => ChangeSignaturePlan(Box<ChangeSignaturePlan>);
+    plan_safe_delete: PlanSafeDelete(SafeDeleteRequest) => SafeDeletePlan(SafeDeletePlan);
     ping: Ping(PingRequest) => Pong;
 }
 

@@ -13,7 +13,7 @@ use crate::ErrorCode;
 use bincode::{Decode, Encode};
 
 /// Bumped on any change to the types in this module.
-pub const PROTOCOL_VERSION: u32 = 11;
+pub const PROTOCOL_VERSION: u32 = 12;
 
 /// Correlates a response with its request; unique per connection, chosen by the broker.
 #[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -127,6 +127,10 @@ pub enum RequestBody {
     /// removed parameter is used, a name clashes, a call would bind elsewhere, arguments with side effects would
     /// run in another order, or the result adds compiler errors.
     PlanChangeSignature(ChangeSignatureRequest),
+    /// Compute (never apply) the deletion of a type, member, parameter or local nothing references, or of a
+    /// whole file; refused with the references (STILL_REFERENCED), or with what makes it look unused without
+    /// being so (MAY_BE_USED_ELSEWHERE) unless asked.
+    PlanSafeDelete(SafeDeleteRequest),
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -236,6 +240,7 @@ pub enum ResponseBody {
     WarmedUp(WarmedUp),
     FoundTests(FoundTests),
     ChangeSignaturePlan(Box<ChangeSignaturePlan>),
+    SafeDeletePlan(SafeDeletePlan),
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -1133,4 +1138,43 @@ pub struct ChangeSignaturePlan {
     /// Text spans replaced over all files.
     pub changes: u32,
     pub warnings: Vec<String>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct SafeDeleteRequest {
+    pub target: DeleteTarget,
+    /// Also delete what is kept by default: overrides, interface implementations, entry points, members with
+    /// attributes (tests, serializers, reflection), the public API of a library, names that Razor or XAML
+    /// files mention.
+    pub include_public: bool,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub enum DeleteTarget {
+    /// The type, member, parameter or local at a position (its declaration or a use).
+    Symbol(Position),
+    /// Every type a file declares, and the file.
+    File(String),
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct SafeDeletePlan {
+    /// What goes, in source order.
+    pub deleted: Vec<DeletedSymbol>,
+    /// Sorted by path; at most one edit per path. A project file is edited only where it lists a deleted file.
+    pub edits: Vec<FileEdit>,
+    /// Text spans replaced over all files (a deleted file counts once).
+    pub changes: u32,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct DeletedSymbol {
+    pub name: String,
+    /// As [`SymbolSummary::kind`].
+    pub kind: String,
+    /// Fully qualified display.
+    pub display: String,
+    /// The first declaration's name.
+    pub location: Position,
 }

@@ -6,7 +6,7 @@ use super::cleanup::{FindReplaceOutline, FormatOutline, RemoveUnusedOutline};
 use super::groups::tool_input;
 use super::moves::{FilePosition, MoveOutline};
 use super::plans::{Applied, WriteOutput};
-use super::signature::ChangeSignatureOutline;
+use super::signature::{ChangeSignatureOutline, SafeDeleteOutline};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -100,6 +100,7 @@ pub enum Outline {
     FindReplace(FindReplaceOutline),
     RemoveUnused(RemoveUnusedOutline),
     ChangeSignature(ChangeSignatureOutline),
+    SafeDelete(SafeDeleteOutline),
 }
 
 /// What `apply_plan` answers: what the tool that computed the plan answers when it applies directly.

@@ -1,5 +1,5 @@
-//! change_signature: the new parameter list of a method, constructor, indexer, delegate or local function, and
-//! what its plan reports besides the files.
+//! change_signature (the new parameter list of a method, constructor, indexer, delegate or local function) and
+//! safe_delete (what nothing references): their inputs and what their plans report besides the files.
 
 use super::groups::tool_input;
 use super::moves::FilePosition;
@@ -80,4 +80,40 @@ pub struct ChangeSignatureOutline {
     pub files_modified: u32,
     /// Text spans replaced over every file.
     pub total_edits: u32,
+}
+
+tool_input! {
+    /// `filePath` with `line` and `column`: the type, member, parameter or local there (its declaration or a
+    /// use); `filePath` alone: every type the file declares, and the file.
+    pub struct SafeDeleteInput(place; preview) {
+        /// Also delete what may be used without a reference the compiler sees, kept by default: overrides,
+        /// interface implementations, entry points, members with attributes (tests, serializers, reflection),
+        /// a library's public API, names a Razor or XAML file mentions (default false).
+        #[serde(default)]
+        pub include_public: Option<bool>,
+    }
+}
+
+/// What safe_delete did, or (in a preview) would do.
+pub type SafeDeleteOutput = WriteOutput<SafeDeleteOutline>;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SafeDeleteOutline {
+    /// What goes, in source order.
+    pub deleted: Vec<DeletedSymbol>,
+    pub files_modified: u32,
+    /// Files deleted: the file asked for, or a file left declaring nothing.
+    pub files_deleted: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DeletedSymbol {
+    pub name: String,
+    /// Class, Method, Property, Field, Parameter, Local, ...
+    pub kind: String,
+    pub fully_qualified_name: String,
+    /// The first declaration's name.
+    pub location: FilePosition,
 }

@@ -197,6 +197,8 @@ public sealed class RequestDispatcher(
                 new ResponseBody.FoundTests(await Tests.FindTestsHandler.HandleAsync(solution, request, cancellationToken)),
             RequestBody.PlanChangeSignature { Value: var request } =>
                 new ResponseBody.ChangeSignaturePlan(await Signature.ChangeSignatureHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.PlanSafeDelete { Value: var request } =>
+                new ResponseBody.SafeDeletePlan(await Delete.SafeDeleteHandler.HandleAsync(solution, request, cancellationToken)),
             _ => throw new InvalidOperationException($"Unhandled request {body.GetType().Name}"),
         };
     }

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Text.Json.Nodes;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
@@ -20,8 +21,9 @@ public static class ChangeSignatureHandler
 {
     public static async Task<ChangeSignaturePlan> HandleAsync(Solution solution, ChangeSignatureRequest request, CancellationToken cancellationToken)
     {
+        var began = Stopwatch.StartNew();
         var at = await PositionResolver.ResolveAsync(solution, request.Position, cancellationToken);
-        var engine = await EngineAtAsync(at.Document, at.Offset, cancellationToken);
+        var engine = await EngineAtAsync(PositionResolver.DocumentsAt(solution, at.Document.FilePath!), at.Offset, cancellationToken);
         var member = engine.Symbol;
         var display = member.ToDisplayString(SymbolFormat.Display);
         var declaration = member.Locations.First(l => l.IsInSource);
@@ -41,7 +43,8 @@ public static class ChangeSignatureHandler
         var changes = new MergedChanges(solution);
         var warnings = new List<string>();
         var runs = members.Where((m, i) => i == 0 || solution.GetDocumentIdsWithFilePath(m.Path).Length > 1)
-            .DistinctBy(m => m.Document.ProjectId);
+            .DistinctBy(m => m.Document.ProjectId).ToList();
+        var engineTime = Stopwatch.StartNew();
         foreach (var run in runs)
         {
             var (framework, _) = await RoslynChangeSignature.AtAsync(solution.GetDocument(run.Document)!, run.Position, cancellationToken);
@@ -56,6 +59,7 @@ public static class ChangeSignatureHandler
                 warnings.Add(confirmation);
             }
         }
+        engineTime.Stop();
         changes.CheckOverlaps();
         var reordered = await changes.ApplyAsync(cancellationToken);
         var membersThen = await MovedAsync(reordered, members, changes, cancellationToken);
@@ -75,6 +79,7 @@ public static class ChangeSignatureHandler
         var memberAfter = membersAfter[0].Symbol;
         await bindings.CheckAsync(after, [.. membersAfter.Select(m => m.Symbol)], memberAfter, display, cancellationToken);
 
+        Log.Info($"change signature of {display}: Roslyn's engine {engineTime.ElapsedMilliseconds} ms ({runs.Count} run(s)) of {began.ElapsedMilliseconds} ms");
         warnings.AddRange(signature.Renamed.Select(r => $"Renamed parameter {engine.Parameters[r.Key].Name} to {r.Value}"));
         var place = declaration.GetLineSpan();
         return new ChangeSignaturePlan(
@@ -109,12 +114,18 @@ public static class ChangeSignatureHandler
         return edits;
     }
 
-    private static async Task<RoslynChangeSignature> EngineAtAsync(Document document, int position, CancellationToken cancellationToken)
+    /// <summary>The engine at the position, in the first project that compiles the code there (a file's code
+    /// under <c>#if</c> may exist for one target framework only).</summary>
+    private static async Task<RoslynChangeSignature> EngineAtAsync(IReadOnlyList<Document> documents, int position, CancellationToken cancellationToken)
     {
-        var (engine, failure) = await RoslynChangeSignature.AtAsync(document, position, cancellationToken);
-        if (engine is not null)
+        var failure = "";
+        foreach (var document in documents)
         {
-            return engine;
+            (var engine, failure) = await RoslynChangeSignature.AtAsync(document, position, cancellationToken);
+            if (engine is not null)
+            {
+                return engine;
+            }
         }
         throw failure == "DefinedInMetadata"
             ? HostErrorException.Create(

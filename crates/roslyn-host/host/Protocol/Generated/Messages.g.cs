@@ -11,7 +11,7 @@ namespace RoslynMcp.Host.Protocol;
 public static class ProtocolVersion
 {
     /// <summary>The Rust side's <c>PROTOCOL_VERSION</c>; both sides refuse any other.</summary>
-    public const uint Current = 11;
+    public const uint Current = 12;
 }
 
 /// <summary>Correlates a response with its request; unique per connection, chosen by the broker.</summary>
@@ -282,6 +282,13 @@ public abstract partial record RequestBody : IBincode<RequestBody>
     /// </summary>
     public sealed record PlanChangeSignature(ChangeSignatureRequest Value) : RequestBody;
 
+    /// <summary>
+    /// Compute (never apply) the deletion of a type, member, parameter or local nothing references, or of a
+    /// whole file; refused with the references (STILL_REFERENCED), or with what makes it look unused without
+    /// being so (MAY_BE_USED_ELSEWHERE) unless asked.
+    /// </summary>
+    public sealed record PlanSafeDelete(SafeDeleteRequest Value) : RequestBody;
+
     public void Encode(BincodeWriter writer)
     {
         switch (this)
@@ -390,6 +397,10 @@ public abstract partial record RequestBody : IBincode<RequestBody>
                 writer.WriteVariant(25);
                 m.Value.Encode(writer);
                 break;
+            case PlanSafeDelete m:
+                writer.WriteVariant(26);
+                m.Value.Encode(writer);
+                break;
             default:
                 throw new UnreachableException();
         }
@@ -423,6 +434,7 @@ public abstract partial record RequestBody : IBincode<RequestBody>
         23 => new WarmUp(WarmUpRequest.Decode(reader)),
         24 => new FindTests(FindTestsRequest.Decode(reader)),
         25 => new PlanChangeSignature(ChangeSignatureRequest.Decode(reader)),
+        26 => new PlanSafeDelete(SafeDeleteRequest.Decode(reader)),
         var index => throw BincodeReader.UnknownVariant(nameof(RequestBody), index),
     };
 }
@@ -677,6 +689,8 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
 
     public sealed record ChangeSignaturePlan(global::RoslynMcp.Host.Protocol.ChangeSignaturePlan Value) : ResponseBody;
 
+    public sealed record SafeDeletePlan(global::RoslynMcp.Host.Protocol.SafeDeletePlan Value) : ResponseBody;
+
     public void Encode(BincodeWriter writer)
     {
         switch (this)
@@ -784,6 +798,10 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
                 writer.WriteVariant(25);
                 m.Value.Encode(writer);
                 break;
+            case SafeDeletePlan m:
+                writer.WriteVariant(26);
+                m.Value.Encode(writer);
+                break;
             default:
                 throw new UnreachableException();
         }
@@ -817,6 +835,7 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
         23 => new WarmedUp(global::RoslynMcp.Host.Protocol.WarmedUp.Decode(reader)),
         24 => new FoundTests(global::RoslynMcp.Host.Protocol.FoundTests.Decode(reader)),
         25 => new ChangeSignaturePlan(global::RoslynMcp.Host.Protocol.ChangeSignaturePlan.Decode(reader)),
+        26 => new SafeDeletePlan(global::RoslynMcp.Host.Protocol.SafeDeletePlan.Decode(reader)),
         var index => throw BincodeReader.UnknownVariant(nameof(ResponseBody), index),
     };
 }
@@ -2642,6 +2661,107 @@ public sealed partial record ChangeSignaturePlan(
         reader.ReadSeq(static r0 => r0.ReadString()));
 }
 
+/// <param name="IncludePublic">Also delete what is kept by default: overrides, interface implementations, entry points, members with attributes (tests, serializers, reflection), the public API of a library, names that Razor or XAML files mention.</param>
+public sealed partial record SafeDeleteRequest(
+    DeleteTarget Target,
+    bool IncludePublic) : IBincode<SafeDeleteRequest>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        Target.Encode(writer);
+        writer.WriteBool(IncludePublic);
+    }
+
+    public static SafeDeleteRequest Decode(BincodeReader reader) => new(
+        DeleteTarget.Decode(reader),
+        reader.ReadBool());
+}
+
+public abstract partial record DeleteTarget : IBincode<DeleteTarget>
+{
+    private DeleteTarget()
+    {
+    }
+
+    /// <summary>The type, member, parameter or local at a position (its declaration or a use).</summary>
+    public sealed record Symbol(Position Value) : DeleteTarget;
+
+    /// <summary>Every type a file declares, and the file.</summary>
+    public sealed record File(string Value) : DeleteTarget;
+
+    public void Encode(BincodeWriter writer)
+    {
+        switch (this)
+        {
+            case Symbol m:
+                writer.WriteVariant(0);
+                m.Value.Encode(writer);
+                break;
+            case File m:
+                writer.WriteVariant(1);
+                writer.WriteString(m.Value);
+                break;
+            default:
+                throw new UnreachableException();
+        }
+    }
+
+    public static DeleteTarget Decode(BincodeReader reader) => reader.ReadVariant() switch
+    {
+        0 => new Symbol(Position.Decode(reader)),
+        1 => new File(reader.ReadString()),
+        var index => throw BincodeReader.UnknownVariant(nameof(DeleteTarget), index),
+    };
+}
+
+/// <param name="Deleted">What goes, in source order.</param>
+/// <param name="Edits">Sorted by path; at most one edit per path. A project file is edited only where it lists a deleted file.</param>
+/// <param name="Changes">Text spans replaced over all files (a deleted file counts once).</param>
+public sealed partial record SafeDeletePlan(
+    ValueList<DeletedSymbol> Deleted,
+    ValueList<FileEdit> Edits,
+    uint Changes,
+    ValueList<string> Warnings) : IBincode<SafeDeletePlan>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteSeq(Deleted, static (w0, v0) => v0.Encode(w0));
+        writer.WriteSeq(Edits, static (w0, v0) => v0.Encode(w0));
+        writer.WriteU32(Changes);
+        writer.WriteSeq(Warnings, static (w0, v0) => w0.WriteString(v0));
+    }
+
+    public static SafeDeletePlan Decode(BincodeReader reader) => new(
+        reader.ReadSeq(static r0 => DeletedSymbol.Decode(r0)),
+        reader.ReadSeq(static r0 => FileEdit.Decode(r0)),
+        reader.ReadU32(),
+        reader.ReadSeq(static r0 => r0.ReadString()));
+}
+
+/// <param name="Kind">As <c>SymbolSummary.kind</c>.</param>
+/// <param name="Display">Fully qualified display.</param>
+/// <param name="Location">The first declaration's name.</param>
+public sealed partial record DeletedSymbol(
+    string Name,
+    string Kind,
+    string Display,
+    Position Location) : IBincode<DeletedSymbol>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(Name);
+        writer.WriteString(Kind);
+        writer.WriteString(Display);
+        Location.Encode(writer);
+    }
+
+    public static DeletedSymbol Decode(BincodeReader reader) => new(
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadString(),
+        Position.Decode(reader));
+}
+
 /// <summary>A catalog code of <c>crates/protocol/src/error.rs</c>.</summary>
 public enum ErrorCode : uint
 {
@@ -2719,38 +2839,42 @@ public enum ErrorCode : uint
     BindingChanged = 35,
     /// <summary>Arguments with side effects would run in another order, or not at all (3014).</summary>
     EvaluationOrderChanged = 36,
+    /// <summary>What would be deleted is still referenced (3015).</summary>
+    StillReferenced = 37,
+    /// <summary>What would be deleted may be used without a reference in the solution (3016).</summary>
+    MayBeUsedElsewhere = 38,
     /// <summary>Another operation in progress (4001).</summary>
-    WorkspaceBusy = 37,
+    WorkspaceBusy = 39,
     /// <summary>Cannot read/write files (4002).</summary>
-    FilesystemError = 38,
+    FilesystemError = 40,
     /// <summary>Roslyn operation failed unexpectedly (4003).</summary>
-    RoslynError = 39,
+    RoslynError = 41,
     /// <summary>Changes would break compilation (4004).</summary>
-    CompilationError = 40,
+    CompilationError = 42,
     /// <summary>Operation exceeded time limit (4005).</summary>
-    Timeout = 41,
+    Timeout = 43,
     /// <summary>Files changed since the edits were computed (4006).</summary>
-    StalePlan = 42,
+    StalePlan = 44,
     /// <summary>The solution changed since the cursor was issued (4007).</summary>
-    CursorStale = 43,
+    CursorStale = 45,
     /// <summary>The result exceeds a hard limit of the service (4008).</summary>
-    CapExceeded = 44,
+    CapExceeded = 46,
     /// <summary>Too many requests in flight for the session or the service (4009).</summary>
-    TooManyRequests = 45,
+    TooManyRequests = 47,
     /// <summary>The solution changed since the code action was listed (4010).</summary>
-    CodeActionStale = 46,
+    CodeActionStale = 48,
     /// <summary>The build a test run needs failed (4011).</summary>
-    BuildFailed = 47,
+    BuildFailed = 49,
     /// <summary>MSBuild not available (5001).</summary>
-    MsbuildNotFound = 48,
+    MsbuildNotFound = 50,
     /// <summary>Roslyn assemblies not loadable (5002).</summary>
-    RoslynNotAvailable = 49,
+    RoslynNotAvailable = 51,
     /// <summary>.NET SDK not found (5003).</summary>
-    SdkNotFound = 50,
+    SdkNotFound = 52,
     /// <summary>Could not load solution (5004).</summary>
-    SolutionLoadFailed = 51,
+    SolutionLoadFailed = 53,
     /// <summary>Running tests is turned off for this service (5005).</summary>
-    TestRunsDisabled = 52,
+    TestRunsDisabled = 54,
 }
 
 /// <summary>The codec of the protocol's enums: the variant index as a varint.</summary>
@@ -2841,6 +2965,6 @@ public static class EnumCodec
     public static ErrorCode ReadErrorCode(this BincodeReader reader)
     {
         var index = reader.ReadVariant();
-        return index < 53 ? (ErrorCode)index : throw BincodeReader.UnknownVariant(nameof(ErrorCode), index);
+        return index < 55 ? (ErrorCode)index : throw BincodeReader.UnknownVariant(nameof(ErrorCode), index);
     }
 }

@@ -1,0 +1,117 @@
+//! change_signature on a real library, end to end against the plan's computation in the host (`_meta`) and
+//! Roslyn's change signature engine within it (the host's log line), and each change built after it is
+//! applied. The library is a checkout nobody here wrote (Markdig, xoofx/markdig, measured at
+//! fc705234fa211d179ee1d5e7656b51ab99f70ca9: one project, five target frameworks, 315 documents each), given as
+//! `ROSLYN_MCP_BENCH_LIBRARY=<checkout>`:
+//! - `Block.UpdateSpanEnd(int spanEnd)` (about 25 calls): `spanEnd` renamed to `end` and an optional
+//!   `bool force = false` added;
+//! - `UnicodeUtility.IsInRangeInclusive(uint value, uint lowerBound, uint upperBound)`: reordered to
+//!   `(lowerBound, upperBound, value)`;
+//!
+//! each as previews (the first after the warm-up, then warm ones), then applied once, the library built with
+//! `dotnet build` (no error may be added), and undone (every file as it was).
+//!
+//! `ROSLYN_MCP_BENCH_LIBRARY=<markdig> cargo bench -p broker --bench signature` (ROSLYN_MCP_BENCH_CALLS sets
+//! the warm calls, 5 by default).
+
+#[path = "common/calls.rs"]
+mod calls;
+#[path = "common/source.rs"]
+mod source;
+#[path = "common/stats.rs"]
+mod stats;
+#[path = "../../../tests/e2e/support/mod.rs"]
+mod support;
+
+use calls::{measure, report};
+use serde_json::{Value, json};
+use source::position_of;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use support::{Server, dotnet_build_errors, tree};
+
+const PROJECT: &str = "src/Markdig/Markdig.csproj";
+
+/// A change: the file, the declaring line's text, the member's name, and the new parameter list.
+struct Change {
+    file: &'static str,
+    declaration: &'static str,
+    name: &'static str,
+    parameters: fn() -> Value,
+}
+
+const CHANGES: [Change; 2] = [
+    Change {
+        file: "src/Markdig/Syntax/Block.cs",
+        declaration: "public void UpdateSpanEnd(int spanEnd)",
+        name: "UpdateSpanEnd",
+        parameters: || json!([{"name": "spanEnd", "newName": "end"}, {"name": "force", "add": {"type": "bool", "defaultValue": "false"}}]),
+    },
+    Change {
+        file: "src/Markdig/Helpers/UnicodeUtility.cs",
+        declaration: "public static bool IsInRangeInclusive(",
+        name: "IsInRangeInclusive",
+        parameters: || json!([{"name": "lowerBound"}, {"name": "upperBound"}, {"name": "value"}]),
+    },
+];
+
+fn main() {
+    let Some(library) = std::env::var_os("ROSLYN_MCP_BENCH_LIBRARY").map(PathBuf::from) else {
+        eprintln!("set ROSLYN_MCP_BENCH_LIBRARY to a checkout of xoofx/markdig");
+        return;
+    };
+    let calls: usize = std::env::var("ROSLYN_MCP_BENCH_CALLS").ok().and_then(|v| v.parse().ok()).unwrap_or(5);
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
+    runtime.block_on(run(&library, calls));
+}
+
+async fn run(library: &Path, calls: usize) {
+    let server = Server::start_alone(library).await;
+    let project = library.join(PROJECT);
+    server
+        .ok("initialize_workspace", json!({"workingDirectory": project.parent().expect("the project's folder")}))
+        .await;
+    server.warm_up_finished(Duration::from_secs(600)).await;
+    println!("{}, {calls} warm calls each:", library.display());
+    for change in &CHANGES {
+        let file = library.join(change.file);
+        let (line, column) = position_of(&file, change.declaration, change.name);
+        let arguments = |preview: bool| json!({"filePath": file, "line": line, "column": column, "parameters": (change.parameters)(), "preview": preview});
+        let (first, first_host) = measure(&server, "change_signature", 1, |_| arguments(true)).await;
+        let preview = measure(&server, "change_signature", calls, |_| arguments(true)).await;
+        let answer = server.ok("change_signature", arguments(true)).await;
+        println!(
+            "{}: {} to {}, {} declarations, {} call sites, {} files",
+            change.name,
+            answer["signature"],
+            answer["newSignature"],
+            answer["declarations"],
+            answer["callSites"],
+            answer["filesModified"]
+        );
+        println!("  first after the warm-up: end to end {:.0} ms, host {:.0} ms", first[0], first_host[0]);
+        report("change_signature", "preview (compute + diffs)", preview);
+        println!("  Roslyn's engine in the host, last calls: {}", engine_times(&server, change.name));
+
+        let before = tree(library);
+        let applied = server.ok("change_signature", arguments(false)).await;
+        let errors = dotnet_build_errors(&project).await;
+        println!("  applied, then `dotnet build`: {errors} errors");
+        server.ok("undo", json!({"operationId": applied["operationId"]})).await;
+        assert_eq!(errors, 0, "the change must build");
+        assert!(tree(library) == before, "undo restores every file");
+    }
+    server.stop().await;
+}
+
+/// The engine's milliseconds the host logged for the member's changes, in order.
+fn engine_times(server: &Server, name: &str) -> String {
+    let log = std::fs::read_to_string(&server.log).unwrap_or_default();
+    let times: Vec<_> = log
+        .lines()
+        .filter(|l| l.contains("change signature of") && l.contains(&format!(".{name}(")))
+        .filter_map(|l| l.split("Roslyn's engine ").nth(1).and_then(|rest| rest.split(" of ").next()))
+        .map(str::to_owned)
+        .collect();
+    times.join("; ")
+}

@@ -1,0 +1,39 @@
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+
+namespace RoslynMcp.Host.Handlers.Delete;
+
+/// <summary>
+/// The syntax that goes with a symbol: a type's declarations (every part), a member's, a field's or event's
+/// variable (the whole declaration when it declares only that one), an enum member, a local function, a local's
+/// statement (or its variable).
+/// </summary>
+internal static class DeletedDeclarations
+{
+    public static async Task<List<SyntaxNode>> OfAsync(ISymbol symbol, CancellationToken cancellationToken)
+    {
+        var nodes = new List<SyntaxNode>();
+        foreach (var reference in symbol.DeclaringSyntaxReferences)
+        {
+            if (ToRemove(await reference.GetSyntaxAsync(cancellationToken)) is { } node)
+            {
+                nodes.Add(node);
+            }
+        }
+        return nodes;
+    }
+
+    private static SyntaxNode? ToRemove(SyntaxNode declared) => declared switch
+    {
+        VariableDeclaratorSyntax { Parent: VariableDeclarationSyntax { Variables.Count: 1, Parent: BaseFieldDeclarationSyntax or LocalDeclarationStatementSyntax } declaration } =>
+            declaration.Parent,
+        VariableDeclaratorSyntax variable => variable,
+        MemberDeclarationSyntax or LocalFunctionStatementSyntax => declared,
+        _ => null,
+    };
+
+    /// <summary>Whether a file's text declares nothing once the deletion is made: no type, member or statement.</summary>
+    public static bool Emptied(SyntaxNode root) =>
+        !root.DescendantNodes(n => n is CompilationUnitSyntax or BaseNamespaceDeclarationSyntax)
+            .Any(n => n is MemberDeclarationSyntax and not BaseNamespaceDeclarationSyntax);
+}

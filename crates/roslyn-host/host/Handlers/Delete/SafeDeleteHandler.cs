@@ -1,0 +1,265 @@
+using System.Text.Json.Nodes;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.Editing;
+using RoslynMcp.Host.Handlers.Plans;
+using RoslynMcp.Host.Handlers.Rename;
+using RoslynMcp.Host.Handlers.Signature;
+using RoslynMcp.Host.Handlers.Unused;
+using RoslynMcp.Host.Protocol;
+using Position = RoslynMcp.Host.Protocol.Position;
+
+namespace RoslynMcp.Host.Handlers.Delete;
+
+/// <summary>
+/// Plans deleting what nothing references, in any target framework: a type (every part; a file left declaring
+/// nothing is deleted), a member, a local (an initializer with side effects stays as <c>_ = ...;</c>), a
+/// parameter (as change_signature removes it: with its argument at every call, when that has no side effect),
+/// or every type of a file with the file (a project file that lists it loses that line). Refused with the
+/// references, or with why it may be used without one unless asked; checked to compile. Nothing is applied here.
+/// </summary>
+public static class SafeDeleteHandler
+{
+    public static async Task<SafeDeletePlan> HandleAsync(Solution solution, SafeDeleteRequest request, CancellationToken cancellationToken) =>
+        request.Target switch
+        {
+            DeleteTarget.Symbol { Value: var position } => await SymbolAsync(solution, position, request.IncludePublic, cancellationToken),
+            DeleteTarget.File { Value: var path } => await FileAsync(solution, path, request.IncludePublic, cancellationToken),
+            _ => throw new InvalidOperationException("unknown delete target"),
+        };
+
+    private static async Task<SafeDeletePlan> SymbolAsync(Solution solution, Position position, bool includePublic, CancellationToken cancellationToken)
+    {
+        var symbol = await SymbolAtAsync(solution, position, cancellationToken);
+        symbol = (symbol is IMethodSymbol { ReducedFrom: { } extension } ? extension : symbol).OriginalDefinition;
+        if (SymbolFormat.IsMetadata(symbol))
+        {
+            throw RenameErrors.NotInSource(symbol);
+        }
+        var declaration = RenameTarget.FirstDeclaration(symbol);
+        var project = solution.GetDocument(declaration.SourceTree)!.Project;
+        if (symbol is IParameterSymbol parameter)
+        {
+            return await ParameterAsync(solution, parameter, project, includePublic, cancellationToken);
+        }
+        CheckKind(symbol);
+        if (!includePublic && await KeptSymbols.WhyAsync(symbol, project, cancellationToken) is { } why)
+        {
+            throw Kept(symbol.ToDisplayString(SymbolFormat.Display), why);
+        }
+        var nodes = await DeletedDeclarations.OfAsync(symbol, cancellationToken);
+        var views = await ViewsAsync(solution, symbol, declaration, cancellationToken);
+        await Remaining.CheckAsync(solution, views, (path, span) => nodes.Any(n => n.SyntaxTree.FilePath == path && n.Span.Contains(span)),
+            symbol.ToDisplayString(SymbolFormat.Display), cancellationToken);
+        return await PlanAsync(solution, nodes, [symbol], [], cancellationToken);
+    }
+
+    private static async Task<SafeDeletePlan> FileAsync(Solution solution, string path, bool includePublic, CancellationToken cancellationToken)
+    {
+        var document = PositionResolver.FindDocument(solution, path);
+        var root = await document.GetSyntaxRootAsync(cancellationToken);
+        var model = await document.GetSemanticModelAsync(cancellationToken);
+        var types = root!.DescendantNodes(n => n is CompilationUnitSyntax or BaseNamespaceDeclarationSyntax)
+            .OfType<MemberDeclarationSyntax>()
+            .Select(n => model!.GetDeclaredSymbol(n, cancellationToken))
+            .OfType<INamedTypeSymbol>()
+            .ToList();
+        foreach (var type in types.Where(_ => !includePublic))
+        {
+            if (await KeptSymbols.WhyAsync(type, document.Project, cancellationToken) is { } why)
+            {
+                throw Kept(type.ToDisplayString(SymbolFormat.Display), why);
+            }
+        }
+        var views = new List<ISymbol>();
+        foreach (var type in types)
+        {
+            views.AddRange(await ViewsAsync(solution, type, type.Locations.First(l => l.SourceTree == root.SyntaxTree), cancellationToken));
+        }
+        await Remaining.CheckAsync(solution, views, (file, _) => file == document.FilePath, Path.GetFileName(document.FilePath)!, cancellationToken);
+        // Parts of the file's partial types declared in other files go too.
+        var elsewhere = new List<SyntaxNode>();
+        foreach (var type in types)
+        {
+            elsewhere.AddRange((await DeletedDeclarations.OfAsync(type, cancellationToken)).Where(n => n.SyntaxTree.FilePath != document.FilePath));
+        }
+        return await PlanAsync(solution, elsewhere, types, [document.FilePath!], cancellationToken);
+    }
+
+    private static async Task<SafeDeletePlan> ParameterAsync(Solution solution, IParameterSymbol parameter, Project project, bool includePublic, CancellationToken cancellationToken)
+    {
+        var member = parameter.ContainingSymbol is IMethodSymbol { MethodKind: MethodKind.DelegateInvoke } invoke ? invoke.ContainingType : parameter.ContainingSymbol;
+        if (!includePublic && KeptSymbols.PublicApi(member, project) is { } why)
+        {
+            throw Kept(parameter.Name, why);
+        }
+        var place = RenameTarget.FirstDeclaration(member).GetLineSpan();
+        var others = SignatureMembers.ParametersOf(member).Where(p => p.Ordinal != parameter.Ordinal)
+            .Select(p => new SignatureParameter(p.Name, "", "", null)).ToValueList();
+        var request = new ChangeSignatureRequest(
+            new Position(place.Path, (uint)place.StartLinePosition.Line + 1, (uint)place.StartLinePosition.Character + 1), others);
+        var plan = await ChangeSignatureHandler.HandleAsync(solution, request, cancellationToken);
+        return new SafeDeletePlan([Deleted(parameter)], plan.Edits, plan.Changes, plan.Warnings);
+    }
+
+    /// <summary>The deletion's edits, emptied files deleted, checked to compile.</summary>
+    private static async Task<SafeDeletePlan> PlanAsync(
+        Solution solution,
+        IReadOnlyList<SyntaxNode> nodes,
+        IReadOnlyList<ISymbol> symbols,
+        IReadOnlyList<string> deletedFiles,
+        CancellationToken cancellationToken)
+    {
+        var description = $"Delete {string.Join(", ", symbols.Select(s => s.Name))}";
+        var editor = new SolutionEditor(solution);
+        foreach (var node in nodes)
+        {
+            var document = solution.GetDocument(node.SyntaxTree)!;
+            var documentEditor = await editor.GetDocumentEditorAsync(document.Id, cancellationToken);
+            if (KeptEffect(node) is { } effect)
+            {
+                documentEditor.ReplaceNode(node, effect);
+            }
+            else
+            {
+                documentEditor.RemoveNode(node);
+            }
+        }
+        var edits = await SolutionEdits.BetweenAsync(solution, editor.GetChangedSolution(), description, cancellationToken);
+        var after = edits.After;
+        var files = new List<FileEdit>();
+        var gone = new List<string>(deletedFiles);
+        foreach (var edit in edits.Edits)
+        {
+            var emptied = DeletedDeclarations.Emptied(CSharpSyntaxTree.ParseText(edit.NewText, cancellationToken: cancellationToken).GetRoot(cancellationToken));
+            if (emptied)
+            {
+                gone.Add(edit.Path);
+            }
+            else
+            {
+                files.Add(edit);
+            }
+        }
+        var changes = edits.Changes;
+        foreach (var path in gone.Distinct())
+        {
+            var text = await PositionResolver.DocumentAt(solution, path)!.GetTextAsync(cancellationToken);
+            files.Add(new FileEdit(path, EditKind.Delete, TextHash.Sha256(text), "", $"{description}: the file declares nothing else"));
+            after = after.RemoveDocuments([.. after.GetDocumentIdsWithFilePath(path)]);
+            changes++;
+        }
+        var projectFiles = await ProjectFileEntries.WithoutAsync(solution, gone, cancellationToken);
+        files.AddRange(projectFiles);
+        var added = await AddedErrors.BetweenAsync(solution, after, cancellationToken);
+        if (added.Count > 0)
+        {
+            throw PlanErrors.CompilationError("deletion", added, "Remove or change what the error points at first");
+        }
+        var deleted = symbols.Select(Deleted);
+        var warnings = edits.Warnings;
+        warnings.AddRange(gone.Distinct().Select(p => $"Deleted {Path.GetFileName(p)}"));
+        warnings.AddRange(projectFiles.Select(p => $"Removed the deleted file's entry from {Path.GetFileName(p.Path)}"));
+        return new SafeDeletePlan(
+            deleted.ToValueList(),
+            files.OrderBy(e => e.Path, StringComparer.Ordinal).ToValueList(),
+            (uint)(changes + projectFiles.Count),
+            warnings.ToValueList());
+    }
+
+    /// <summary>
+    /// A local's initializer that does something stays, as a discard (<c>_ = Compute();</c>); a declaration of
+    /// several variables keeps the others. Null: remove the node.
+    /// </summary>
+    private static SyntaxNode? KeptEffect(SyntaxNode node)
+    {
+        if (node is not LocalDeclarationStatementSyntax { Declaration.Variables: [{ Initializer.Value: var value }] } statement || PureExpressions.Is(value))
+        {
+            return null;
+        }
+        return SyntaxFactory.ParseStatement($"_ = {value.WithoutTrivia()};").WithTriviaFrom(statement);
+    }
+
+    /// <summary>The symbol at the position, in the first project that compiles the code there (code under
+    /// <c>#if</c> may exist for one target framework only).</summary>
+    private static async Task<ISymbol> SymbolAtAsync(Solution solution, Position position, CancellationToken cancellationToken)
+    {
+        var at = await PositionResolver.ResolveAsync(solution, position, cancellationToken);
+        foreach (var document in PositionResolver.DocumentsAt(solution, at.Document.FilePath!))
+        {
+            var model = (await document.GetSemanticModelAsync(cancellationToken))!;
+            if (await PositionResolver.FindSymbolAsync(at with { Document = document, Model = model }, cancellationToken) is { } symbol)
+            {
+                return symbol;
+            }
+        }
+        return await PositionResolver.RequireSymbolAsync(at, cancellationToken);
+    }
+
+    /// <summary>Types, members and locals; not namespaces, type parameters, labels, accessors or what the compiler declares.</summary>
+    private static void CheckKind(ISymbol symbol)
+    {
+        var why = symbol switch
+        {
+            { IsImplicitlyDeclared: true } => "the compiler declares it",
+            IMethodSymbol { AssociatedSymbol: { } owner } => $"it belongs to {owner.Name}: delete that",
+            ILocalSymbol { IsUsing: true } => "a using declaration disposes what it holds",
+            ILocalSymbol local when local.DeclaringSyntaxReferences.FirstOrDefault()?.GetSyntax() is not VariableDeclaratorSyntax { Parent.Parent: LocalDeclarationStatementSyntax } =>
+                "it is declared in a pattern, an out argument, a loop or a using statement",
+            INamedTypeSymbol or IMethodSymbol or IPropertySymbol or IFieldSymbol or IEventSymbol or ILocalSymbol => null,
+            _ => $"safe_delete deletes types, members, parameters and locals, not a {SymbolFormat.KindOf(symbol)}",
+        };
+        if (why is not null)
+        {
+            throw HostErrorException.Create(
+                ErrorCode.InvalidParameter,
+                $"{symbol.Name} cannot be deleted alone: {why}",
+                new JsonObject { ["kind"] = SymbolFormat.KindOf(symbol) },
+                "Place the position on a type, member, parameter or local declared in a statement of its own");
+        }
+    }
+
+    /// <summary>The symbol as each project compiling its declaration sees it, and a type's members with it.</summary>
+    private static async Task<List<ISymbol>> ViewsAsync(Solution solution, ISymbol symbol, Location declaration, CancellationToken cancellationToken)
+    {
+        var views = new List<ISymbol> { symbol };
+        foreach (var document in PositionResolver.DocumentsAt(solution, declaration.SourceTree!.FilePath))
+        {
+            var model = await document.GetSemanticModelAsync(cancellationToken);
+            var root = await document.GetSyntaxRootAsync(cancellationToken);
+            for (var node = root!.FindToken(declaration.SourceSpan.Start).Parent; node is not null; node = node.Parent)
+            {
+                if (model!.GetDeclaredSymbol(node, cancellationToken) is { } seen)
+                {
+                    if (seen.Name == symbol.Name && seen.Kind == symbol.Kind)
+                    {
+                        views.Add(seen);
+                    }
+                    break;
+                }
+            }
+        }
+        if (symbol is INamedTypeSymbol type)
+        {
+            views.AddRange(type.GetMembers().Where(m => !m.IsImplicitlyDeclared));
+        }
+        return views;
+    }
+
+    private static DeletedSymbol Deleted(ISymbol symbol)
+    {
+        var place = RenameTarget.FirstDeclaration(symbol).GetLineSpan();
+        return new DeletedSymbol(
+            symbol.Name,
+            SymbolFormat.KindOf(symbol),
+            symbol.ToDisplayString(SymbolFormat.Display),
+            new Position(place.Path, (uint)place.StartLinePosition.Line + 1, (uint)place.StartLinePosition.Character + 1));
+    }
+
+    private static HostErrorException Kept(string what, string why) => HostErrorException.Create(
+        ErrorCode.MayBeUsedElsewhere,
+        $"{what} is kept: {why}",
+        new JsonObject { ["symbol"] = what, ["reason"] = why },
+        "Pass includePublic: true to delete it anyway (the compile check still applies)");
+}

@@ -152,7 +152,9 @@ public static class SafeDeleteHandler
         }
         var projectFiles = await ProjectFileEntries.WithoutAsync(solution, gone, cancellationToken);
         files.AddRange(projectFiles);
-        var added = await AddedErrors.BetweenAsync(solution, after, cancellationToken);
+        // A deletion adds errors only where code spells what it deletes (the compiler binds pattern names unwritten).
+        var names = symbols.Select(s => s is IMethodSymbol { MethodKind: MethodKind.Constructor } ? s.ContainingType.Name : s.Name).ToHashSet(StringComparer.Ordinal);
+        var added = await AddedErrors.WhereSpelledAsync(solution, after, names, cancellationToken);
         if (added.Count > 0)
         {
             throw PlanErrors.CompilationError("deletion", added, "Remove or change what the error points at first");

@@ -27,6 +27,39 @@ internal static class AddedErrors
         return Sorted(added);
     }
 
+    // Names the compiler binds without their being written: a change to a member of one of them can change code
+    // that never spells it (foreach, await, using, deconstruction, collection initializers, query expressions, indexes).
+    private static readonly HashSet<string> PatternNames =
+    [
+        "GetEnumerator", "GetAsyncEnumerator", "MoveNext", "MoveNextAsync", "Current", "GetAwaiter", "IsCompleted",
+        "GetResult", "OnCompleted", "Dispose", "DisposeAsync", "Deconstruct", "Add", "Select", "SelectMany", "Where",
+        "Join", "GroupJoin", "OrderBy", "OrderByDescending", "ThenBy", "ThenByDescending", "GroupBy", "Cast", "Slice",
+        "Length", "Count", "Item", "GetPinnableReference",
+    ];
+
+    /// <summary>
+    /// The added errors of a change that can add errors only where code spells one of <paramref name="names"/>
+    /// (and in the documents it changed): those documents are asked alone. Compiles the projects whole when there
+    /// are no names, a name is one the compiler binds unwritten, or the scope is most of a project.
+    /// </summary>
+    public static async Task<List<Diagnostic>> WhereSpelledAsync(
+        Solution before,
+        Solution after,
+        IReadOnlySet<string>? names,
+        CancellationToken cancellationToken)
+    {
+        var scoped = names is null || names.Any(PatternNames.Contains)
+            ? null
+            : await InDocumentsAsync(before, after, text => Spells(text, names), cancellationToken);
+        return scoped ?? await BetweenAsync(before, after, cancellationToken);
+    }
+
+    private static bool Spells(SourceText text, IReadOnlySet<string> names)
+    {
+        var written = text.ToString();
+        return names.Any(name => written.Contains(name, StringComparison.Ordinal));
+    }
+
     /// <summary>
     /// The added errors when only the documents <paramref name="inScope"/> picks (from the changed ones and those
     /// whose text it is given) can have new ones: each is asked alone, before and after. Null when the change is

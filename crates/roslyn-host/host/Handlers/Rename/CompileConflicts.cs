@@ -15,16 +15,6 @@ internal static class CompileConflicts
     private static readonly HashSet<string> CollisionIds =
         ["CS0100", "CS0101", "CS0102", "CS0111", "CS0128", "CS0136", "CS0412", "CS0121", "CS0229", "CS0104"];
 
-    // Names the compiler binds without their being written: a rename to or from one of them can change code that
-    // never spells it (foreach, await, using, deconstruction, collection initializers, query expressions, indexes).
-    private static readonly HashSet<string> PatternNames =
-    [
-        "GetEnumerator", "GetAsyncEnumerator", "MoveNext", "MoveNextAsync", "Current", "GetAwaiter", "IsCompleted",
-        "GetResult", "OnCompleted", "Dispose", "DisposeAsync", "Deconstruct", "Add", "Select", "SelectMany", "Where",
-        "Join", "GroupJoin", "OrderBy", "OrderByDescending", "ThenBy", "ThenByDescending", "GroupBy", "Cast", "Slice",
-        "Length", "Count", "Item", "GetPinnableReference",
-    ];
-
     public static async Task CheckAsync(
         Solution before,
         Solution after,
@@ -34,8 +24,7 @@ internal static class CompileConflicts
         CancellationToken cancellationToken)
     {
         var names = ScopeNames(symbol, renamed, newName);
-        var added = (names is null ? null : await AddedErrors.InDocumentsAsync(before, after, text => Spells(text, names), cancellationToken))
-            ?? await AddedErrors.BetweenAsync(before, after, cancellationToken);
+        var added = await AddedErrors.WhereSpelledAsync(before, after, names, cancellationToken);
         if (added.Count == 0)
         {
             return;
@@ -57,15 +46,11 @@ internal static class CompileConflicts
     /// A rename can add errors only where code spells the old or the new name (what bound to the symbol and was
     /// missed, or what binds to it now), in the documents it changed, and, for a member other types implement or
     /// override, where those types are named: the names whose documents are checked alone, in every project the
-    /// change reaches. Null when the names are pattern names the compiler binds unwritten: then compile it all.
+    /// change reaches.
     /// </summary>
-    private static HashSet<string>? ScopeNames(ISymbol symbol, IReadOnlyList<ISymbol> renamed, string newName)
+    private static HashSet<string> ScopeNames(ISymbol symbol, IReadOnlyList<ISymbol> renamed, string newName)
     {
         var bare = newName.TrimStart('@');
-        if (PatternNames.Contains(symbol.Name) || PatternNames.Contains(bare))
-        {
-            return null;
-        }
         var names = new HashSet<string>(StringComparer.Ordinal) { symbol.Name, bare };
         foreach (var name in names.ToList().Where(n => n.EndsWith("Attribute", StringComparison.Ordinal) && n.Length > "Attribute".Length))
         {
@@ -76,11 +61,5 @@ internal static class CompileConflicts
             names.Add(member.ContainingType.Name);
         }
         return names;
-    }
-
-    private static bool Spells(SourceText text, HashSet<string> names)
-    {
-        var written = text.ToString();
-        return names.Any(name => written.Contains(name, StringComparison.Ordinal));
     }
 }

@@ -109,6 +109,20 @@ public sealed class ChangeSignatureTests(SignatureSolution fixture, ITestOutputH
     }
 
     [Fact]
+    public async Task AnExtensionMethodKeepsItsReceiverFirstAndItsCallsFollow()
+    {
+        var plan = await PlanAsync(Change(Pricing, 34, 27, Keep("pricing"), Keep("unitPrice"), Keep("quantity")));
+
+        Assert.Contains("public static decimal Total(this Pricing pricing, decimal unitPrice, int quantity)", TextOf(plan, Pricing));
+        Assert.Contains("pricing.Total(3m, 2)", TextOf(plan, Program));
+        await fixture.Solution.AssertCompilesAsync(plan.Edits);
+
+        var moved = await fixture.ErrAsync(Change(Pricing, 34, 27, Keep("quantity"), Keep("pricing"), Keep("unitPrice")));
+        Assert.Equal(ErrorCode.InvalidParameter, moved.Code);
+        Assert.Contains("must stay first", moved.Message);
+    }
+
+    [Fact]
     public async Task RemovingAnUnusedConstructorParameterUpdatesChainsAndCreations()
     {
         var plan = await PlanAsync(Change(Program, 15, 25, Keep("id"), Keep("lines")));

@@ -114,7 +114,7 @@ internal sealed record NewSignature(
             throw Invalid("The parameter list asked for is the member's own: nothing to change", "parameters",
                 "Reorder, remove (leave out), add, rename (newName) or retype (newType) a parameter");
         }
-        if (parameters.Count > 0 && parameters[0].IsThis && NewIndexOf(0) is not (0 or null))
+        if (parameters.Count > 0 && parameters[0].ContainingSymbol is IMethodSymbol { IsExtensionMethod: true } && NewIndexOf(0) is not (0 or null))
         {
             throw Invalid($"The extension method's this parameter {parameters[0].Name} must stay first", "parameters",
                 "Keep it first, or leave it out to remove it");

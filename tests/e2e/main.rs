@@ -13,6 +13,7 @@ mod daemon_start;
 mod diagnostics;
 mod errors;
 mod fairness;
+mod files;
 mod find_tests;
 mod fuzz;
 mod lifecycle;

@@ -390,6 +390,16 @@ fn broker_vectors() -> Vec<(&'static str, BrokerMessage)> {
             ),
         ),
         (
+            "broker_plan_rename_file",
+            request(
+                33,
+                RequestBody::PlanRenameFile(RenameFileRequest {
+                    file: "/w/Order.cs".into(),
+                    new_name: "Purchase.cs".into(),
+                }),
+            ),
+        ),
+        (
             "broker_find_tests_named",
             request(
                 29,
@@ -903,6 +913,18 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
                     changes: 1,
                     warnings: vec!["Deleted Old.cs".into()],
                 })),
+            ),
+        ),
+        (
+            "host_rename_file_plan",
+            response(
+                33,
+                Outcome::Ok(ResponseBody::RenameFilePlan(Box::new(RenameFilePlan {
+                    renamed: None,
+                    edits: vec![],
+                    total_edits: 1,
+                    warnings: vec!["Renamed Order.cs to Purchase.cs".into()],
+                }))),
             ),
         ),
         (

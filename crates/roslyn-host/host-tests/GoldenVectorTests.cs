@@ -163,6 +163,10 @@ public sealed class GoldenVectorTests
             Request(32, new RequestBody.PlanSafeDelete(new SafeDeleteRequest(new DeleteTarget.File("/w/Old.cs"), true)))
         },
         {
+            "broker_plan_rename_file",
+            Request(33, new RequestBody.PlanRenameFile(new RenameFileRequest("/w/Order.cs", "Purchase.cs")))
+        },
+        {
             "broker_find_tests_named",
             Request(29, new RequestBody.FindTests(new FindTestsRequest(new ChangeOrigin.Tests(["Pricing.XunitTests.CartTests.TotalAsksThePricer"]), null)))
         },
@@ -397,6 +401,10 @@ public sealed class GoldenVectorTests
                     [],
                     1,
                     ["Deleted Old.cs"])))
+            },
+            {
+                "host_rename_file_plan",
+                Answer(33, new ResponseBody.RenameFilePlan(new RenameFilePlan(null, [], 1, ["Renamed Order.cs to Purchase.cs"])))
             },
             {
                 "host_found_tests",

@@ -273,6 +273,15 @@ catalog! {
         description: "Delete the type, member, parameter or local at a 1-based line and column, or (without line and column) every type of a file and the file, only when nothing references it in any target framework; otherwise refused with the references (STILL_REFERENCED; find_references pages through them all). A parameter goes with its argument at every call (refused when an argument has side effects); a local's initializer with side effects stays as a discard; a file left declaring nothing is deleted, and a project file loses only a Compile entry naming a deleted file. Overrides, interface implementations, entry points, members with attributes, a library's public API and names Razor or XAML files mention are kept (MAY_BE_USED_ELSEWHERE, with the reason) unless includePublic. preview: true returns the plan (planId, diffs) and writes nothing; the answer's operationId undoes it.",
     }
 
+    rename_file {
+        title: "Rename file",
+        kind: Write,
+        input: io::refactor::RenameFileInput,
+        output: io::refactor::RenameFileOutput,
+        run: refactor::rename_file,
+        description: "Give a C# file a new name in its folder. A file named after a top-level type it declares (Order.cs, or Order.Lines.cs for a part) renames the type with it when the new name is another identifier (Purchase.cs), as rename_symbol does, its other files included; any other file moves alone. A project file that lists the file gets the new name. Refused when the name is not a .cs file name of the folder or is taken (INVALID_TARGET_PATH). preview: true returns the plan (planId, diffs) and writes nothing; the answer's operationId undoes it.",
+    }
+
     organize_usings {
         title: "Organize usings",
         kind: Write,

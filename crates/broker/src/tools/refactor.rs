@@ -1,16 +1,20 @@
-//! rename_symbol and organize_usings: the host computes the plan (Roslyn's renamer with conflict checks;
-//! the compiler's unnecessary-using judgement and the `.editorconfig` order), checked to compile, and the
-//! one write path ([`super::writes`]) previews or applies it.
+//! rename_symbol, rename_file and organize_usings: the host computes the plan (Roslyn's renamer with conflict
+//! checks, for a file's type too; the compiler's unnecessary-using judgement and the `.editorconfig` order),
+//! checked to compile, and the one write path ([`super::writes`]) previews or applies it.
 
 use super::writes::{WriteMode, plan_then_write, render};
 use super::{Call, Documents};
 use crate::plans::Plan;
 use protocol::host::ask;
-use protocol::host::{EditKind, OrganizeUsingsPlan, OrganizeUsingsRequest, RenamePlan, RenameRequest};
+use protocol::host::{
+    EditKind, OrganizeUsingsPlan, OrganizeUsingsRequest, RenameFilePlan, RenameFileRequest, RenamePlan, RenameRequest,
+    RenamedSymbol as HostRenamedSymbol,
+};
 use protocol::tools::moves::FilePosition;
 use protocol::tools::plans::WriteOutput;
 use protocol::tools::refactor::{
-    OrganizeUsingsInput, OrganizeUsingsOutline, Outline, RenameOutline, RenameSymbolInput, RenamedSymbol,
+    OrganizeUsingsInput, OrganizeUsingsOutline, Outline, RenameFileInput, RenameFileOutline, RenameOutline,
+    RenameSymbolInput, RenamedSymbol,
 };
 use protocol::{ErrorCode, ToolError};
 use std::path::Path;
@@ -35,6 +39,18 @@ pub async fn rename_symbol(call: &Call, input: RenameSymbolInput) -> Result<Writ
     });
     plan_then_write(call, resolved, WriteMode::new(input.preview, input.verify)?, began, request, |reply, solution| {
         rename_plan(reply.body, solution)
+    })
+    .await
+}
+
+pub async fn rename_file(call: &Call, input: RenameFileInput) -> Result<WriteOutput<Outline>, ToolError> {
+    let began = Instant::now();
+    let file = call.file(&input.file_path, "filePath")?;
+    let (resolved, file) = call.resolve_file(input.solution_path.as_deref(), &file)?;
+    call.progress.step(format!("Computing the rename of the file to {}", input.new_name)).await;
+    let request = ask::plan_rename_file(RenameFileRequest { file: file.to_string(), new_name: input.new_name.clone() });
+    plan_then_write(call, resolved, WriteMode::new(input.preview, input.verify)?, began, request, |reply, solution| {
+        Ok(file_plan(*reply.body, file.to_string(), &input.new_name, solution))
     })
     .await
 }
@@ -77,9 +93,7 @@ pub(super) fn identifier(name: &str, field: &str) -> Result<(), ToolError> {
 
 fn rename_plan(plan: Box<RenamePlan>, solution: &Path) -> Result<Plan, ToolError> {
     let RenamePlan { symbol, edits, total_edits, references, warnings } = *plan;
-    // A renamed file is one file whose text changes, though it is a deletion and a creation on disk.
-    let files_modified = edits.iter().filter(|e| e.kind != EditKind::Delete).count() as u32;
-    let location = &symbol.location;
+    let files_modified = files_modified(&edits);
     Ok(Plan {
         tool: "rename_symbol",
         solution: solution.to_path_buf(),
@@ -87,19 +101,45 @@ fn rename_plan(plan: Box<RenamePlan>, solution: &Path) -> Result<Plan, ToolError
         edits,
         warnings,
         title: format!("Rename {} to {}", symbol.name, symbol.new_name),
-        outline: Outline::Rename(RenameOutline {
-            symbol: RenamedSymbol {
-                location: FilePosition { file: location.file.clone(), line: location.line, column: location.column },
-                name: symbol.name,
-                new_name: symbol.new_name,
-                kind: symbol.kind,
-                fully_qualified_name: symbol.display,
-                new_fully_qualified_name: symbol.new_display,
-            },
-            files_modified,
+        outline: Outline::Rename(RenameOutline { symbol: renamed(symbol), files_modified, total_edits }),
+    })
+}
+
+fn file_plan(plan: RenameFilePlan, file: String, new_name: &str, solution: &Path) -> Plan {
+    let RenameFilePlan { renamed: symbol, edits, total_edits, warnings } = plan;
+    let new_file = Path::new(&file).with_file_name(new_name).display().to_string();
+    Plan {
+        tool: "rename_file",
+        solution: solution.to_path_buf(),
+        summary: render::summary(&edits, total_edits, 0),
+        title: format!("Rename {} to {new_name}", Path::new(&file).file_name().unwrap_or_default().to_string_lossy()),
+        outline: Outline::RenameFile(RenameFileOutline {
+            files_modified: files_modified(&edits),
+            renamed_type: symbol.map(renamed),
+            file,
+            new_file,
             total_edits,
         }),
-    })
+        edits,
+        warnings,
+    }
+}
+
+/// A renamed file is one file whose text changes, though it is a deletion and a creation on disk.
+fn files_modified(edits: &[protocol::host::FileEdit]) -> u32 {
+    edits.iter().filter(|e| e.kind != EditKind::Delete).count() as u32
+}
+
+fn renamed(symbol: HostRenamedSymbol) -> RenamedSymbol {
+    let location = symbol.location;
+    RenamedSymbol {
+        location: FilePosition { file: location.file, line: location.line, column: location.column },
+        name: symbol.name,
+        new_name: symbol.new_name,
+        kind: symbol.kind,
+        fully_qualified_name: symbol.display,
+        new_fully_qualified_name: symbol.new_display,
+    }
 }
 
 fn usings_plan(plan: OrganizeUsingsPlan, solution: &Path) -> Result<Plan, ToolError> {

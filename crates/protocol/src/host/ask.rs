@@ -70,6 +70,7 @@ asks! {
     find_tests: FindTests(FindTestsRequest) => FoundTests(FoundTests);
     plan_change_signature: PlanChangeSignature(ChangeSignatureRequest) => ChangeSignaturePlan(Box<ChangeSignaturePlan>);
     plan_safe_delete: PlanSafeDelete(SafeDeleteRequest) => SafeDeletePlan(SafeDeletePlan);
+    plan_rename_file: PlanRenameFile(RenameFileRequest) => RenameFilePlan(Box<RenameFilePlan>);
     ping: Ping(PingRequest) => Pong;
 }
 

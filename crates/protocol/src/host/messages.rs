@@ -131,6 +131,9 @@ pub enum RequestBody {
     /// whole file; refused with the references (STILL_REFERENCED), or with what makes it look unused without
     /// being so (MAY_BE_USED_ELSEWHERE) unless asked.
     PlanSafeDelete(SafeDeleteRequest),
+    /// Compute (never apply) a file's new name in its folder: the type the file is named after is renamed with
+    /// it (as [`RequestBody::PlanRename`] with `rename_file`, its other parts' files too), else the file alone.
+    PlanRenameFile(RenameFileRequest),
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -241,6 +244,7 @@ pub enum ResponseBody {
     FoundTests(FoundTests),
     ChangeSignaturePlan(Box<ChangeSignaturePlan>),
     SafeDeletePlan(SafeDeletePlan),
+    RenameFilePlan(Box<RenameFilePlan>),
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -1177,4 +1181,23 @@ pub struct DeletedSymbol {
     pub display: String,
     /// The first declaration's name.
     pub location: Position,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct RenameFileRequest {
+    pub file: String,
+    /// The new file name, in the same folder (`Purchase.cs`).
+    pub new_name: String,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct RenameFilePlan {
+    /// The type renamed with the file, when the file was named after it.
+    pub renamed: Option<RenamedSymbol>,
+    /// Sorted by path: the old path deleted and the new one created (a type's other files too), the files
+    /// referring to a renamed type, and a project file that lists a renamed file.
+    pub edits: Vec<FileEdit>,
+    /// Text spans replaced over every file.
+    pub total_edits: u32,
+    pub warnings: Vec<String>,
 }

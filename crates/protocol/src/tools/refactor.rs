@@ -57,6 +57,32 @@ pub struct RenamedSymbol {
 }
 
 tool_input! {
+    pub struct RenameFileInput(; write) {
+        /// The file, absolute or relative to the workspace root.
+        pub file_path: String,
+        /// Its new name in the same folder, e.g. `Purchase.cs`.
+        #[schemars(length(min = 4, max = 255))]
+        pub new_name: String,
+    }
+}
+
+/// What rename_file did, or (in a preview) would do.
+pub type RenameFileOutput = WriteOutput<RenameFileOutline>;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RenameFileOutline {
+    pub file: String,
+    pub new_file: String,
+    /// The type the file was named after, renamed with it (absent when the file moved alone).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub renamed_type: Option<RenamedSymbol>,
+    /// Files whose text changes (a renamed file counts once).
+    pub files_modified: u32,
+    pub total_edits: u32,
+}
+
+tool_input! {
     pub struct OrganizeUsingsInput(; write) {
         /// One file, absolute or relative to the workspace root; omit for a project or the whole solution.
         #[serde(default)]
@@ -101,6 +127,7 @@ pub enum Outline {
     RemoveUnused(RemoveUnusedOutline),
     ChangeSignature(ChangeSignatureOutline),
     SafeDelete(SafeDeleteOutline),
+    RenameFile(RenameFileOutline),
 }
 
 /// What `apply_plan` answers: what the tool that computed the plan answers when it applies directly.

@@ -199,6 +199,8 @@ public sealed class RequestDispatcher(
                 new ResponseBody.ChangeSignaturePlan(await Signature.ChangeSignatureHandler.HandleAsync(solution, request, cancellationToken)),
             RequestBody.PlanSafeDelete { Value: var request } =>
                 new ResponseBody.SafeDeletePlan(await Delete.SafeDeleteHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.PlanRenameFile { Value: var request } =>
+                new ResponseBody.RenameFilePlan(await RenameFileHandler.HandleAsync(solution, request, cancellationToken)),
             _ => throw new InvalidOperationException($"Unhandled request {body.GetType().Name}"),
         };
     }

@@ -57,6 +57,7 @@ public static class RenameHandler
         }
         var files = request.RenameFile ? FileRenames.Plan(solution, symbol, newName, warnings) : [];
         var edits = await EditsAsync(changes, files, symbol.Name, newName, cancellationToken);
+        edits.AddRange(await ProjectFileEntries.EditedAsync(solution, files.ToDictionary(f => f.Key, f => (string?)f.Value), cancellationToken));
 
         var declaration = RenameTarget.FirstDeclaration(symbol).GetLineSpan();
         var newSymbol = renamedAfter.FirstOrDefault();
@@ -68,7 +69,7 @@ public static class RenameHandler
                 symbol.ToDisplayString(SymbolFormat.Display),
                 newSymbol?.ToDisplayString(SymbolFormat.Display) ?? "",
                 new Position(declaration.Path, (uint)declaration.StartLinePosition.Line + 1, (uint)declaration.StartLinePosition.Character + 1)),
-            edits,
+            edits.OrderBy(e => e.Path, StringComparer.Ordinal).ToValueList(),
             (uint)changes.Count,
             (uint)places.Count,
             warnings.ToValueList());
@@ -138,7 +139,7 @@ public static class RenameHandler
         trivia.IsKind(SyntaxKind.SingleLineCommentTrivia) || trivia.IsKind(SyntaxKind.MultiLineCommentTrivia)
         || trivia.IsKind(SyntaxKind.SingleLineDocumentationCommentTrivia) || trivia.IsKind(SyntaxKind.MultiLineDocumentationCommentTrivia);
 
-    private static async Task<ValueList<FileEdit>> EditsAsync(
+    private static async Task<List<FileEdit>> EditsAsync(
         MergedChanges changes,
         Dictionary<string, string> files,
         string name,
@@ -162,6 +163,6 @@ public static class RenameHandler
                 edits.Add(new FileEdit(path, EditKind.Modify, TextHash.Sha256(before), after, $"Rename {name} to {newName}: {counted}"));
             }
         }
-        return edits.OrderBy(e => e.Path, StringComparer.Ordinal).ToValueList();
+        return edits;
     }
 }

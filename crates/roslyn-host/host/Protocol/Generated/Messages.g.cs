@@ -289,6 +289,12 @@ public abstract partial record RequestBody : IBincode<RequestBody>
     /// </summary>
     public sealed record PlanSafeDelete(SafeDeleteRequest Value) : RequestBody;
 
+    /// <summary>
+    /// Compute (never apply) a file's new name in its folder: the type the file is named after is renamed with
+    /// it (as <c>RequestBody.PlanRename</c> with <c>rename_file</c>, its other parts' files too), else the file alone.
+    /// </summary>
+    public sealed record PlanRenameFile(RenameFileRequest Value) : RequestBody;
+
     public void Encode(BincodeWriter writer)
     {
         switch (this)
@@ -401,6 +407,10 @@ public abstract partial record RequestBody : IBincode<RequestBody>
                 writer.WriteVariant(26);
                 m.Value.Encode(writer);
                 break;
+            case PlanRenameFile m:
+                writer.WriteVariant(27);
+                m.Value.Encode(writer);
+                break;
             default:
                 throw new UnreachableException();
         }
@@ -435,6 +445,7 @@ public abstract partial record RequestBody : IBincode<RequestBody>
         24 => new FindTests(FindTestsRequest.Decode(reader)),
         25 => new PlanChangeSignature(ChangeSignatureRequest.Decode(reader)),
         26 => new PlanSafeDelete(SafeDeleteRequest.Decode(reader)),
+        27 => new PlanRenameFile(RenameFileRequest.Decode(reader)),
         var index => throw BincodeReader.UnknownVariant(nameof(RequestBody), index),
     };
 }
@@ -691,6 +702,8 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
 
     public sealed record SafeDeletePlan(global::RoslynMcp.Host.Protocol.SafeDeletePlan Value) : ResponseBody;
 
+    public sealed record RenameFilePlan(global::RoslynMcp.Host.Protocol.RenameFilePlan Value) : ResponseBody;
+
     public void Encode(BincodeWriter writer)
     {
         switch (this)
@@ -802,6 +815,10 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
                 writer.WriteVariant(26);
                 m.Value.Encode(writer);
                 break;
+            case RenameFilePlan m:
+                writer.WriteVariant(27);
+                m.Value.Encode(writer);
+                break;
             default:
                 throw new UnreachableException();
         }
@@ -836,6 +853,7 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
         24 => new FoundTests(global::RoslynMcp.Host.Protocol.FoundTests.Decode(reader)),
         25 => new ChangeSignaturePlan(global::RoslynMcp.Host.Protocol.ChangeSignaturePlan.Decode(reader)),
         26 => new SafeDeletePlan(global::RoslynMcp.Host.Protocol.SafeDeletePlan.Decode(reader)),
+        27 => new RenameFilePlan(global::RoslynMcp.Host.Protocol.RenameFilePlan.Decode(reader)),
         var index => throw BincodeReader.UnknownVariant(nameof(ResponseBody), index),
     };
 }
@@ -2760,6 +2778,46 @@ public sealed partial record DeletedSymbol(
         reader.ReadString(),
         reader.ReadString(),
         Position.Decode(reader));
+}
+
+/// <param name="NewName">The new file name, in the same folder (<c>Purchase.cs</c>).</param>
+public sealed partial record RenameFileRequest(
+    string File,
+    string NewName) : IBincode<RenameFileRequest>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(File);
+        writer.WriteString(NewName);
+    }
+
+    public static RenameFileRequest Decode(BincodeReader reader) => new(
+        reader.ReadString(),
+        reader.ReadString());
+}
+
+/// <param name="Renamed">The type renamed with the file, when the file was named after it.</param>
+/// <param name="Edits">Sorted by path: the old path deleted and the new one created (a type's other files too), the files referring to a renamed type, and a project file that lists a renamed file.</param>
+/// <param name="TotalEdits">Text spans replaced over every file.</param>
+public sealed partial record RenameFilePlan(
+    RenamedSymbol? Renamed,
+    ValueList<FileEdit> Edits,
+    uint TotalEdits,
+    ValueList<string> Warnings) : IBincode<RenameFilePlan>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteOption(Renamed, static (w0, v0) => v0.Encode(w0));
+        writer.WriteSeq(Edits, static (w0, v0) => v0.Encode(w0));
+        writer.WriteU32(TotalEdits);
+        writer.WriteSeq(Warnings, static (w0, v0) => w0.WriteString(v0));
+    }
+
+    public static RenameFilePlan Decode(BincodeReader reader) => new(
+        reader.ReadOption(static r0 => RenamedSymbol.Decode(r0)),
+        reader.ReadSeq(static r0 => FileEdit.Decode(r0)),
+        reader.ReadU32(),
+        reader.ReadSeq(static r0 => r0.ReadString()));
 }
 
 /// <summary>A catalog code of <c>crates/protocol/src/error.rs</c>.</summary>

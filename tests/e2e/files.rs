@@ -1,0 +1,37 @@
+//! rename_file on the Signature fixture: a file named after its type renames the type (and find_references
+//! follows it), a file listed by its project renames the project's entry; the result builds and undo restores
+//! every byte. A taken or foreign name is refused and nothing changes.
+
+use crate::support::{Fixture, Server, assert_same_tree, dotnet_build_errors, reference_lines, tree};
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_file_renames_its_type_or_its_project_entry_and_undo_restores_every_byte() {
+    let fixture = Fixture::copy("Signature");
+    let server = Server::start(&fixture.root, &[]).await;
+    let before = tree(&fixture.root);
+    let orphan = fixture.file("Lib/Orphan.cs");
+
+    let taken = json!({"filePath": orphan, "newName": "Orders.cs"});
+    server.fails("rename_file", taken, "INVALID_TARGET_PATH").await;
+    let elsewhere = json!({"filePath": orphan, "newName": "../Orphan.cs"});
+    server.fails("rename_file", elsewhere, "INVALID_TARGET_PATH").await;
+    assert_same_tree(&before, &fixture.root, "refusals write nothing");
+
+    let typed = server.ok("rename_file", json!({"filePath": orphan, "newName": "Lonely.cs"})).await;
+    assert_eq!(typed["renamedType"]["newFullyQualifiedName"], json!("Signature.Lib.Lonely"), "{typed}");
+    let lonely = fixture.file("Lib/Lonely.cs");
+    assert!(!fixture.path("Lib/Orphan.cs").exists());
+    assert_eq!(reference_lines(&server, &lonely, 4, 23).await, vec![(lonely.clone(), 4)]);
+    let alone =
+        server.ok("rename_file", json!({"filePath": fixture.file("Legacy/Old.cs"), "newName": "Older.cs"})).await;
+    assert!(alone.get("renamedType").is_none(), "{alone}");
+    let project = std::fs::read_to_string(fixture.path("Legacy/Legacy.csproj")).expect("read");
+    assert!(project.contains("<Compile Include=\"Older.cs\" />"), "{project}");
+    assert_eq!(dotnet_build_errors(&fixture.path("Signature.slnx")).await, 0);
+
+    server.ok("undo", json!({"operationId": alone["operationId"]})).await;
+    server.ok("undo", json!({"operationId": typed["operationId"]})).await;
+    assert_same_tree(&before, &fixture.root, "undo restores every byte");
+    server.stop().await;
+}

@@ -1,12 +1,13 @@
-//! rename_file on the Signature fixture: a file named after its type renames the type (and find_references
-//! follows it), a file listed by its project renames the project's entry; the result builds and undo restores
-//! every byte. A taken or foreign name is refused and nothing changes.
+//! rename_file and sync_namespaces on the Signature fixture: a file named after its type renames the type (and
+//! find_references follows it), a file listed by its project renames the project's entry, a file out of its
+//! folder's namespace moves to it with its consumers; the result builds and undo restores every byte. A taken or
+//! foreign name is refused and nothing changes.
 
 use crate::support::{Fixture, Server, assert_same_tree, dotnet_build_errors, reference_lines, tree};
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread")]
-async fn a_file_renames_its_type_or_its_project_entry_and_undo_restores_every_byte() {
+async fn files_rename_their_type_or_project_entry_and_namespaces_follow_folders_and_undo_restores_every_byte() {
     let fixture = Fixture::copy("Signature");
     let server = Server::start(&fixture.root, &[]).await;
     let before = tree(&fixture.root);
@@ -28,8 +29,23 @@ async fn a_file_renames_its_type_or_its_project_entry_and_undo_restores_every_by
     assert!(alone.get("renamedType").is_none(), "{alone}");
     let project = std::fs::read_to_string(fixture.path("Legacy/Legacy.csproj")).expect("read");
     assert!(project.contains("<Compile Include=\"Older.cs\" />"), "{project}");
+
+    let item = fixture.file("Lib/Models/Item.cs");
+    let item_before = reference_lines(&server, &item, 4, 21).await;
+    let synced = server.ok("sync_namespaces", json!({"folder": fixture.file("Lib")})).await;
+    assert_eq!(
+        synced["changed"],
+        json!([{"file": item, "namespace": "Signature.Lib", "newNamespace": "Signature.Lib.Models"}])
+    );
+    let catalog = std::fs::read_to_string(fixture.path("App/Catalog.cs")).expect("read");
+    assert!(
+        catalog.contains("using Signature.Lib.Models;") && catalog.contains("new Signature.Lib.Models.Item"),
+        "{catalog}"
+    );
+    assert_eq!(reference_lines(&server, &item, 4, 21).await, item_before, "the same places");
     assert_eq!(dotnet_build_errors(&fixture.path("Signature.slnx")).await, 0);
 
+    server.ok("undo", json!({"operationId": synced["operationId"]})).await;
     server.ok("undo", json!({"operationId": alone["operationId"]})).await;
     server.ok("undo", json!({"operationId": typed["operationId"]})).await;
     assert_same_tree(&before, &fixture.root, "undo restores every byte");

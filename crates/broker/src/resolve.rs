@@ -56,6 +56,15 @@ pub fn working_directory() -> PathBuf {
 
 /// An existing file named by a tool argument, absolute and with symlinks resolved.
 pub fn existing_file(raw: &str, field: &str, scope: &Scope) -> Result<PathBuf, ToolError> {
+    existing(raw, field, scope, false)
+}
+
+/// An existing folder named by a tool argument, absolute and with symlinks resolved.
+pub fn existing_folder(raw: &str, field: &str, scope: &Scope) -> Result<PathBuf, ToolError> {
+    existing(raw, field, scope, true)
+}
+
+fn existing(raw: &str, field: &str, scope: &Scope, folder: bool) -> Result<PathBuf, ToolError> {
     if raw.trim().is_empty() {
         return Err(ToolError::new(ErrorCode::INVALID_SOURCE_PATH, format!("{field} is empty")).detail("field", field));
     }
@@ -64,9 +73,10 @@ pub fn existing_file(raw: &str, field: &str, scope: &Scope) -> Result<PathBuf, T
             .detail("field", field));
     }
     let path = base_dir(scope).join(raw);
+    let kind = if folder { "folder" } else { "file" };
     match std::fs::canonicalize(&path) {
-        Ok(real) if real.is_file() => Ok(real),
-        Ok(real) => Err(ToolError::new(ErrorCode::INVALID_SOURCE_PATH, format!("{} is not a file", real.display()))
+        Ok(real) if (folder && real.is_dir()) || (!folder && real.is_file()) => Ok(real),
+        Ok(real) => Err(ToolError::new(ErrorCode::INVALID_SOURCE_PATH, format!("{} is not a {kind}", real.display()))
             .detail(field, real.display().to_string())),
         Err(_) => Err(ToolError::new(ErrorCode::SOURCE_FILE_NOT_FOUND, format!("{} does not exist", path.display()))
             .detail(field, path.display().to_string())

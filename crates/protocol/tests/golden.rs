@@ -400,6 +400,16 @@ fn broker_vectors() -> Vec<(&'static str, BrokerMessage)> {
             ),
         ),
         (
+            "broker_plan_sync_namespaces",
+            request(
+                34,
+                RequestBody::PlanSyncNamespaces(SyncNamespacesRequest {
+                    project: Some("Lib".into()),
+                    folder: Some("/w/Lib/Models".into()),
+                }),
+            ),
+        ),
+        (
             "broker_find_tests_named",
             request(
                 29,
@@ -925,6 +935,26 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
                     total_edits: 1,
                     warnings: vec!["Renamed Order.cs to Purchase.cs".into()],
                 }))),
+            ),
+        ),
+        (
+            "host_sync_namespaces_plan",
+            response(
+                34,
+                Outcome::Ok(ResponseBody::SyncNamespacesPlan(SyncNamespacesPlan {
+                    plan: EditPlan {
+                        title: "Sync the namespaces of 1 file".into(),
+                        edits: vec![],
+                        documents: 4,
+                        changes: 3,
+                        warnings: vec![],
+                    },
+                    changed: vec![NamespaceChange {
+                        file: "/w/Lib/Models/Item.cs".into(),
+                        namespace: "Shop.Lib".into(),
+                        new_namespace: "Shop.Lib.Models".into(),
+                    }],
+                })),
             ),
         ),
         (

@@ -167,6 +167,10 @@ public sealed class GoldenVectorTests
             Request(33, new RequestBody.PlanRenameFile(new RenameFileRequest("/w/Order.cs", "Purchase.cs")))
         },
         {
+            "broker_plan_sync_namespaces",
+            Request(34, new RequestBody.PlanSyncNamespaces(new SyncNamespacesRequest("Lib", "/w/Lib/Models")))
+        },
+        {
             "broker_find_tests_named",
             Request(29, new RequestBody.FindTests(new FindTestsRequest(new ChangeOrigin.Tests(["Pricing.XunitTests.CartTests.TotalAsksThePricer"]), null)))
         },
@@ -405,6 +409,12 @@ public sealed class GoldenVectorTests
             {
                 "host_rename_file_plan",
                 Answer(33, new ResponseBody.RenameFilePlan(new RenameFilePlan(null, [], 1, ["Renamed Order.cs to Purchase.cs"])))
+            },
+            {
+                "host_sync_namespaces_plan",
+                Answer(34, new ResponseBody.SyncNamespacesPlan(new SyncNamespacesPlan(
+                    new EditPlan("Sync the namespaces of 1 file", [], 4, 3, []),
+                    [new NamespaceChange("/w/Lib/Models/Item.cs", "Shop.Lib", "Shop.Lib.Models")])))
             },
             {
                 "host_found_tests",

@@ -282,6 +282,15 @@ catalog! {
         description: "Give a C# file a new name in its folder. A file named after a top-level type it declares (Order.cs, or Order.Lines.cs for a part) renames the type with it when the new name is another identifier (Purchase.cs), as rename_symbol does, its other files included; any other file moves alone. A project file that lists the file gets the new name. Refused when the name is not a .cs file name of the folder or is taken (INVALID_TARGET_PATH). preview: true returns the plan (planId, diffs) and writes nothing; the answer's operationId undoes it.",
     }
 
+    sync_namespaces {
+        title: "Sync namespaces",
+        kind: Write,
+        input: io::refactor::SyncNamespacesInput,
+        output: io::refactor::SyncNamespacesOutput,
+        run: refactor::sync_namespaces,
+        description: "Make every C# file of a project (or of every project), optionally only under a folder, declare the namespace its folder implies: the project's root namespace, then each folder below the project. Roslyn's change namespace service changes each file that differs and updates every consumer (using directives, qualified names); files already matching, or declaring no single top-level namespace, get no edit. Answers each file's namespace and new namespace. preview: true returns the plan (planId, diffs) and writes nothing; the answer's operationId undoes it.",
+    }
+
     organize_usings {
         title: "Organize usings",
         kind: Write,

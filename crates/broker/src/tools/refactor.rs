@@ -1,20 +1,22 @@
-//! rename_symbol, rename_file and organize_usings: the host computes the plan (Roslyn's renamer with conflict
-//! checks, for a file's type too; the compiler's unnecessary-using judgement and the `.editorconfig` order),
-//! checked to compile, and the one write path ([`super::writes`]) previews or applies it.
+//! rename_symbol, rename_file, sync_namespaces and organize_usings: the host computes the plan (Roslyn's renamer
+//! with conflict checks, for a file's type too; Roslyn's change namespace service; the compiler's
+//! unnecessary-using judgement and the `.editorconfig` order), checked to compile, and the one write path
+//! ([`super::writes`]) previews or applies it.
 
 use super::writes::{WriteMode, plan_then_write, render};
 use super::{Call, Documents};
 use crate::plans::Plan;
+use crate::resolve;
 use protocol::host::ask;
 use protocol::host::{
     EditKind, OrganizeUsingsPlan, OrganizeUsingsRequest, RenameFilePlan, RenameFileRequest, RenamePlan, RenameRequest,
-    RenamedSymbol as HostRenamedSymbol,
+    RenamedSymbol as HostRenamedSymbol, SyncNamespacesPlan, SyncNamespacesRequest,
 };
 use protocol::tools::moves::FilePosition;
 use protocol::tools::plans::WriteOutput;
 use protocol::tools::refactor::{
-    OrganizeUsingsInput, OrganizeUsingsOutline, Outline, RenameFileInput, RenameFileOutline, RenameOutline,
-    RenameSymbolInput, RenamedSymbol,
+    NamespaceChange, OrganizeUsingsInput, OrganizeUsingsOutline, Outline, RenameFileInput, RenameFileOutline,
+    RenameOutline, RenameSymbolInput, RenamedSymbol, SyncNamespacesInput, SyncNamespacesOutline,
 };
 use protocol::{ErrorCode, ToolError};
 use std::path::Path;
@@ -51,6 +53,25 @@ pub async fn rename_file(call: &Call, input: RenameFileInput) -> Result<WriteOut
     let request = ask::plan_rename_file(RenameFileRequest { file: file.to_string(), new_name: input.new_name.clone() });
     plan_then_write(call, resolved, WriteMode::new(input.preview, input.verify)?, began, request, |reply, solution| {
         Ok(file_plan(*reply.body, file.to_string(), &input.new_name, solution))
+    })
+    .await
+}
+
+pub async fn sync_namespaces(call: &Call, input: SyncNamespacesInput) -> Result<WriteOutput<Outline>, ToolError> {
+    let began = Instant::now();
+    let solution_path = input.solution_path.as_deref();
+    let (resolved, folder) = match input.folder.as_deref() {
+        Some(raw) => {
+            let folder = resolve::existing_folder(raw, "folder", &call.scope)?;
+            let (resolved, folder) = call.resolve_file(solution_path, &folder)?;
+            (resolved, Some(folder.to_string()))
+        }
+        None => (call.resolve(solution_path)?, None),
+    };
+    call.progress.step("Computing the namespaces the folders imply").await;
+    let request = ask::plan_sync_namespaces(SyncNamespacesRequest { project: input.project, folder });
+    plan_then_write(call, resolved, WriteMode::new(input.preview, input.verify)?, began, request, |reply, solution| {
+        Ok(namespaces_plan(reply.body, solution))
     })
     .await
 }
@@ -139,6 +160,27 @@ fn renamed(symbol: HostRenamedSymbol) -> RenamedSymbol {
         kind: symbol.kind,
         fully_qualified_name: symbol.display,
         new_fully_qualified_name: symbol.new_display,
+    }
+}
+
+fn namespaces_plan(answer: SyncNamespacesPlan, solution: &Path) -> Plan {
+    let SyncNamespacesPlan { plan, changed } = answer;
+    let files_modified = plan.edits.len() as u32;
+    Plan {
+        tool: "sync_namespaces",
+        solution: solution.to_path_buf(),
+        summary: render::summary(&plan.edits, plan.changes, 0),
+        title: plan.title,
+        outline: Outline::SyncNamespaces(SyncNamespacesOutline {
+            changed: changed
+                .into_iter()
+                .map(|c| NamespaceChange { file: c.file, namespace: c.namespace, new_namespace: c.new_namespace })
+                .collect(),
+            documents: plan.documents,
+            files_modified,
+        }),
+        edits: plan.edits,
+        warnings: plan.warnings,
     }
 }
 

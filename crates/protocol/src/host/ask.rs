@@ -71,6 +71,7 @@ asks! {
     plan_change_signature: PlanChangeSignature(ChangeSignatureRequest) => ChangeSignaturePlan(Box<ChangeSignaturePlan>);
     plan_safe_delete: PlanSafeDelete(SafeDeleteRequest) => SafeDeletePlan(SafeDeletePlan);
     plan_rename_file: PlanRenameFile(RenameFileRequest) => RenameFilePlan(Box<RenameFilePlan>);
+    plan_sync_namespaces: PlanSyncNamespaces(SyncNamespacesRequest) => SyncNamespacesPlan(SyncNamespacesPlan);
     ping: Ping(PingRequest) => Pong;
 }
 

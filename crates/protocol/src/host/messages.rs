@@ -13,7 +13,7 @@ use crate::ErrorCode;
 use bincode::{Decode, Encode};
 
 /// Bumped on any change to the types in this module.
-pub const PROTOCOL_VERSION: u32 = 12;
+pub const PROTOCOL_VERSION: u32 = 13;
 
 /// Correlates a response with its request; unique per connection, chosen by the broker.
 #[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -134,6 +134,10 @@ pub enum RequestBody {
     /// Compute (never apply) a file's new name in its folder: the type the file is named after is renamed with
     /// it (as [`RequestBody::PlanRename`] with `rename_file`, its other parts' files too), else the file alone.
     PlanRenameFile(RenameFileRequest),
+    /// Compute (never apply) the namespace changes that make each file of a project or folder declare the
+    /// namespace its folder implies (the project's root namespace and the folders below it), consumers updated
+    /// by Roslyn's change namespace service.
+    PlanSyncNamespaces(SyncNamespacesRequest),
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -245,6 +249,7 @@ pub enum ResponseBody {
     ChangeSignaturePlan(Box<ChangeSignaturePlan>),
     SafeDeletePlan(SafeDeletePlan),
     RenameFilePlan(Box<RenameFilePlan>),
+    SyncNamespacesPlan(SyncNamespacesPlan),
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -1200,4 +1205,26 @@ pub struct RenameFilePlan {
     /// Text spans replaced over every file.
     pub total_edits: u32,
     pub warnings: Vec<String>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct SyncNamespacesRequest {
+    /// One project, by name or path (every target framework); `None`: every project.
+    pub project: Option<String>,
+    /// Only the files under this folder; `None`: all of them.
+    pub folder: Option<String>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct SyncNamespacesPlan {
+    pub plan: EditPlan,
+    /// The files whose namespace changes, sorted by path.
+    pub changed: Vec<NamespaceChange>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct NamespaceChange {
+    pub file: String,
+    pub namespace: String,
+    pub new_namespace: String,
 }

@@ -83,6 +83,38 @@ pub struct RenameFileOutline {
 }
 
 tool_input! {
+    pub struct SyncNamespacesInput(; write) {
+        /// One project, by name or project file path (every target framework); omit for every project.
+        #[serde(default)]
+        pub project: Option<String>,
+        /// Only the files under this folder, absolute or relative to the workspace root.
+        #[serde(default)]
+        pub folder: Option<String>,
+    }
+}
+
+/// What sync_namespaces did, or (in a preview) would do.
+pub type SyncNamespacesOutput = WriteOutput<SyncNamespacesOutline>;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SyncNamespacesOutline {
+    /// The files whose namespace changes, sorted by path.
+    pub changed: Vec<NamespaceChange>,
+    /// Files examined.
+    pub documents: u32,
+    pub files_modified: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NamespaceChange {
+    pub file: String,
+    pub namespace: String,
+    pub new_namespace: String,
+}
+
+tool_input! {
     pub struct OrganizeUsingsInput(; write) {
         /// One file, absolute or relative to the workspace root; omit for a project or the whole solution.
         #[serde(default)]
@@ -128,6 +160,7 @@ pub enum Outline {
     ChangeSignature(ChangeSignatureOutline),
     SafeDelete(SafeDeleteOutline),
     RenameFile(RenameFileOutline),
+    SyncNamespaces(SyncNamespacesOutline),
 }
 
 /// What `apply_plan` answers: what the tool that computed the plan answers when it applies directly.

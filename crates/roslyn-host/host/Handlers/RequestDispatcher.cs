@@ -201,6 +201,8 @@ public sealed class RequestDispatcher(
                 new ResponseBody.SafeDeletePlan(await Delete.SafeDeleteHandler.HandleAsync(solution, request, cancellationToken)),
             RequestBody.PlanRenameFile { Value: var request } =>
                 new ResponseBody.RenameFilePlan(await RenameFileHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.PlanSyncNamespaces { Value: var request } =>
+                new ResponseBody.SyncNamespacesPlan(await Namespaces.SyncNamespacesHandler.HandleAsync(solution, request, cancellationToken)),
             _ => throw new InvalidOperationException($"Unhandled request {body.GetType().Name}"),
         };
     }

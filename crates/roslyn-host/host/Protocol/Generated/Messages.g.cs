@@ -11,7 +11,7 @@ namespace RoslynMcp.Host.Protocol;
 public static class ProtocolVersion
 {
     /// <summary>The Rust side's <c>PROTOCOL_VERSION</c>; both sides refuse any other.</summary>
-    public const uint Current = 12;
+    public const uint Current = 13;
 }
 
 /// <summary>Correlates a response with its request; unique per connection, chosen by the broker.</summary>
@@ -295,6 +295,13 @@ public abstract partial record RequestBody : IBincode<RequestBody>
     /// </summary>
     public sealed record PlanRenameFile(RenameFileRequest Value) : RequestBody;
 
+    /// <summary>
+    /// Compute (never apply) the namespace changes that make each file of a project or folder declare the
+    /// namespace its folder implies (the project's root namespace and the folders below it), consumers updated
+    /// by Roslyn's change namespace service.
+    /// </summary>
+    public sealed record PlanSyncNamespaces(SyncNamespacesRequest Value) : RequestBody;
+
     public void Encode(BincodeWriter writer)
     {
         switch (this)
@@ -411,6 +418,10 @@ public abstract partial record RequestBody : IBincode<RequestBody>
                 writer.WriteVariant(27);
                 m.Value.Encode(writer);
                 break;
+            case PlanSyncNamespaces m:
+                writer.WriteVariant(28);
+                m.Value.Encode(writer);
+                break;
             default:
                 throw new UnreachableException();
         }
@@ -446,6 +457,7 @@ public abstract partial record RequestBody : IBincode<RequestBody>
         25 => new PlanChangeSignature(ChangeSignatureRequest.Decode(reader)),
         26 => new PlanSafeDelete(SafeDeleteRequest.Decode(reader)),
         27 => new PlanRenameFile(RenameFileRequest.Decode(reader)),
+        28 => new PlanSyncNamespaces(SyncNamespacesRequest.Decode(reader)),
         var index => throw BincodeReader.UnknownVariant(nameof(RequestBody), index),
     };
 }
@@ -704,6 +716,8 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
 
     public sealed record RenameFilePlan(global::RoslynMcp.Host.Protocol.RenameFilePlan Value) : ResponseBody;
 
+    public sealed record SyncNamespacesPlan(global::RoslynMcp.Host.Protocol.SyncNamespacesPlan Value) : ResponseBody;
+
     public void Encode(BincodeWriter writer)
     {
         switch (this)
@@ -819,6 +833,10 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
                 writer.WriteVariant(27);
                 m.Value.Encode(writer);
                 break;
+            case SyncNamespacesPlan m:
+                writer.WriteVariant(28);
+                m.Value.Encode(writer);
+                break;
             default:
                 throw new UnreachableException();
         }
@@ -854,6 +872,7 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
         25 => new ChangeSignaturePlan(global::RoslynMcp.Host.Protocol.ChangeSignaturePlan.Decode(reader)),
         26 => new SafeDeletePlan(global::RoslynMcp.Host.Protocol.SafeDeletePlan.Decode(reader)),
         27 => new RenameFilePlan(global::RoslynMcp.Host.Protocol.RenameFilePlan.Decode(reader)),
+        28 => new SyncNamespacesPlan(global::RoslynMcp.Host.Protocol.SyncNamespacesPlan.Decode(reader)),
         var index => throw BincodeReader.UnknownVariant(nameof(ResponseBody), index),
     };
 }
@@ -2818,6 +2837,57 @@ public sealed partial record RenameFilePlan(
         reader.ReadSeq(static r0 => FileEdit.Decode(r0)),
         reader.ReadU32(),
         reader.ReadSeq(static r0 => r0.ReadString()));
+}
+
+/// <param name="Project">One project, by name or path (every target framework); <c>None</c>: every project.</param>
+/// <param name="Folder">Only the files under this folder; <c>None</c>: all of them.</param>
+public sealed partial record SyncNamespacesRequest(
+    string? Project,
+    string? Folder) : IBincode<SyncNamespacesRequest>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteOption(Project, static (w0, v0) => w0.WriteString(v0));
+        writer.WriteOption(Folder, static (w0, v0) => w0.WriteString(v0));
+    }
+
+    public static SyncNamespacesRequest Decode(BincodeReader reader) => new(
+        reader.ReadOption(static r0 => r0.ReadString()),
+        reader.ReadOption(static r0 => r0.ReadString()));
+}
+
+/// <param name="Changed">The files whose namespace changes, sorted by path.</param>
+public sealed partial record SyncNamespacesPlan(
+    EditPlan Plan,
+    ValueList<NamespaceChange> Changed) : IBincode<SyncNamespacesPlan>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        Plan.Encode(writer);
+        writer.WriteSeq(Changed, static (w0, v0) => v0.Encode(w0));
+    }
+
+    public static SyncNamespacesPlan Decode(BincodeReader reader) => new(
+        EditPlan.Decode(reader),
+        reader.ReadSeq(static r0 => NamespaceChange.Decode(r0)));
+}
+
+public sealed partial record NamespaceChange(
+    string File,
+    string Namespace,
+    string NewNamespace) : IBincode<NamespaceChange>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(File);
+        writer.WriteString(Namespace);
+        writer.WriteString(NewNamespace);
+    }
+
+    public static NamespaceChange Decode(BincodeReader reader) => new(
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadString());
 }
 
 /// <summary>A catalog code of <c>crates/protocol/src/error.rs</c>.</summary>

@@ -1,0 +1,60 @@
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.Editing;
+using Microsoft.CodeAnalysis.FindSymbols;
+using RoslynMcp.Host.Handlers.Plans;
+
+namespace RoslynMcp.Host.Handlers.Namespaces;
+
+/// <summary>
+/// References that name a type with its namespace (<c>new Shop.Lib.Item { ... }</c>, <c>Shop.Lib.Item.Create()</c>),
+/// given the new namespace before Roslyn's change namespace service runs: the service leaves some of them (an
+/// object creation) naming the old one. Afterwards the service finds nothing of them to change.
+/// </summary>
+internal static class QualifiedReferences
+{
+    public static async Task<Solution> RequalifyAsync(Solution solution, Document document, string oldNamespace, string newNamespace, CancellationToken cancellationToken)
+    {
+        var root = await document.GetSyntaxRootAsync(cancellationToken);
+        var model = await document.GetSemanticModelAsync(cancellationToken);
+        var types = root!.DescendantNodes(n => n is CompilationUnitSyntax or BaseNamespaceDeclarationSyntax)
+            .OfType<BaseTypeDeclarationSyntax>()
+            .Select(t => model!.GetDeclaredSymbol(t, cancellationToken))
+            .OfType<INamedTypeSymbol>();
+        var editor = new SolutionEditor(solution);
+        var replaced = new HashSet<(DocumentId, int)>();
+        foreach (var type in types)
+        {
+            foreach (var location in (await SymbolFinder.FindReferencesAsync(type, solution, cancellationToken)).SelectMany(r => r.Locations))
+            {
+                if (location.Location.SourceTree is not { } tree || solution.GetDocument(tree) is not { } referencing)
+                {
+                    continue;
+                }
+                var name = (await tree.GetRootAsync(cancellationToken)).FindToken(location.Location.SourceSpan.Start).Parent;
+                var qualifier = name?.Parent switch
+                {
+                    QualifiedNameSyntax qualified when qualified.Right == name => (SyntaxNode)qualified.Left,
+                    MemberAccessExpressionSyntax access when access.Name == name => access.Expression,
+                    _ => null,
+                };
+                if (qualifier is null || !replaced.Add((referencing.Id, qualifier.SpanStart)))
+                {
+                    continue;
+                }
+                var referencingModel = await referencing.GetSemanticModelAsync(cancellationToken);
+                if (referencingModel!.GetSymbolInfo(qualifier, cancellationToken).Symbol is INamespaceSymbol { } named
+                    && named.ToDisplayString() == oldNamespace)
+                {
+                    var prefix = qualifier is AliasQualifiedNameSyntax or QualifiedNameSyntax { Left: AliasQualifiedNameSyntax } || qualifier.ToString().StartsWith("global::", StringComparison.Ordinal)
+                        ? "global::"
+                        : "";
+                    var replacement = SyntaxFactory.ParseName(prefix + newNamespace).WithTriviaFrom(qualifier);
+                    (await editor.GetDocumentEditorAsync(referencing.Id, cancellationToken)).ReplaceNode(qualifier, replacement);
+                }
+            }
+        }
+        return replaced.Count > 0 ? (await SolutionEdits.BetweenAsync(solution, editor.GetChangedSolution(), "", cancellationToken)).After : solution;
+    }
+}

@@ -1,4 +1,4 @@
-//! change_signature on a real library, end to end against the plan's computation in the host (`_meta`) and
+//! change_signature (and sync_namespaces, safe_delete) on a real library, end to end against the plan's computation in the host (`_meta`) and
 //! Roslyn's change signature engine within it (the host's log line), and each change built after it is
 //! applied. The library is a checkout nobody here wrote (Markdig, xoofx/markdig, measured at
 //! fc705234fa211d179ee1d5e7656b51ab99f70ca9: one project, five target frameworks, 315 documents each), given as
@@ -11,7 +11,8 @@
 //! each as previews (the first after the warm-up, then warm ones), then applied once, the library built with
 //! `dotnet build` (no error may be added), and undone (every source file as it was). The host's log line of
 //! each plan splits its time: the checks before, Roslyn's engine, the renames and retypes, the compile check,
-//! the bindings after.
+//! the bindings after. Then sync_namespaces of the whole library and safe_delete of `UpdateSpanEnd` (refused:
+//! it is called), as previews against the host's time.
 //!
 //! `ROSLYN_MCP_BENCH_LIBRARY=<markdig> cargo bench -p broker --bench signature` (ROSLYN_MCP_BENCH_CALLS sets
 //! the warm calls, 5 by default).
@@ -105,7 +106,40 @@ async fn run(library: &Path, calls: usize) {
         assert_eq!(errors, 0, "the change must build");
         assert!(tree(&sources) == before, "undo restores every file");
     }
+    others(&server, library, calls).await;
     server.stop().await;
+}
+
+/// sync_namespaces of the whole library, end to end against the host's time, and safe_delete of a method 26
+/// calls use, refused.
+async fn others(server: &Server, library: &Path, calls: usize) {
+    let synced = server.ok("sync_namespaces", json!({"preview": true})).await;
+    let changed = synced["changed"].as_array().cloned().unwrap_or_default();
+    println!(
+        "sync_namespaces, whole library: {} of {} files would change, {} warnings",
+        changed.len(),
+        synced["documents"],
+        synced["warnings"].as_array().map_or(0, Vec::len)
+    );
+    for change in &changed {
+        println!("  {}: {} to {}", change["file"], change["namespace"], change["newNamespace"]);
+    }
+    report("sync_namespaces", "preview", measure(server, "sync_namespaces", calls, |_| json!({"preview": true})).await);
+    let block = library.join(CHANGES[0].file);
+    let (line, column) = position_of(&block, CHANGES[0].declaration, CHANGES[0].name);
+    let delete = json!({"filePath": block, "line": line, "column": column, "includePublic": true, "preview": true});
+    let refused = server.call("safe_delete", delete.clone()).await;
+    let error = &refused.value["error"];
+    println!("safe_delete UpdateSpanEnd: {} ({} references)", error["code"], error["details"]["totalReferences"]);
+    // A refusal carries no host time: end to end only.
+    let mut end_to_end = Vec::new();
+    for _ in 0..calls {
+        let began = std::time::Instant::now();
+        server.call("safe_delete", delete.clone()).await;
+        end_to_end.push(stats::ms(began.elapsed()));
+    }
+    let (p50, p95) = stats::percentiles(&mut end_to_end);
+    println!("safe_delete, refused with the references, {calls} calls: end to end p50 {p50:.2} ms, p95 {p95:.2} ms");
 }
 
 /// The engine's milliseconds the host logged for the member's changes, in order.

@@ -4,7 +4,7 @@
 
 use crate::support::daemon::{Agent, StateDir, get, host_pids, signal};
 use crate::support::hold::Hold;
-use crate::support::{Fixture, SLOTS, Server, eventually, group_members, tree};
+use crate::support::{Fixture, SLOTS, Server, eventually, group_members, tool_count, tree};
 use serde_json::json;
 use std::path::Path;
 use std::time::Duration;
@@ -188,7 +188,7 @@ async fn http_refuses_foreign_origins_and_requests_without_the_token() {
 
     // An SDK client with the token works.
     let client = state.http_client(Some("s3cret")).await;
-    assert_eq!(client.tools().await.len(), 30);
+    assert_eq!(client.tools().await.len(), tool_count());
     client.close().await;
 
     // One daemon per state folder.

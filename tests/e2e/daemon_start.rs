@@ -4,7 +4,7 @@
 
 use crate::support::daemon::{StateDir, signal};
 use crate::support::other_user::{OtherUser, uid_of};
-use crate::support::{SLOTS, eventually};
+use crate::support::{SLOTS, eventually, tool_count};
 use serde_json::json;
 use std::path::Path;
 use std::time::Duration;
@@ -20,7 +20,7 @@ async fn a_bridge_is_served_when_its_http_port_is_squatted_and_a_person_is_told_
     let state = StateDir::default();
 
     let client = state.bridge_env(Path::new("/"), &[("ROSLYN_MCP_HTTP", &address)]).await;
-    assert_eq!(client.tools().await.len(), 30, "the session is served over the socket");
+    assert_eq!(client.tools().await.len(), tool_count(), "the session is served over the socket");
     let diagnose = client.ok("diagnose", json!({})).await;
     let error = diagnose["http"]["error"].as_str().expect("diagnose says why HTTP is not served");
     assert!(error.contains(&format!("cannot listen on {address}")), "{error}");
@@ -31,7 +31,7 @@ async fn a_bridge_is_served_when_its_http_port_is_squatted_and_a_person_is_told_
     assert!(log.contains("serving the bridges' socket only"), "{log}");
     assert_eq!(state.daemons().len(), 1, "exactly one daemon was started");
     let second = state.bridge_env(Path::new("/"), &[("ROSLYN_MCP_HTTP", &address)]).await;
-    assert_eq!(second.tools().await.len(), 30);
+    assert_eq!(second.tools().await.len(), tool_count());
     assert_eq!(state.daemons().len(), 1, "a second bridge joins the same daemon");
     second.close().await;
     client.close().await;
@@ -83,7 +83,7 @@ async fn bridges_starting_at_once_against_a_squatted_port_end_on_one_daemon() {
     let env = [("ROSLYN_MCP_HTTP", address.as_str())];
     let clients = futures::future::join_all((0..4).map(|_| state.bridge_env(Path::new("/"), &env))).await;
     for client in &clients {
-        assert_eq!(client.tools().await.len(), 30);
+        assert_eq!(client.tools().await.len(), tool_count());
     }
     let one = eventually(Duration::from_secs(10), || async { (state.daemons().len() == 1).then_some(()) }).await;
     assert!(one.is_some(), "one daemon serves: {:?}", state.daemons());

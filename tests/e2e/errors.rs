@@ -110,6 +110,7 @@ async fn tools_publish_strict_schemas_and_annotations() {
             "analyze_code_block",
             "apply_code_action",
             "apply_plan",
+            "change_signature",
             "diagnose",
             "find_implementations",
             "find_references",
@@ -133,15 +134,19 @@ async fn tools_publish_strict_schemas_and_annotations() {
             "organize_usings",
             "redo",
             "remove_unused",
+            "rename_file",
             "rename_symbol",
             "run_tests",
+            "safe_delete",
             "search_symbols",
+            "sync_namespaces",
             "undo"
         ]
     );
-    const WRITES: [&str; 11] = [
+    const WRITES: [&str; 15] = [
         "apply_code_action",
         "apply_plan",
+        "change_signature",
         "find_replace",
         "format_document",
         "move_type_to_file",
@@ -149,7 +154,10 @@ async fn tools_publish_strict_schemas_and_annotations() {
         "organize_usings",
         "redo",
         "remove_unused",
+        "rename_file",
         "rename_symbol",
+        "safe_delete",
+        "sync_namespaces",
         "undo",
     ];
     for tool in &tools {

@@ -3,6 +3,7 @@
 
 use crate::support::daemon::{StateDir, signal};
 use crate::support::other_user::OtherUser;
+use crate::support::tool_count;
 use serde_json::{Value, json};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::time::Duration;
@@ -58,7 +59,7 @@ async fn another_local_user_cannot_call_without_the_token_generated_for_this_use
     assert_eq!(raw(&address, &post(&address, Some(&"0".repeat(64)), INITIALIZE)).await.0, 401, "a guessed token");
     assert_eq!(raw(&address, &post(&address, Some(&token), INITIALIZE)).await.0, 200, "the user's own token");
     let client = state.http_client(None).await;
-    assert_eq!(client.tools().await.len(), 30);
+    assert_eq!(client.tools().await.len(), tool_count());
     client.close().await;
 
     if let Some(other) = OtherUser::new() {

@@ -68,6 +68,17 @@ public sealed class SafeDeleteTests(SignatureSolution fixture, ITestOutputHelper
     }
 
     [Fact]
+    public async Task AFileKeepsTheCodeAnotherFrameworkCompiles()
+    {
+        var plan = await PlanAsync(At("Lib/Split.cs", 10, 23));
+
+        var edit = Edit(plan, "Lib/Split.cs");
+        Assert.Equal(EditKind.Modify, edit.Kind);
+        Assert.Contains("internal static class OnlyNet9", edit.NewText);
+        Assert.DoesNotContain("Splitter", edit.NewText);
+    }
+
+    [Fact]
     public async Task AFileItsProjectListsLosesItsEntry()
     {
         var plan = await PlanAsync(Whole("Legacy/Old.cs"));

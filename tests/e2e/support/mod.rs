@@ -334,6 +334,14 @@ pub fn sites(fixture: &Fixture, items: &Value) -> Vec<(String, u64, u64)> {
     sites
 }
 
+/// How many tools the service lists: those of `tests/golden/tools-list.json`, which tools_list checks.
+pub fn tool_count() -> usize {
+    let golden = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/golden/tools-list.json");
+    let listed: Value = serde_json::from_str(&std::fs::read_to_string(golden).expect("the golden tools list"))
+        .expect("the golden tools list is JSON");
+    listed["tools"].as_array().expect("tools").len()
+}
+
 /// The places find_references gives for the symbol at a position, declarations included, as sorted (file,
 /// line): independent of the columns a longer or shorter name shifts.
 pub async fn reference_lines(server: &Server, file: &str, line: u32, column: u32) -> Vec<(String, u64)> {

@@ -1,5 +1,7 @@
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.Text;
 
 namespace RoslynMcp.Host.Handlers.Delete;
 
@@ -31,6 +33,24 @@ internal static class DeletedDeclarations
         MemberDeclarationSyntax or LocalFunctionStatementSyntax => declared,
         _ => null,
     };
+
+    /// <summary>
+    /// The text deleting the node removes: its leading trivia (a doc comment, the blank line before it) and its
+    /// own text, but not what the leading trivia holds up to its last directive: code that another target
+    /// framework compiles under <c>#if</c> is trivia (disabled text) to this one, and goes with nobody's node.
+    /// </summary>
+    public static TextSpan Span(SyntaxNode node)
+    {
+        var start = node.FullSpan.Start;
+        foreach (var trivia in node.GetLeadingTrivia())
+        {
+            if (trivia.IsDirective || trivia.IsKind(SyntaxKind.DisabledTextTrivia))
+            {
+                start = trivia.FullSpan.End;
+            }
+        }
+        return TextSpan.FromBounds(start, node.FullSpan.End);
+    }
 
     /// <summary>Whether a file's text declares nothing once the deletion is made: no type, member or statement.</summary>
     public static bool Emptied(SyntaxNode root) =>

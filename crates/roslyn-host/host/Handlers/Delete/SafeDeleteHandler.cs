@@ -2,7 +2,7 @@ using System.Text.Json.Nodes;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
-using Microsoft.CodeAnalysis.Editing;
+using Microsoft.CodeAnalysis.Text;
 using RoslynMcp.Host.Handlers.Plans;
 using RoslynMcp.Host.Handlers.Rename;
 using RoslynMcp.Host.Handlers.Signature;
@@ -112,27 +112,27 @@ public static class SafeDeleteHandler
         CancellationToken cancellationToken)
     {
         var description = $"Delete {string.Join(", ", symbols.Select(s => s.Name))}";
-        var editor = new SolutionEditor(solution);
-        foreach (var node in nodes)
+        var changed = solution;
+        foreach (var group in nodes.GroupBy(n => n.SyntaxTree))
         {
-            var document = solution.GetDocument(node.SyntaxTree)!;
-            var documentEditor = await editor.GetDocumentEditorAsync(document.Id, cancellationToken);
-            if (KeptEffect(node) is { } effect)
-            {
-                documentEditor.ReplaceNode(node, effect);
-            }
-            else
-            {
-                documentEditor.RemoveNode(node);
-            }
+            var document = solution.GetDocument(group.Key)!;
+            var text = await document.GetTextAsync(cancellationToken);
+            var removals = group.Select(node => KeptEffect(node) is { } effect
+                ? new TextChange(node.Span, effect.ToFullString().Trim())
+                : new TextChange(DeletedDeclarations.Span(node), ""));
+            changed = changed.WithDocumentText(document.Id, text.WithChanges(removals));
         }
-        var edits = await SolutionEdits.BetweenAsync(solution, editor.GetChangedSolution(), description, cancellationToken);
+        var edits = await SolutionEdits.BetweenAsync(solution, changed, description, cancellationToken);
         var after = edits.After;
         var files = new List<FileEdit>();
         var gone = new List<string>(deletedFiles);
         foreach (var edit in edits.Edits)
         {
-            var emptied = DeletedDeclarations.Emptied(CSharpSyntaxTree.ParseText(edit.NewText, cancellationToken: cancellationToken).GetRoot(cancellationToken));
+            // Empty as every project compiling it parses it: code under another framework's #if stays.
+            var emptied = solution.GetDocumentIdsWithFilePath(edit.Path)
+                .Select(id => solution.GetProject(id.ProjectId)!.ParseOptions as CSharpParseOptions)
+                .Distinct()
+                .All(options => DeletedDeclarations.Emptied(CSharpSyntaxTree.ParseText(edit.NewText, options, cancellationToken: cancellationToken).GetRoot(cancellationToken)));
             if (emptied)
             {
                 gone.Add(edit.Path);
@@ -176,11 +176,11 @@ public static class SafeDeleteHandler
     /// </summary>
     private static SyntaxNode? KeptEffect(SyntaxNode node)
     {
-        if (node is not LocalDeclarationStatementSyntax { Declaration.Variables: [{ Initializer.Value: var value }] } statement || PureExpressions.Is(value))
+        if (node is not LocalDeclarationStatementSyntax { Declaration.Variables: [{ Initializer.Value: var value }] } || PureExpressions.Is(value))
         {
             return null;
         }
-        return SyntaxFactory.ParseStatement($"_ = {value.WithoutTrivia()};").WithTriviaFrom(statement);
+        return SyntaxFactory.ParseStatement($"_ = {value.WithoutTrivia()};");
     }
 
     /// <summary>The symbol at the position, in the first project that compiles the code there (code under

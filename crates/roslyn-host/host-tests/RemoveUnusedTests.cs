@@ -223,4 +223,28 @@ public sealed class RemoveUnusedTests(UnusedSolution fixture, ITestOutputHelper 
         Assert.Empty(second.Plan.Edits);
         Assert.Equal("Remove 0 unused items", second.Plan.Title);
     }
+
+    [Fact]
+    public async Task CodeAnotherFrameworkCompilesBeforeARemovedMemberStays()
+    {
+        var solution = AdhocSolutions.WithFile("Trap", """
+            namespace N;
+
+            public class C
+            {
+            #if NEVER
+                public int Kept() => 1;
+            #endif
+                /// <summary>Nothing calls it.</summary>
+                public int Unused() => 2;
+            }
+            """);
+        var request = new RemoveUnusedRequest(AdhocSolutions.PathOf("Trap"), null, [UnusedKind.Members], true);
+        var plan = await Handlers.Unused.RemoveUnusedHandler.HandleAsync(solution, request, CancellationToken.None);
+
+        Assert.Equal("Unused", Assert.Single(plan.Removed).Name);
+        var text = Assert.Single(plan.Plan.Edits).NewText;
+        Assert.Contains("#if NEVER\n    public int Kept() => 1;\n#endif\n}", text);
+        Assert.DoesNotContain("Nothing calls it", text);
+    }
 }

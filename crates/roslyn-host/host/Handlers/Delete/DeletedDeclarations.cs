@@ -2,6 +2,7 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Text;
+using RoslynMcp.Host.Handlers.Plans;
 
 namespace RoslynMcp.Host.Handlers.Delete;
 
@@ -39,18 +40,8 @@ internal static class DeletedDeclarations
     /// own text, but not what the leading trivia holds up to its last directive: code that another target
     /// framework compiles under <c>#if</c> is trivia (disabled text) to this one, and goes with nobody's node.
     /// </summary>
-    public static TextSpan Span(SyntaxNode node)
-    {
-        var start = node.FullSpan.Start;
-        foreach (var trivia in node.GetLeadingTrivia())
-        {
-            if (trivia.IsDirective || trivia.IsKind(SyntaxKind.DisabledTextTrivia))
-            {
-                start = trivia.FullSpan.End;
-            }
-        }
-        return TextSpan.FromBounds(start, node.FullSpan.End);
-    }
+    public static TextSpan Span(SyntaxNode node) =>
+        TextSpan.FromBounds(NodeRemoval.LastDirective(node) is { } last ? last.FullSpan.End : node.FullSpan.Start, node.FullSpan.End);
 
     /// <summary>Whether a file's text declares nothing once the deletion is made: no type, member or statement.</summary>
     public static bool Emptied(SyntaxNode root) =>

@@ -2,6 +2,7 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.Editing;
+using RoslynMcp.Host.Handlers.Plans;
 
 namespace RoslynMcp.Host.Handlers.Unused;
 
@@ -46,14 +47,14 @@ internal static class UnreadMembers
             {
                 if (kept is null)
                 {
-                    documentEditor.RemoveNode(statement);
+                    NodeRemoval.Remove(documentEditor, statement);
                 }
                 else
                 {
                     documentEditor.ReplaceNode(statement, SyntaxFactory.ExpressionStatement(kept.WithoutTrivia()).WithTriviaFrom(statement));
                 }
             }
-            declarationEditor.RemoveNode(declaration);
+            NodeRemoval.Remove(declarationEditor, declaration);
             removed.Add(item);
         }
         await state.CommitAsync(editor.GetChangedSolution(), cancellationToken);

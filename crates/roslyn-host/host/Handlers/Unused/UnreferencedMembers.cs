@@ -2,6 +2,7 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Editing;
 using Microsoft.CodeAnalysis.FindSymbols;
 using Microsoft.CodeAnalysis.Text;
+using RoslynMcp.Host.Handlers.Plans;
 
 namespace RoslynMcp.Host.Handlers.Unused;
 
@@ -45,7 +46,7 @@ internal static class UnreferencedMembers
             var documentEditor = await editor.GetDocumentEditorAsync(document.Id, cancellationToken);
             if (MemberDeclarations.ToRemove(documentEditor.OriginalRoot, span.Start) is { } declaration)
             {
-                documentEditor.RemoveNode(declaration);
+                NodeRemoval.Remove(documentEditor, declaration);
                 removed.Add(item);
             }
         }

@@ -123,4 +123,32 @@ public sealed class SafeDeleteTests(SignatureSolution fixture, ITestOutputHelper
         Assert.Equal(ErrorCode.StillReferenced, error.Code);
         Assert.Equal(13, (int)JsonNode.Parse(error.DetailsJson)!["references"]![0]!["line"]!);
     }
+
+    [Fact]
+    public async Task OneVariableOfSeveralGoesWithItsCommaAndKeepsWhatItsInitializerDoes()
+    {
+        var solution = AdhocSolutions.WithFile("Multi", """
+            namespace N;
+
+            internal class C
+            {
+                private int a, b;
+
+                internal int M()
+                {
+                    var x = Next(), y = 2;
+                    return y;
+                }
+
+                private int Next() => ++b;
+            }
+            """);
+        SafeDeleteRequest At(uint line, uint column) =>
+            new(new DeleteTarget.Symbol(new Position(AdhocSolutions.PathOf("Multi"), line, column)), false);
+
+        var field = await Handlers.Delete.SafeDeleteHandler.HandleAsync(solution, At(5, 17), CancellationToken.None);
+        Assert.Contains("    private int b;\n", Assert.Single(field.Edits).NewText);
+        var refused = await Assert.ThrowsAsync<HostErrorException>(() => Handlers.Delete.SafeDeleteHandler.HandleAsync(solution, At(9, 13), CancellationToken.None));
+        Assert.Equal(ErrorCode.EvaluationOrderChanged, refused.Error.Code);
+    }
 }

@@ -36,12 +36,22 @@ internal static class DeletedDeclarations
     };
 
     /// <summary>
-    /// The text deleting the node removes: its leading trivia (a doc comment, the blank line before it) and its
+    /// The text deleting the node removes (one of several variables: it and a comma); else its leading trivia (a doc comment, the blank line before it) and its
     /// own text, but not what the leading trivia holds up to its last directive: code that another target
     /// framework compiles under <c>#if</c> is trivia (disabled text) to this one, and goes with nobody's node.
     /// </summary>
-    public static TextSpan Span(SyntaxNode node) =>
-        TextSpan.FromBounds(NodeRemoval.LastDirective(node) is { } last ? last.FullSpan.End : node.FullSpan.Start, node.FullSpan.End);
+    public static TextSpan Span(SyntaxNode node)
+    {
+        if (node is VariableDeclaratorSyntax { Parent: VariableDeclarationSyntax { Variables: var variables } })
+        {
+            // One of several variables: it goes with the comma that joins it to a neighbour.
+            var index = variables.IndexOf((VariableDeclaratorSyntax)node);
+            return index < variables.Count - 1
+                ? TextSpan.FromBounds(node.SpanStart, variables[index + 1].SpanStart)
+                : TextSpan.FromBounds(variables.GetSeparator(index - 1).SpanStart, node.Span.End);
+        }
+        return TextSpan.FromBounds(NodeRemoval.LastDirective(node) is { } last ? last.FullSpan.End : node.FullSpan.Start, node.FullSpan.End);
+    }
 
     /// <summary>Whether a file's text declares nothing once the deletion is made: no type, member or statement.</summary>
     public static bool Emptied(SyntaxNode root) =>

@@ -171,11 +171,21 @@ public static class SafeDeleteHandler
     }
 
     /// <summary>
-    /// A local's initializer that does something stays, as a discard (<c>_ = Compute();</c>); a declaration of
-    /// several variables keeps the others. Null: remove the node.
+    /// A local's initializer that does something stays, as a discard (<c>_ = Compute();</c>). Null: remove the
+    /// node. Refused (EVALUATION_ORDER_CHANGED) for one variable of several whose initializer does something: it
+    /// would no longer run, and a discard cannot keep its place among the others.
     /// </summary>
     private static SyntaxNode? KeptEffect(SyntaxNode node)
     {
+        if (node is VariableDeclaratorSyntax { Initializer.Value: var shared, Parent.Parent: LocalDeclarationStatementSyntax } variable
+            && !PureExpressions.Is(shared))
+        {
+            throw HostErrorException.Create(
+                ErrorCode.EvaluationOrderChanged,
+                $"Deleting {variable.Identifier.ValueText} would no longer run its initializer {shared}",
+                new JsonObject { ["initializer"] = shared.ToString() },
+                "Declare it in a statement of its own first, then delete it (its initializer stays as a discard)");
+        }
         if (node is not LocalDeclarationStatementSyntax { Declaration.Variables: [{ Initializer.Value: var value }] } || PureExpressions.Is(value))
         {
             return null;

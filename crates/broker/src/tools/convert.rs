@@ -4,6 +4,7 @@
 use crate::resolve::Target;
 use protocol::host;
 use protocol::tools::diagnostics::SeverityName;
+use protocol::tools::moves::FilePosition;
 use protocol::tools::{Location, Range, SourceSite, SymbolInfo, SymbolItem};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -33,6 +34,11 @@ pub fn range(span: &host::Span) -> Range {
 /// `line:column|endLine:endColumn`, as the canonical strings of ids write a range.
 pub fn range_key(range: &Range) -> String {
     format!("{}:{}|{}:{}", range.line, range.column, range.end_line, range.end_column)
+}
+
+/// A host position as the tools report a place of a plan.
+pub fn file_position(position: host::Position) -> FilePosition {
+    FilePosition { file: position.file, line: position.line, column: position.column }
 }
 
 pub fn site(location: &host::SourceLocation) -> SourceSite {

@@ -4,7 +4,7 @@
 //! ([`super::writes`]) previews or applies it.
 
 use super::writes::{WriteMode, plan_then_write, render};
-use super::{Call, Documents};
+use super::{Call, Documents, convert};
 use crate::plans::Plan;
 use crate::resolve;
 use protocol::host::ask;
@@ -12,7 +12,6 @@ use protocol::host::{
     EditKind, OrganizeUsingsPlan, OrganizeUsingsRequest, RenameFilePlan, RenameFileRequest, RenamePlan, RenameRequest,
     RenamedSymbol as HostRenamedSymbol, SyncNamespacesPlan, SyncNamespacesRequest,
 };
-use protocol::tools::moves::FilePosition;
 use protocol::tools::plans::WriteOutput;
 use protocol::tools::refactor::{
     NamespaceChange, OrganizeUsingsInput, OrganizeUsingsOutline, Outline, RenameFileInput, RenameFileOutline,
@@ -152,9 +151,8 @@ fn files_modified(edits: &[protocol::host::FileEdit]) -> u32 {
 }
 
 fn renamed(symbol: HostRenamedSymbol) -> RenamedSymbol {
-    let location = symbol.location;
     RenamedSymbol {
-        location: FilePosition { file: location.file, line: location.line, column: location.column },
+        location: convert::file_position(symbol.location),
         name: symbol.name,
         new_name: symbol.new_name,
         kind: symbol.kind,

@@ -5,13 +5,12 @@
 
 use super::refactor::identifier;
 use super::writes::{WriteMode, plan_then_write, render};
-use super::{Call, both_or_neither};
+use super::{Call, both_or_neither, convert};
 use crate::plans::Plan;
 use protocol::host::{
     AddedParameter, ChangeSignaturePlan, ChangeSignatureRequest, DeleteTarget, EditKind, SafeDeletePlan,
     SafeDeleteRequest, SignatureParameter, ask,
 };
-use protocol::tools::moves::FilePosition;
 use protocol::tools::plans::WriteOutput;
 use protocol::tools::refactor::Outline;
 use protocol::tools::signature::{
@@ -82,7 +81,7 @@ fn signature_plan(plan: ChangeSignaturePlan, solution: &Path) -> Plan {
             signature: display,
             new_signature: new_display,
             kind,
-            location: FilePosition { file: location.file, line: location.line, column: location.column },
+            location: convert::file_position(location),
             declarations,
             call_sites,
             files_modified: edits.len() as u32,
@@ -139,7 +138,7 @@ fn delete_plan(plan: SafeDeletePlan, solution: &Path) -> Plan {
                     name: d.name,
                     kind: d.kind,
                     fully_qualified_name: d.display,
-                    location: FilePosition { file: d.location.file, line: d.location.line, column: d.location.column },
+                    location: convert::file_position(d.location),
                 })
                 .collect(),
         }),

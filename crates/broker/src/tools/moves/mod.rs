@@ -11,7 +11,7 @@ use protocol::host::ask;
 use protocol::host::{
     FileDestination, MoveDestination, MovePlan, MoveRequest, MovedSymbol, NamespaceDestination, Position,
 };
-use protocol::tools::moves::{FilePosition, MoveOutline, MoveTypeToFileInput, MoveTypeToNamespaceInput, MovedType};
+use protocol::tools::moves::{MoveOutline, MoveTypeToFileInput, MoveTypeToNamespaceInput, MovedType};
 use protocol::tools::plans::WriteOutput;
 use protocol::tools::refactor::Outline;
 use protocol::{ErrorCode, ToolError};
@@ -126,7 +126,7 @@ fn display_namespace(namespace: &str) -> &str {
 }
 
 fn moved_type(symbol: &MovedSymbol) -> MovedType {
-    let position = |p: &Position| FilePosition { file: p.file.clone(), line: p.line, column: p.column };
+    let position = |p: &Position| super::convert::file_position(p.clone());
     MovedType {
         name: symbol.name.clone(),
         kind: symbol.kind.clone(),

@@ -1,4 +1,6 @@
+using System.Text.RegularExpressions;
 using Microsoft.CodeAnalysis;
+using RoslynMcp.Host.Handlers.FindReplace;
 
 namespace RoslynMcp.Host.Handlers.Delete;
 
@@ -7,11 +9,14 @@ namespace RoslynMcp.Host.Handlers.Delete;
 /// test framework, a serializer or a markup file reaches it without a reference the compiler sees. Such a symbol
 /// is deleted only when asked (includePublic).
 /// </summary>
-internal static class KeptSymbols
+internal sealed class KeptSymbols(Project project)
 {
     private static readonly string[] MarkupExtensions = [".razor", ".cshtml", ".xaml", ".axaml"];
 
-    public static async Task<string?> WhyAsync(ISymbol symbol, Project project, CancellationToken cancellationToken)
+    /// <summary>The project's Razor and XAML files, read once however many symbols are asked about.</summary>
+    private readonly Lazy<List<SearchedFile>> markup = new(() => Markup(project));
+
+    public async Task<string?> WhyAsync(ISymbol symbol, CancellationToken cancellationToken)
     {
         if (symbol is IParameterSymbol or ILocalSymbol || symbol is IMethodSymbol { MethodKind: MethodKind.LocalFunction })
         {
@@ -38,9 +43,10 @@ internal static class KeptSymbols
         {
             return api;
         }
-        if (MarkupMentioning(symbol.Name, project) is { } markup)
+        var word = new Regex($@"\b{Regex.Escape(symbol.Name)}\b");
+        if (markup.Value.FirstOrDefault(f => word.IsMatch(f.Text.ToString())) is { } mentioning)
         {
-            return $"{Path.GetFileName(markup)} mentions the name {symbol.Name}";
+            return $"{Path.GetFileName(mentioning.Path)} mentions the name {symbol.Name}";
         }
         return null;
     }
@@ -69,17 +75,12 @@ internal static class KeptSymbols
         return true;
     }
 
-    /// <summary>A Razor or XAML file of the project whose text holds the name as a word.</summary>
-    private static string? MarkupMentioning(string name, Project project)
-    {
-        if (Path.GetDirectoryName(project.FilePath) is not { } folder || !Directory.Exists(folder))
-        {
-            return null;
-        }
-        var options = new EnumerationOptions { RecurseSubdirectories = true, IgnoreInaccessible = true, AttributesToSkip = FileAttributes.ReparsePoint };
-        var pattern = new System.Text.RegularExpressions.Regex($@"\b{System.Text.RegularExpressions.Regex.Escape(name)}\b");
-        return Directory.EnumerateFiles(folder, "*", options)
-            .Where(f => MarkupExtensions.Contains(Path.GetExtension(f), StringComparer.OrdinalIgnoreCase))
-            .FirstOrDefault(f => pattern.IsMatch(File.ReadAllText(f)));
-    }
+    /// <summary>
+    /// The Razor and XAML files under the project's folder, as find_replace reads other files (build output,
+    /// hidden and linked folders, links, devices and large or binary files left out).
+    /// </summary>
+    private static List<SearchedFile> Markup(Project project) =>
+        Path.GetDirectoryName(project.FilePath) is { } folder && Directory.Exists(folder)
+            ? [.. OtherFiles.Under(folder, f => MarkupExtensions.Contains(Path.GetExtension(f), StringComparer.OrdinalIgnoreCase), [])]
+            : [];
 }

@@ -21,8 +21,7 @@ internal static class Remaining
         string what,
         CancellationToken cancellationToken)
     {
-        var places = new SortedSet<(string Path, int Start)>();
-        var found = new Dictionary<(string, int), Location>();
+        var places = new SortedDictionary<(string Path, int Start), Location>();
         foreach (var view in views)
         {
             foreach (var location in (await SymbolFinder.FindReferencesAsync(view, solution, cancellationToken)).SelectMany(r => r.Locations))
@@ -32,17 +31,14 @@ internal static class Remaining
                 {
                     continue;
                 }
-                if (places.Add((at.SourceTree.FilePath, at.SourceSpan.Start)))
-                {
-                    found[(at.SourceTree.FilePath, at.SourceSpan.Start)] = at;
-                }
+                places.TryAdd((at.SourceTree.FilePath, at.SourceSpan.Start), at);
             }
         }
         if (places.Count == 0)
         {
             return;
         }
-        var listed = places.Take(Listed).Select(p => found[p].GetLineSpan()).ToList();
+        var listed = places.Values.Take(Listed).Select(l => l.GetLineSpan()).ToList();
         throw HostErrorException.Create(
             ErrorCode.StillReferenced,
             $"{what} is still referenced in {places.Count} place{(places.Count == 1 ? "" : "s")}; the first at {listed[0].Path}:{listed[0].StartLinePosition.Line + 1}:{listed[0].StartLinePosition.Character + 1}",

@@ -44,7 +44,7 @@ public static class SafeDeleteHandler
             return await ParameterAsync(solution, parameter, project, includePublic, cancellationToken);
         }
         CheckKind(symbol);
-        if (!includePublic && await KeptSymbols.WhyAsync(symbol, project, cancellationToken) is { } why)
+        if (!includePublic && await new KeptSymbols(project).WhyAsync(symbol, cancellationToken) is { } why)
         {
             throw Kept(symbol.ToDisplayString(SymbolFormat.Display), why);
         }
@@ -65,9 +65,10 @@ public static class SafeDeleteHandler
             .Select(n => model!.GetDeclaredSymbol(n, cancellationToken))
             .OfType<INamedTypeSymbol>()
             .ToList();
-        foreach (var type in types.Where(_ => !includePublic))
+        var kept = new KeptSymbols(document.Project);
+        foreach (var type in includePublic ? [] : types)
         {
-            if (await KeptSymbols.WhyAsync(type, document.Project, cancellationToken) is { } why)
+            if (await kept.WhyAsync(type, cancellationToken) is { } why)
             {
                 throw Kept(type.ToDisplayString(SymbolFormat.Display), why);
             }
@@ -235,7 +236,7 @@ public static class SafeDeleteHandler
     /// <summary>The symbol as each project compiling its declaration sees it, and a type's members with it.</summary>
     private static async Task<List<ISymbol>> ViewsAsync(Solution solution, ISymbol symbol, Location declaration, CancellationToken cancellationToken)
     {
-        var views = new List<ISymbol> { symbol };
+        var views = new HashSet<ISymbol>(SymbolEqualityComparer.Default) { symbol };
         foreach (var document in PositionResolver.DocumentsAt(solution, declaration.SourceTree!.FilePath))
         {
             var model = await document.GetSemanticModelAsync(cancellationToken);
@@ -254,9 +255,9 @@ public static class SafeDeleteHandler
         }
         if (symbol is INamedTypeSymbol type)
         {
-            views.AddRange(type.GetMembers().Where(m => !m.IsImplicitlyDeclared));
+            views.UnionWith(type.GetMembers().Where(m => !m.IsImplicitlyDeclared));
         }
-        return views;
+        return [.. views];
     }
 
     private static DeletedSymbol Deleted(ISymbol symbol)

@@ -23,7 +23,8 @@ internal static class QualifiedReferences
             .Select(t => model!.GetDeclaredSymbol(t, cancellationToken))
             .OfType<INamedTypeSymbol>();
         var editor = new SolutionEditor(solution);
-        var replaced = new HashSet<(DocumentId, int)>();
+        var seen = new HashSet<(DocumentId, int)>();
+        var replaced = 0;
         foreach (var type in types)
         {
             foreach (var location in (await SymbolFinder.FindReferencesAsync(type, solution, cancellationToken)).SelectMany(r => r.Locations))
@@ -39,7 +40,7 @@ internal static class QualifiedReferences
                     MemberAccessExpressionSyntax access when access.Name == name => access.Expression,
                     _ => null,
                 };
-                if (qualifier is null || !replaced.Add((referencing.Id, qualifier.SpanStart)))
+                if (qualifier is null || !seen.Add((referencing.Id, qualifier.SpanStart)))
                 {
                     continue;
                 }
@@ -47,14 +48,13 @@ internal static class QualifiedReferences
                 if (referencingModel!.GetSymbolInfo(qualifier, cancellationToken).Symbol is INamespaceSymbol { } named
                     && named.ToDisplayString() == oldNamespace)
                 {
-                    var prefix = qualifier is AliasQualifiedNameSyntax or QualifiedNameSyntax { Left: AliasQualifiedNameSyntax } || qualifier.ToString().StartsWith("global::", StringComparison.Ordinal)
-                        ? "global::"
-                        : "";
+                    var prefix = qualifier.ToString().StartsWith("global::", StringComparison.Ordinal) ? "global::" : "";
                     var replacement = SyntaxFactory.ParseName(prefix + newNamespace).WithTriviaFrom(qualifier);
                     (await editor.GetDocumentEditorAsync(referencing.Id, cancellationToken)).ReplaceNode(qualifier, replacement);
+                    replaced++;
                 }
             }
         }
-        return replaced.Count > 0 ? (await SolutionEdits.BetweenAsync(solution, editor.GetChangedSolution(), "", cancellationToken)).After : solution;
+        return replaced > 0 ? (await SolutionEdits.BetweenAsync(solution, editor.GetChangedSolution(), "", cancellationToken)).After : solution;
     }
 }

@@ -1,5 +1,6 @@
 using System.Text;
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.Text;
 using RoslynMcp.Host.Protocol;
 
 namespace RoslynMcp.Host.Handlers.Plans;
@@ -28,20 +29,19 @@ internal static class ProjectFileEntries
             var folder = Path.GetDirectoryName(projectFile)!;
             var kept = new StringBuilder();
             var changed = false;
-            foreach (var line in Lines(text))
+            foreach (var line in SourceText.From(text).Lines.Select(l => text[l.SpanIncludingLineBreak.Start..l.SpanIncludingLineBreak.End]))
             {
                 var entry = line.Contains("<Compile ", StringComparison.Ordinal) && line.TrimEnd().EndsWith("/>", StringComparison.Ordinal)
-                    ? files.FirstOrDefault(f => Listed(line, folder, f.Key) is not null)
+                    ? files.Select(f => (Listed: Listed(line, folder, f.Key), Target: f.Value)).FirstOrDefault(f => f.Listed is not null)
                     : default;
-                if (entry.Key is null)
+                if (entry.Listed is not { } listed)
                 {
                     kept.Append(line);
                     continue;
                 }
                 changed = true;
-                if (entry.Value is { } target)
+                if (entry.Target is { } target)
                 {
-                    var listed = Listed(line, folder, entry.Key)!;
                     var renamed = Path.GetRelativePath(folder, target);
                     kept.Append(line.Replace($"Include=\"{listed}\"", $"Include=\"{(listed.Contains('\\') ? renamed.Replace('/', '\\') : renamed.Replace('\\', '/'))}\"", StringComparison.Ordinal));
                 }
@@ -60,23 +60,5 @@ internal static class ProjectFileEntries
         var relative = Path.GetRelativePath(folder, path);
         return new[] { relative.Replace('\\', '/'), relative.Replace('/', '\\') }
             .FirstOrDefault(r => line.Contains($"Include=\"{r}\"", StringComparison.Ordinal));
-    }
-
-    /// <summary>The text's lines, each with its line break.</summary>
-    private static IEnumerable<string> Lines(string text)
-    {
-        var start = 0;
-        for (var i = 0; i < text.Length; i++)
-        {
-            if (text[i] == '\n')
-            {
-                yield return text[start..(i + 1)];
-                start = i + 1;
-            }
-        }
-        if (start < text.Length)
-        {
-            yield return text[start..];
-        }
     }
 }

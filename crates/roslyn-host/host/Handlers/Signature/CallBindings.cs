@@ -15,12 +15,13 @@ internal sealed class CallBindings
 
     private CallBindings(Dictionary<string, Dictionary<string, int>> counts) => this.counts = counts;
 
-    public static async Task<CallBindings> CountAsync(Solution solution, IReadOnlyList<ISymbol> members, ISymbol member, CancellationToken cancellationToken)
+    /// <summary>Counts before the change: the members' places are the call sites already found.</summary>
+    public static Task<CallBindings> BeforeAsync(Solution solution, IReadOnlyList<CallSite> calls, ISymbol member, CancellationToken cancellationToken) =>
+        WithOverloadsAsync(solution, CallSites.PerPath(calls.Select(c => c.Location)), member, cancellationToken);
+
+    private static async Task<CallBindings> WithOverloadsAsync(Solution solution, Dictionary<string, int> members, ISymbol member, CancellationToken cancellationToken)
     {
-        var counts = new Dictionary<string, Dictionary<string, int>>(StringComparer.Ordinal)
-        {
-            [""] = await CallSites.CountAsync(solution, members, cancellationToken),
-        };
+        var counts = new Dictionary<string, Dictionary<string, int>>(StringComparer.Ordinal) { [""] = members };
         foreach (var overload in Overloads(member))
         {
             counts[overload.ToDisplayString(SymbolFormat.Display)] = await CallSites.CountAsync(solution, [overload], cancellationToken);
@@ -30,7 +31,7 @@ internal sealed class CallBindings
 
     public async Task CheckAsync(Solution after, IReadOnlyList<ISymbol> membersAfter, ISymbol memberAfter, string display, CancellationToken cancellationToken)
     {
-        var now = await CountAsync(after, membersAfter, memberAfter, cancellationToken);
+        var now = await WithOverloadsAsync(after, await CallSites.CountAsync(after, membersAfter, cancellationToken), memberAfter, cancellationToken);
         foreach (var (overload, before) in counts)
         {
             var counted = now.counts.GetValueOrDefault(overload) ?? [];

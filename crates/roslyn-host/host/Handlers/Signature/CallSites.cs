@@ -25,13 +25,17 @@ internal static class CallSites
             foreach (var location in await ReferencesAsync(solution, member, cancellationToken))
             {
                 var key = (location.SourceTree!.FilePath, location.SourceSpan.Start);
-                if (places.ContainsKey(key) || solution.GetDocument(location.SourceTree) is not { } document)
+                if (places.ContainsKey(key))
                 {
                     continue;
                 }
-                var model = await document.GetSemanticModelAsync(cancellationToken);
-                var root = await document.GetSyntaxRootAsync(cancellationToken);
-                places[key] = new CallSite(location, ArgumentsAt(root!.FindToken(location.SourceSpan.Start), model!, cancellationToken));
+                // A place in code no document holds (a generator's) counts, with no arguments to judge.
+                places[key] = solution.GetDocument(location.SourceTree) is { } document
+                    ? new CallSite(location, ArgumentsAt(
+                        (await document.GetSyntaxRootAsync(cancellationToken))!.FindToken(location.SourceSpan.Start),
+                        (await document.GetSemanticModelAsync(cancellationToken))!,
+                        cancellationToken))
+                    : new CallSite(location, []);
             }
         }
         return [.. places.Values];
@@ -40,16 +44,18 @@ internal static class CallSites
     /// <summary>The source places that refer to the member or the members cascaded with it, per path.</summary>
     public static async Task<Dictionary<string, int>> CountAsync(Solution solution, IEnumerable<ISymbol> members, CancellationToken cancellationToken)
     {
-        var places = new HashSet<(string Path, int Start)>();
+        var locations = new List<Location>();
         foreach (var member in members)
         {
-            foreach (var location in await ReferencesAsync(solution, member, cancellationToken))
-            {
-                places.Add((location.SourceTree!.FilePath, location.SourceSpan.Start));
-            }
+            locations.AddRange(await ReferencesAsync(solution, member, cancellationToken));
         }
-        return places.GroupBy(p => p.Path, StringComparer.Ordinal).ToDictionary(g => g.Key, g => g.Count(), StringComparer.Ordinal);
+        return PerPath(locations);
     }
+
+    /// <summary>How many distinct places each path holds.</summary>
+    public static Dictionary<string, int> PerPath(IEnumerable<Location> locations) =>
+        locations.Select(l => (Path: l.SourceTree!.FilePath, l.SourceSpan.Start)).Distinct()
+            .GroupBy(p => p.Path, StringComparer.Ordinal).ToDictionary(g => g.Key, g => g.Count(), StringComparer.Ordinal);
 
     private static async Task<IEnumerable<Location>> ReferencesAsync(Solution solution, ISymbol member, CancellationToken cancellationToken)
     {

@@ -35,7 +35,7 @@ public static class ChangeSignatureHandler
         await BodyChecks.CheckAsync(solution, symbols, signature, cancellationToken);
         var calls = await CallSites.OfAsync(solution, symbols, cancellationToken);
         ArgumentOrder.Check(calls, signature, display);
-        var bindings = await CallBindings.CountAsync(solution, symbols, member, cancellationToken);
+        var bindings = await CallBindings.BeforeAsync(solution, calls, member, cancellationToken);
         var checkedBefore = began.ElapsedMilliseconds;
 
         // The engine from the member, and again from each declaration that several projects compile (each

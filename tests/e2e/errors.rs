@@ -129,6 +129,7 @@ async fn tools_publish_strict_schemas_and_annotations() {
             "get_type_hierarchy",
             "initialize_workspace",
             "list_operations",
+            "move_files",
             "move_type_to_file",
             "move_type_to_namespace",
             "organize_usings",
@@ -143,12 +144,13 @@ async fn tools_publish_strict_schemas_and_annotations() {
             "undo"
         ]
     );
-    const WRITES: [&str; 15] = [
+    const WRITES: [&str; 16] = [
         "apply_code_action",
         "apply_plan",
         "change_signature",
         "find_replace",
         "format_document",
+        "move_files",
         "move_type_to_file",
         "move_type_to_namespace",
         "organize_usings",
@@ -183,7 +185,7 @@ async fn tools_publish_strict_schemas_and_annotations() {
             assert_eq!(annotations.destructive_hint, Some(false), "{}", tool.name);
             assert_eq!(annotations.idempotent_hint, Some(false), "{}", tool.name);
         }
-        if tool.name.starts_with("move_") {
+        if tool.name.starts_with("move_type_") {
             assert_eq!(properties["symbolName"]["pattern"], json!(protocol::tools::moves::NAME_PATTERN));
             assert_eq!(properties["sourceFile"]["pattern"], json!(protocol::tools::moves::CS_PATH_PATTERN));
         }

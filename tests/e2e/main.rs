@@ -17,6 +17,7 @@ mod files;
 mod find_tests;
 mod fuzz;
 mod lifecycle;
+mod move_files;
 mod move_refusals;
 mod moves;
 mod navigation;

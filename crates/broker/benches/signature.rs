@@ -1,4 +1,4 @@
-//! change_signature (and sync_namespaces, safe_delete) on a real library, end to end against the plan's computation in the host (`_meta`) and
+//! change_signature (and move_files, sync_namespaces, safe_delete) on a real library, end to end against the plan's computation in the host (`_meta`) and
 //! Roslyn's change signature engine within it (the host's log line), and each change built after it is
 //! applied. The library is a checkout nobody here wrote (Markdig, xoofx/markdig, measured at
 //! fc705234fa211d179ee1d5e7656b51ab99f70ca9: one project, five target frameworks, 315 documents each), given as
@@ -11,8 +11,10 @@
 //! each as previews (the first after the warm-up, then warm ones), then applied once, the library built with
 //! `dotnet build` (no error may be added), and undone (every source file as it was). The host's log line of
 //! each plan splits its time: the checks before, Roslyn's engine, the renames and retypes, the compile check,
-//! the bindings after. Then sync_namespaces of the whole library and safe_delete of `UpdateSpanEnd` (refused:
-//! it is called), as previews against the host's time.
+//! the bindings after. Then move_files of the `Extensions/Tables` folder (15 files) to `Extensions/Grids`, its
+//! namespace following, as previews against the host's time and Roslyn's change namespace service within it,
+//! applied, built and undone as above; then sync_namespaces of the whole library and safe_delete of
+//! `UpdateSpanEnd` (refused: it is called), as previews against the host's time.
 //!
 //! `ROSLYN_MCP_BENCH_LIBRARY=<markdig> cargo bench -p broker --bench signature` (ROSLYN_MCP_BENCH_CALLS sets
 //! the warm calls, 5 by default).
@@ -106,8 +108,37 @@ async fn run(library: &Path, calls: usize) {
         assert_eq!(errors, 0, "the change must build");
         assert!(tree(&sources) == before, "undo restores every file");
     }
+    folder_move(&server, library, calls).await;
     others(&server, library, calls).await;
     server.stop().await;
+}
+
+/// A folder of the library moved to a new name, its namespace and every consumer following.
+async fn folder_move(server: &Server, library: &Path, calls: usize) {
+    let folder = library.join("src/Markdig/Extensions/Tables");
+    let destination = library.join("src/Markdig/Extensions/Grids");
+    let arguments = |preview: bool| json!({"folder": folder, "destination": destination, "preview": preview});
+    let (first, first_host) = measure(server, "move_files", 1, |_| arguments(true)).await;
+    let preview = measure(server, "move_files", calls, |_| arguments(true)).await;
+    let answer = server.ok("move_files", arguments(true)).await;
+    println!(
+        "move_files Extensions/Tables to Extensions/Grids: {} files moved, {} namespaces changed, {} files modified",
+        answer["moved"].as_array().map_or(0, Vec::len),
+        answer["namespaces"].as_array().map_or(0, Vec::len),
+        answer["filesModified"]
+    );
+    println!("  first after the warm-up: end to end {:.0} ms, host {:.0} ms", first[0], first_host[0]);
+    report("move_files", "preview (compute + diffs)", preview);
+    println!("  in the host, each call:\n    {}", logged(server, "move of ", "Roslyn's change namespace service "));
+    let sources = library.join("src");
+    let before = tree(&sources);
+    let applied = server.ok("move_files", arguments(false)).await;
+    let errors = dotnet_build_errors(&library.join(PROJECT)).await;
+    println!("  applied, then `dotnet build`: {errors} errors");
+    server.ok("undo", json!({"operationId": applied["operationId"]})).await;
+    assert_eq!(errors, 0, "the move must build");
+    assert!(tree(&sources) == before, "undo restores every file");
+    assert!(folder.is_dir() && !destination.exists(), "undo puts the folder back and removes the new one");
 }
 
 /// sync_namespaces of the whole library, end to end against the host's time, and safe_delete of a method 26
@@ -144,12 +175,13 @@ async fn others(server: &Server, library: &Path, calls: usize) {
 
 /// The engine's milliseconds the host logged for the member's changes, in order.
 fn engine_times(server: &Server, name: &str) -> String {
+    logged(server, &format!(".{name}("), "Roslyn's engine ")
+}
+
+/// What the host logged after `after` on its plan lines that contain `marker`, in order.
+fn logged(server: &Server, marker: &str, after: &str) -> String {
     let log = std::fs::read_to_string(&server.log).unwrap_or_default();
-    let times: Vec<_> = log
-        .lines()
-        .filter(|l| l.contains("change signature of") && l.contains(&format!(".{name}(")))
-        .filter_map(|l| l.split("Roslyn's engine ").nth(1))
-        .map(str::to_owned)
-        .collect();
+    let times: Vec<_> =
+        log.lines().filter(|l| l.contains(marker)).filter_map(|l| l.split(after).nth(1)).map(str::to_owned).collect();
     times.join("\n    ")
 }

@@ -86,6 +86,15 @@ fn existing(raw: &str, field: &str, scope: &Scope, folder: bool) -> Result<PathB
 
 /// A file a tool may create: made absolute, with the symlinks of its existing ancestors resolved.
 pub fn new_file(raw: &str, field: &str, scope: &Scope) -> Result<PathBuf, ToolError> {
+    new_path(raw, field, scope, false)
+}
+
+/// A folder a tool may create or fill: as [`new_file`], but an existing file is refused instead of a folder.
+pub fn new_folder(raw: &str, field: &str, scope: &Scope) -> Result<PathBuf, ToolError> {
+    new_path(raw, field, scope, true)
+}
+
+fn new_path(raw: &str, field: &str, scope: &Scope, folder: bool) -> Result<PathBuf, ToolError> {
     let invalid = |why: &str| {
         ToolError::new(ErrorCode::INVALID_TARGET_PATH, format!("{field} {why}"))
             .detail("field", field)
@@ -99,10 +108,11 @@ pub fn new_file(raw: &str, field: &str, scope: &Scope) -> Result<PathBuf, ToolEr
         return Err(invalid("must not contain `.` or `..` segments"));
     }
     let real = real_path(&path).ok_or_else(|| invalid("cannot be resolved"))?;
-    if real.is_dir() {
-        return Err(invalid("is a folder"));
+    match (folder, real.is_dir()) {
+        (false, true) => Err(invalid("is a folder")),
+        (true, false) if real.exists() => Err(invalid("is a file")),
+        _ => Ok(real),
     }
-    Ok(real)
 }
 
 /// A loaded solution and the folders of its projects.

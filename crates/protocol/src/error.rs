@@ -72,6 +72,7 @@ catalog! {
     EVALUATION_ORDER_CHANGED = 3014: "Arguments with side effects would run in another order, or not at all",
     STILL_REFERENCED = 3015: "What would be deleted is still referenced",
     MAY_BE_USED_ELSEWHERE = 3016: "What would be deleted may be used without a reference in the solution",
+    REFERENCE_MISSING = 3017: "The moved code uses a library its destination project does not reference",
     WORKSPACE_BUSY = 4001: "Another operation in progress",
     FILESYSTEM_ERROR = 4002: "Cannot read/write files",
     ROSLYN_ERROR = 4003: "Roslyn operation failed unexpectedly",

@@ -410,6 +410,18 @@ fn broker_vectors() -> Vec<(&'static str, BrokerMessage)> {
             ),
         ),
         (
+            "broker_plan_move_files",
+            request(
+                35,
+                RequestBody::PlanMoveFiles(MoveFilesRequest {
+                    files: vec![],
+                    folder: Some("/w/Lib/Parsing".into()),
+                    destination: "/w/Tools/Parsing".into(),
+                    keep_namespaces: false,
+                }),
+            ),
+        ),
+        (
             "broker_find_tests_named",
             request(
                 29,
@@ -955,6 +967,34 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
                         new_namespace: "Shop.Lib.Models".into(),
                     }],
                 })),
+            ),
+        ),
+        (
+            "host_move_files_plan",
+            response(
+                35,
+                Outcome::Ok(ResponseBody::MoveFilesPlan(Box::new(MoveFilesPlan {
+                    plan: EditPlan {
+                        title: "Move 1 file to /w/Tools/Parsing".into(),
+                        edits: vec![],
+                        documents: 1,
+                        changes: 2,
+                        warnings: vec![],
+                    },
+                    moved: vec![MovedFile {
+                        file: "/w/Lib/Parsing/Lexer.cs".into(),
+                        new_file: "/w/Tools/Parsing/Lexer.cs".into(),
+                    }],
+                    namespaces: vec![NamespaceChange {
+                        file: "/w/Lib/Parsing/Lexer.cs".into(),
+                        namespace: "Shop.Lib.Parsing".into(),
+                        new_namespace: "Shop.Tools.Parsing".into(),
+                    }],
+                    references: vec![AddedReference {
+                        project: "/w/Lib/Lib.csproj".into(),
+                        references: "/w/Tools/Tools.csproj".into(),
+                    }],
+                }))),
             ),
         ),
         (

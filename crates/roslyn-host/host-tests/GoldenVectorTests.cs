@@ -171,6 +171,10 @@ public sealed class GoldenVectorTests
             Request(34, new RequestBody.PlanSyncNamespaces(new SyncNamespacesRequest("Lib", "/w/Lib/Models")))
         },
         {
+            "broker_plan_move_files",
+            Request(35, new RequestBody.PlanMoveFiles(new MoveFilesRequest([], "/w/Lib/Parsing", "/w/Tools/Parsing", false)))
+        },
+        {
             "broker_find_tests_named",
             Request(29, new RequestBody.FindTests(new FindTestsRequest(new ChangeOrigin.Tests(["Pricing.XunitTests.CartTests.TotalAsksThePricer"]), null)))
         },
@@ -415,6 +419,14 @@ public sealed class GoldenVectorTests
                 Answer(34, new ResponseBody.SyncNamespacesPlan(new SyncNamespacesPlan(
                     new EditPlan("Sync the namespaces of 1 file", [], 4, 3, []),
                     [new NamespaceChange("/w/Lib/Models/Item.cs", "Shop.Lib", "Shop.Lib.Models")])))
+            },
+            {
+                "host_move_files_plan",
+                Answer(35, new ResponseBody.MoveFilesPlan(new MoveFilesPlan(
+                    new EditPlan("Move 1 file to /w/Tools/Parsing", [], 1, 2, []),
+                    [new MovedFile("/w/Lib/Parsing/Lexer.cs", "/w/Tools/Parsing/Lexer.cs")],
+                    [new NamespaceChange("/w/Lib/Parsing/Lexer.cs", "Shop.Lib.Parsing", "Shop.Tools.Parsing")],
+                    [new AddedReference("/w/Lib/Lib.csproj", "/w/Tools/Tools.csproj")])))
             },
             {
                 "host_found_tests",

@@ -118,3 +118,11 @@ public sealed class SignatureCollection : ICollectionFixture<SignatureSolution>
 {
     public const string Name = "Signature";
 }
+
+public sealed class LayoutSolution() : LoadedSolution("Layout", "Layout.slnx");
+
+[CollectionDefinition(Name)]
+public sealed class LayoutCollection : ICollectionFixture<LayoutSolution>
+{
+    public const string Name = "Layout";
+}

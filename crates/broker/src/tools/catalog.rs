@@ -291,6 +291,15 @@ catalog! {
         description: "Make every C# file of a project (or of every project), optionally only under a folder, declare the namespace its folder implies: the project's root namespace, then each folder below the project. Roslyn's change namespace service changes each file that differs and updates every consumer (using directives, qualified names); files already matching, or declaring no single top-level namespace, get no edit. Answers each file's namespace and new namespace. preview: true returns the plan (planId, diffs) and writes nothing; the answer's operationId undoes it.",
     }
 
+    move_files {
+        title: "Move files",
+        kind: Write,
+        input: io::refactor::MoveFilesInput,
+        output: io::refactor::MoveFilesOutput,
+        run: refactor::move_files,
+        description: "Move C# files, or a folder's (its subfolders kept; destination is then the folder's new path), to a folder of the same project or of another project of the solution. Each file's namespace becomes the one the destination folder implies (the project's root namespace, then the folders below it) unless keepNamespaces, with every consumer updated (using directives, qualified names) by Roslyn's change namespace service. Moving into another project adds the project references the moved code needs, and those its users need to reach it; refused when one would close a cycle (CIRCULAR_REFERENCE) or the code uses a library the destination lacks (REFERENCE_MISSING). A project file changes only where it lists files (Compile entries) or gets a reference; folders the move empties are removed. Refused when a file would land on another, outside every project's folder or in bin/obj (INVALID_TARGET_PATH), or the result adds compiler errors. preview: true returns the plan (planId, diffs) and writes nothing; the answer's operationId undoes it.",
+    }
+
     organize_usings {
         title: "Organize usings",
         kind: Write,

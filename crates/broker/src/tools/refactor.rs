@@ -1,21 +1,23 @@
-//! rename_symbol, rename_file, sync_namespaces and organize_usings: the host computes the plan (Roslyn's renamer
-//! with conflict checks, for a file's type too; Roslyn's change namespace service; the compiler's
-//! unnecessary-using judgement and the `.editorconfig` order), checked to compile, and the one write path
-//! ([`super::writes`]) previews or applies it.
+//! rename_symbol, rename_file, sync_namespaces, move_files and organize_usings: the host computes the plan
+//! (Roslyn's renamer with conflict checks, for a file's type too; Roslyn's change namespace service, for moved
+//! files too, with the project references they need; the compiler's unnecessary-using judgement and the
+//! `.editorconfig` order), checked to compile, and the one write path ([`super::writes`]) previews or applies it.
 
-use super::writes::{WriteMode, plan_then_write, render};
+use super::writes::{WriteMode, edit_plan, plan_then_write, render};
 use super::{Call, Documents, convert};
 use crate::plans::Plan;
 use crate::resolve;
 use protocol::host::ask;
 use protocol::host::{
-    EditKind, OrganizeUsingsPlan, OrganizeUsingsRequest, RenameFilePlan, RenameFileRequest, RenamePlan, RenameRequest,
-    RenamedSymbol as HostRenamedSymbol, SyncNamespacesPlan, SyncNamespacesRequest,
+    EditKind, MoveFilesPlan, MoveFilesRequest, OrganizeUsingsPlan, OrganizeUsingsRequest, RenameFilePlan,
+    RenameFileRequest, RenamePlan, RenameRequest, RenamedSymbol as HostRenamedSymbol, SyncNamespacesPlan,
+    SyncNamespacesRequest,
 };
 use protocol::tools::plans::WriteOutput;
 use protocol::tools::refactor::{
-    NamespaceChange, OrganizeUsingsInput, OrganizeUsingsOutline, Outline, RenameFileInput, RenameFileOutline,
-    RenameOutline, RenameSymbolInput, RenamedSymbol, SyncNamespacesInput, SyncNamespacesOutline,
+    AddedReference, MoveFilesInput, MoveFilesOutline, MovedFile, NamespaceChange, OrganizeUsingsInput,
+    OrganizeUsingsOutline, Outline, RenameFileInput, RenameFileOutline, RenameOutline, RenameSymbolInput,
+    RenamedSymbol, SyncNamespacesInput, SyncNamespacesOutline,
 };
 use protocol::{ErrorCode, ToolError};
 use std::path::Path;
@@ -71,6 +73,44 @@ pub async fn sync_namespaces(call: &Call, input: SyncNamespacesInput) -> Result<
     let request = ask::plan_sync_namespaces(SyncNamespacesRequest { project: input.project, folder });
     plan_then_write(call, resolved, WriteMode::new(input.preview, input.verify)?, began, request, |reply, solution| {
         Ok(namespaces_plan(reply.body, solution))
+    })
+    .await
+}
+
+pub async fn move_files(call: &Call, input: MoveFilesInput) -> Result<WriteOutput<Outline>, ToolError> {
+    let began = Instant::now();
+    let solution_path = input.solution_path.as_deref();
+    let destination = resolve::new_folder(&input.destination, "destination", &call.scope)?;
+    let (resolved, folder, files) = match (input.folder.as_deref(), input.files.as_deref()) {
+        (Some(raw), None) => {
+            let folder = resolve::existing_folder(raw, "folder", &call.scope)?;
+            let (resolved, folder) = call.resolve_file(solution_path, &folder)?;
+            (resolved, Some(folder.to_string()), Vec::new())
+        }
+        (None, Some([first, rest @ ..])) => {
+            let (resolved, first) = call.resolve_file(solution_path, &call.file(first, "files")?)?;
+            let mut files = vec![first.to_string()];
+            for raw in rest {
+                files.push(resolved.target.admit(&call.file(raw, "files")?)?.to_string());
+            }
+            (resolved, None, files)
+        }
+        _ => {
+            return Err(ToolError::new(ErrorCode::INVALID_PARAMETER, "Give either files (one or more) or folder")
+                .detail("field", "files")
+                .suggest("Pass files: [\"A.cs\", ...] to move files, or folder: \"Parsing\" to move a folder's"));
+        }
+    };
+    let destination = resolved.target.admit(&destination)?.to_string();
+    call.progress.step(format!("Computing the move to {destination}")).await;
+    let request = ask::plan_move_files(MoveFilesRequest {
+        files,
+        folder,
+        destination,
+        keep_namespaces: input.keep_namespaces.unwrap_or(false),
+    });
+    plan_then_write(call, resolved, WriteMode::new(input.preview, input.verify)?, began, request, |reply, solution| {
+        Ok(files_plan(*reply.body, solution))
     })
     .await
 }
@@ -163,23 +203,31 @@ fn renamed(symbol: HostRenamedSymbol) -> RenamedSymbol {
 
 fn namespaces_plan(answer: SyncNamespacesPlan, solution: &Path) -> Plan {
     let SyncNamespacesPlan { plan, changed } = answer;
-    let files_modified = plan.edits.len() as u32;
-    Plan {
-        tool: "sync_namespaces",
-        solution: solution.to_path_buf(),
-        summary: render::summary(&plan.edits, plan.changes, 0),
-        title: plan.title,
-        outline: Outline::SyncNamespaces(SyncNamespacesOutline {
-            changed: changed
-                .into_iter()
-                .map(|c| NamespaceChange { file: c.file, namespace: c.namespace, new_namespace: c.new_namespace })
-                .collect(),
-            documents: plan.documents,
-            files_modified,
-        }),
-        edits: plan.edits,
-        warnings: plan.warnings,
-    }
+    let outline = Outline::SyncNamespaces(SyncNamespacesOutline {
+        changed: changed.into_iter().map(namespace_change).collect(),
+        documents: plan.documents,
+        files_modified: plan.edits.len() as u32,
+    });
+    edit_plan("sync_namespaces", plan, solution, outline)
+}
+
+fn files_plan(answer: MoveFilesPlan, solution: &Path) -> Plan {
+    let MoveFilesPlan { plan, moved, namespaces, references } = answer;
+    let outline = Outline::MoveFiles(MoveFilesOutline {
+        moved: moved.into_iter().map(|m| MovedFile { file: m.file, new_file: m.new_file }).collect(),
+        namespaces: namespaces.into_iter().map(namespace_change).collect(),
+        project_references: references
+            .into_iter()
+            .map(|r| AddedReference { project: r.project, references: r.references })
+            .collect(),
+        files_modified: files_modified(&plan.edits),
+        total_edits: plan.changes,
+    });
+    edit_plan("move_files", plan, solution, outline)
+}
+
+fn namespace_change(change: protocol::host::NamespaceChange) -> NamespaceChange {
+    NamespaceChange { file: change.file, namespace: change.namespace, new_namespace: change.new_namespace }
 }
 
 fn usings_plan(plan: OrganizeUsingsPlan, solution: &Path) -> Result<Plan, ToolError> {

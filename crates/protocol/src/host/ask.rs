@@ -72,6 +72,7 @@ asks! {
     plan_safe_delete: PlanSafeDelete(SafeDeleteRequest) => SafeDeletePlan(SafeDeletePlan);
     plan_rename_file: PlanRenameFile(RenameFileRequest) => RenameFilePlan(Box<RenameFilePlan>);
     plan_sync_namespaces: PlanSyncNamespaces(SyncNamespacesRequest) => SyncNamespacesPlan(SyncNamespacesPlan);
+    plan_move_files: PlanMoveFiles(MoveFilesRequest) => MoveFilesPlan(Box<MoveFilesPlan>);
     ping: Ping(PingRequest) => Pong;
 }
 

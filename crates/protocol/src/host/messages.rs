@@ -13,7 +13,7 @@ use crate::ErrorCode;
 use bincode::{Decode, Encode};
 
 /// Bumped on any change to the types in this module.
-pub const PROTOCOL_VERSION: u32 = 13;
+pub const PROTOCOL_VERSION: u32 = 14;
 
 /// Correlates a response with its request; unique per connection, chosen by the broker.
 #[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -138,6 +138,11 @@ pub enum RequestBody {
     /// namespace its folder implies (the project's root namespace and the folders below it), consumers updated
     /// by Roslyn's change namespace service.
     PlanSyncNamespaces(SyncNamespacesRequest),
+    /// Compute (never apply) the move of C# files, or of a folder's, to another folder of their project or of
+    /// another: namespaces follow the destination folder unless kept, consumers updated, the project references
+    /// the moved code and its users need added (refused when one would close a cycle, or a library is missing),
+    /// project files edited where they list files.
+    PlanMoveFiles(MoveFilesRequest),
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -250,6 +255,7 @@ pub enum ResponseBody {
     SafeDeletePlan(SafeDeletePlan),
     RenameFilePlan(Box<RenameFilePlan>),
     SyncNamespacesPlan(SyncNamespacesPlan),
+    MoveFilesPlan(Box<MoveFilesPlan>),
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -1227,4 +1233,40 @@ pub struct NamespaceChange {
     pub file: String,
     pub namespace: String,
     pub new_namespace: String,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct MoveFilesRequest {
+    /// The C# files to move (absolute); empty when `folder` is given.
+    pub files: Vec<String>,
+    /// A folder whose C# files all move, its subfolders kept below the destination.
+    pub folder: Option<String>,
+    /// The folder the files end up in (absolute; created when missing): the folder's new path for a folder.
+    pub destination: String,
+    pub keep_namespaces: bool,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct MoveFilesPlan {
+    pub plan: EditPlan,
+    /// Each moved file and its new path, sorted by old path.
+    pub moved: Vec<MovedFile>,
+    /// The moved files whose namespace follows the destination, sorted by old path.
+    pub namespaces: Vec<NamespaceChange>,
+    /// The project references added, sorted.
+    pub references: Vec<AddedReference>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct MovedFile {
+    pub file: String,
+    pub new_file: String,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct AddedReference {
+    /// The project file that gets the reference.
+    pub project: String,
+    /// The project file it references.
+    pub references: String,
 }

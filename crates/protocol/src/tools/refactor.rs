@@ -115,6 +115,56 @@ pub struct NamespaceChange {
 }
 
 tool_input! {
+    pub struct MoveFilesInput(; write) {
+        /// The C# files to move, absolute or relative to the workspace root; or give `folder`.
+        #[serde(default)]
+        #[schemars(length(max = 1000))]
+        pub files: Option<Vec<String>>,
+        /// A folder whose C# files all move, its subfolders kept; not a project's own folder.
+        #[serde(default)]
+        pub folder: Option<String>,
+        /// Where the files end up (created when missing): for `folder`, the folder's new path. Any folder
+        /// of any project of the solution.
+        pub destination: String,
+        /// Keep each file's namespace (default false: it becomes the one the destination folder implies).
+        #[serde(default)]
+        pub keep_namespaces: Option<bool>,
+    }
+}
+
+/// What move_files did, or (in a preview) would do.
+pub type MoveFilesOutput = WriteOutput<MoveFilesOutline>;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MoveFilesOutline {
+    /// Each file and its new path, sorted by path.
+    pub moved: Vec<MovedFile>,
+    /// The moved files whose namespace follows the destination.
+    pub namespaces: Vec<NamespaceChange>,
+    /// Project references added: the destination's to what the moved code uses, and its users' to it.
+    pub project_references: Vec<AddedReference>,
+    pub files_modified: u32,
+    pub total_edits: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MovedFile {
+    pub file: String,
+    pub new_file: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AddedReference {
+    /// The project file that gets the reference.
+    pub project: String,
+    /// The project file it references.
+    pub references: String,
+}
+
+tool_input! {
     pub struct OrganizeUsingsInput(; write) {
         /// One file, absolute or relative to the workspace root; omit for a project or the whole solution.
         #[serde(default)]
@@ -161,6 +211,7 @@ pub enum Outline {
     SafeDelete(SafeDeleteOutline),
     RenameFile(RenameFileOutline),
     SyncNamespaces(SyncNamespacesOutline),
+    MoveFiles(MoveFilesOutline),
 }
 
 /// What `apply_plan` answers: what the tool that computed the plan answers when it applies directly.

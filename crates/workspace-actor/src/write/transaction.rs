@@ -239,8 +239,30 @@ impl Transaction {
         if let Err(error) = self.save() {
             tracing::warn!(%error, "cannot mark a finished write's journal done");
         }
+        self.remove_emptied_folders();
         if let Err(error) = self.journal.remove(self.hold.as_ref()) {
             tracing::warn!(%error, "cannot remove a finished write's journal");
+        }
+    }
+
+    /// Removes each folder this write's deletions left empty, and each above it that is left empty in turn,
+    /// up to the solution's folder (kept). An undo that puts a file back creates its folders again. A folder
+    /// something else fills in the meantime is not empty, so it stays.
+    fn remove_emptied_folders(&self) {
+        let solution = &self.manifest.solution;
+        let Some(top) = (if solution.is_dir() { Some(solution.as_path()) } else { solution.parent() }) else { return };
+        let mut folders: Vec<&Path> =
+            self.manifest.entries.iter().filter(|e| e.temp.is_none()).filter_map(|e| e.path.parent()).collect();
+        // Deepest first, so that a parent is tried after its children.
+        folders.sort_by_key(|f| std::cmp::Reverse(f.components().count()));
+        folders.dedup();
+        for folder in folders {
+            for dir in folder.ancestors().take_while(|d| d.starts_with(top) && *d != top) {
+                let emptied = self.roots.admit_write(dir).is_ok_and(|dir| fs::remove_dir(dir).is_ok());
+                if !emptied {
+                    break;
+                }
+            }
         }
     }
 
@@ -593,6 +615,32 @@ mod tests {
         assert_eq!(fs::read_to_string(s.root.join("New/C.cs")).expect("C"), "class C {}");
         assert!(walk(&s.journal).is_empty(), "journal left: {:?}", walk(&s.journal));
         assert_eq!(walk(&s.root).len(), 2, "no temporaries left: {:?}", walk(&s.root));
+    }
+
+    #[test]
+    fn folders_the_deletions_empty_are_removed_up_to_the_solution_folder_and_no_further() {
+        let s = setup(&[("Keep.cs", "class K {}")]);
+        for (name, text) in [("Deep/Er/X.cs", "class X {}"), ("Deep/Y.cs", "class Y {}"), ("Full/Z.cs", "class Z {}")] {
+            fs::create_dir_all(s.root.join(name).parent().expect("folder")).expect("folder");
+            fs::write(s.root.join(name), text).expect("write");
+        }
+        fs::write(s.root.join("Full/notes.txt"), "kept").expect("write");
+        let delete = |name: &str, text: &str| FileWrite {
+            path: s.root.join(name),
+            change: Change::Delete { base: sha256_hex(text.as_bytes()) },
+        };
+        let writes = vec![
+            delete("Deep/Er/X.cs", "class X {}"),
+            delete("Deep/Y.cs", "class Y {}"),
+            delete("Full/Z.cs", "class Z {}"),
+            delete("Keep.cs", "class K {}"),
+        ];
+        let mut transaction = Transaction::prepare(&s.journal, "op1", &s.root, s.roots(), &writes).expect("prepared");
+        transaction.commit().expect("committed");
+        transaction.finish();
+        assert!(!s.root.join("Deep").exists(), "Deep and Deep/Er are left empty: both go");
+        assert!(s.root.join("Full").is_dir(), "a folder with another file stays");
+        assert!(s.root.is_dir(), "the solution's folder stays, even empty of C#");
     }
 
     #[test]

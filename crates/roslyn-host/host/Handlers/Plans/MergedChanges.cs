@@ -12,6 +12,10 @@ internal sealed class MergedChanges(Solution original)
 {
     private readonly SortedDictionary<string, HashSet<TextChange>> byPath = new(StringComparer.Ordinal);
 
+    // The new texts whose changes were taken, per path: a framework's document that ends as one of them adds
+    // nothing, though its changes, cut from another edit history, may be cut differently.
+    private readonly Dictionary<string, List<SourceText>> taken = new(StringComparer.Ordinal);
+
     public IEnumerable<string> Paths => byPath.Keys;
 
     public int Count => byPath.Values.Sum(c => c.Count);
@@ -28,6 +32,16 @@ internal sealed class MergedChanges(Solution original)
             {
                 var before = original.GetDocument(id)!;
                 var after = renamed.GetDocument(id)!;
+                var newText = await after.GetTextAsync(cancellationToken);
+                if (!taken.TryGetValue(before.FilePath!, out var texts))
+                {
+                    taken[before.FilePath!] = texts = [];
+                }
+                if (texts.Any(t => t.ContentEquals(newText)))
+                {
+                    continue;
+                }
+                texts.Add(newText);
                 var oldText = await before.GetTextAsync(cancellationToken);
                 var oldTree = await before.GetSyntaxTreeAsync(cancellationToken);
                 var newTree = await after.GetSyntaxTreeAsync(cancellationToken);

@@ -11,7 +11,7 @@ namespace RoslynMcp.Host.Protocol;
 public static class ProtocolVersion
 {
     /// <summary>The Rust side's <c>PROTOCOL_VERSION</c>; both sides refuse any other.</summary>
-    public const uint Current = 13;
+    public const uint Current = 14;
 }
 
 /// <summary>Correlates a response with its request; unique per connection, chosen by the broker.</summary>
@@ -302,6 +302,14 @@ public abstract partial record RequestBody : IBincode<RequestBody>
     /// </summary>
     public sealed record PlanSyncNamespaces(SyncNamespacesRequest Value) : RequestBody;
 
+    /// <summary>
+    /// Compute (never apply) the move of C# files, or of a folder's, to another folder of their project or of
+    /// another: namespaces follow the destination folder unless kept, consumers updated, the project references
+    /// the moved code and its users need added (refused when one would close a cycle, or a library is missing),
+    /// project files edited where they list files.
+    /// </summary>
+    public sealed record PlanMoveFiles(MoveFilesRequest Value) : RequestBody;
+
     public void Encode(BincodeWriter writer)
     {
         switch (this)
@@ -422,6 +430,10 @@ public abstract partial record RequestBody : IBincode<RequestBody>
                 writer.WriteVariant(28);
                 m.Value.Encode(writer);
                 break;
+            case PlanMoveFiles m:
+                writer.WriteVariant(29);
+                m.Value.Encode(writer);
+                break;
             default:
                 throw new UnreachableException();
         }
@@ -458,6 +470,7 @@ public abstract partial record RequestBody : IBincode<RequestBody>
         26 => new PlanSafeDelete(SafeDeleteRequest.Decode(reader)),
         27 => new PlanRenameFile(RenameFileRequest.Decode(reader)),
         28 => new PlanSyncNamespaces(SyncNamespacesRequest.Decode(reader)),
+        29 => new PlanMoveFiles(MoveFilesRequest.Decode(reader)),
         var index => throw BincodeReader.UnknownVariant(nameof(RequestBody), index),
     };
 }
@@ -718,6 +731,8 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
 
     public sealed record SyncNamespacesPlan(global::RoslynMcp.Host.Protocol.SyncNamespacesPlan Value) : ResponseBody;
 
+    public sealed record MoveFilesPlan(global::RoslynMcp.Host.Protocol.MoveFilesPlan Value) : ResponseBody;
+
     public void Encode(BincodeWriter writer)
     {
         switch (this)
@@ -837,6 +852,10 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
                 writer.WriteVariant(28);
                 m.Value.Encode(writer);
                 break;
+            case MoveFilesPlan m:
+                writer.WriteVariant(29);
+                m.Value.Encode(writer);
+                break;
             default:
                 throw new UnreachableException();
         }
@@ -873,6 +892,7 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
         26 => new SafeDeletePlan(global::RoslynMcp.Host.Protocol.SafeDeletePlan.Decode(reader)),
         27 => new RenameFilePlan(global::RoslynMcp.Host.Protocol.RenameFilePlan.Decode(reader)),
         28 => new SyncNamespacesPlan(global::RoslynMcp.Host.Protocol.SyncNamespacesPlan.Decode(reader)),
+        29 => new MoveFilesPlan(global::RoslynMcp.Host.Protocol.MoveFilesPlan.Decode(reader)),
         var index => throw BincodeReader.UnknownVariant(nameof(ResponseBody), index),
     };
 }
@@ -2890,6 +2910,86 @@ public sealed partial record NamespaceChange(
         reader.ReadString());
 }
 
+/// <param name="Files">The C# files to move (absolute); empty when <c>folder</c> is given.</param>
+/// <param name="Folder">A folder whose C# files all move, its subfolders kept below the destination.</param>
+/// <param name="Destination">The folder the files end up in (absolute; created when missing): the folder's new path for a folder.</param>
+public sealed partial record MoveFilesRequest(
+    ValueList<string> Files,
+    string? Folder,
+    string Destination,
+    bool KeepNamespaces) : IBincode<MoveFilesRequest>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteSeq(Files, static (w0, v0) => w0.WriteString(v0));
+        writer.WriteOption(Folder, static (w0, v0) => w0.WriteString(v0));
+        writer.WriteString(Destination);
+        writer.WriteBool(KeepNamespaces);
+    }
+
+    public static MoveFilesRequest Decode(BincodeReader reader) => new(
+        reader.ReadSeq(static r0 => r0.ReadString()),
+        reader.ReadOption(static r0 => r0.ReadString()),
+        reader.ReadString(),
+        reader.ReadBool());
+}
+
+/// <param name="Moved">Each moved file and its new path, sorted by old path.</param>
+/// <param name="Namespaces">The moved files whose namespace follows the destination, sorted by old path.</param>
+/// <param name="References">The project references added, sorted.</param>
+public sealed partial record MoveFilesPlan(
+    EditPlan Plan,
+    ValueList<MovedFile> Moved,
+    ValueList<NamespaceChange> Namespaces,
+    ValueList<AddedReference> References) : IBincode<MoveFilesPlan>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        Plan.Encode(writer);
+        writer.WriteSeq(Moved, static (w0, v0) => v0.Encode(w0));
+        writer.WriteSeq(Namespaces, static (w0, v0) => v0.Encode(w0));
+        writer.WriteSeq(References, static (w0, v0) => v0.Encode(w0));
+    }
+
+    public static MoveFilesPlan Decode(BincodeReader reader) => new(
+        EditPlan.Decode(reader),
+        reader.ReadSeq(static r0 => MovedFile.Decode(r0)),
+        reader.ReadSeq(static r0 => NamespaceChange.Decode(r0)),
+        reader.ReadSeq(static r0 => AddedReference.Decode(r0)));
+}
+
+public sealed partial record MovedFile(
+    string File,
+    string NewFile) : IBincode<MovedFile>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(File);
+        writer.WriteString(NewFile);
+    }
+
+    public static MovedFile Decode(BincodeReader reader) => new(
+        reader.ReadString(),
+        reader.ReadString());
+}
+
+/// <param name="Project">The project file that gets the reference.</param>
+/// <param name="References">The project file it references.</param>
+public sealed partial record AddedReference(
+    string Project,
+    string References) : IBincode<AddedReference>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(Project);
+        writer.WriteString(References);
+    }
+
+    public static AddedReference Decode(BincodeReader reader) => new(
+        reader.ReadString(),
+        reader.ReadString());
+}
+
 /// <summary>A catalog code of <c>crates/protocol/src/error.rs</c>.</summary>
 public enum ErrorCode : uint
 {
@@ -2971,38 +3071,40 @@ public enum ErrorCode : uint
     StillReferenced = 37,
     /// <summary>What would be deleted may be used without a reference in the solution (3016).</summary>
     MayBeUsedElsewhere = 38,
+    /// <summary>The moved code uses a library its destination project does not reference (3017).</summary>
+    ReferenceMissing = 39,
     /// <summary>Another operation in progress (4001).</summary>
-    WorkspaceBusy = 39,
+    WorkspaceBusy = 40,
     /// <summary>Cannot read/write files (4002).</summary>
-    FilesystemError = 40,
+    FilesystemError = 41,
     /// <summary>Roslyn operation failed unexpectedly (4003).</summary>
-    RoslynError = 41,
+    RoslynError = 42,
     /// <summary>Changes would break compilation (4004).</summary>
-    CompilationError = 42,
+    CompilationError = 43,
     /// <summary>Operation exceeded time limit (4005).</summary>
-    Timeout = 43,
+    Timeout = 44,
     /// <summary>Files changed since the edits were computed (4006).</summary>
-    StalePlan = 44,
+    StalePlan = 45,
     /// <summary>The solution changed since the cursor was issued (4007).</summary>
-    CursorStale = 45,
+    CursorStale = 46,
     /// <summary>The result exceeds a hard limit of the service (4008).</summary>
-    CapExceeded = 46,
+    CapExceeded = 47,
     /// <summary>Too many requests in flight for the session or the service (4009).</summary>
-    TooManyRequests = 47,
+    TooManyRequests = 48,
     /// <summary>The solution changed since the code action was listed (4010).</summary>
-    CodeActionStale = 48,
+    CodeActionStale = 49,
     /// <summary>The build a test run needs failed (4011).</summary>
-    BuildFailed = 49,
+    BuildFailed = 50,
     /// <summary>MSBuild not available (5001).</summary>
-    MsbuildNotFound = 50,
+    MsbuildNotFound = 51,
     /// <summary>Roslyn assemblies not loadable (5002).</summary>
-    RoslynNotAvailable = 51,
+    RoslynNotAvailable = 52,
     /// <summary>.NET SDK not found (5003).</summary>
-    SdkNotFound = 52,
+    SdkNotFound = 53,
     /// <summary>Could not load solution (5004).</summary>
-    SolutionLoadFailed = 53,
+    SolutionLoadFailed = 54,
     /// <summary>Running tests is turned off for this service (5005).</summary>
-    TestRunsDisabled = 54,
+    TestRunsDisabled = 55,
 }
 
 /// <summary>The codec of the protocol's enums: the variant index as a varint.</summary>
@@ -3093,6 +3195,6 @@ public static class EnumCodec
     public static ErrorCode ReadErrorCode(this BincodeReader reader)
     {
         var index = reader.ReadVariant();
-        return index < 55 ? (ErrorCode)index : throw BincodeReader.UnknownVariant(nameof(ErrorCode), index);
+        return index < 56 ? (ErrorCode)index : throw BincodeReader.UnknownVariant(nameof(ErrorCode), index);
     }
 }

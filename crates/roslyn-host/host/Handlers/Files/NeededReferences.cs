@@ -15,8 +15,8 @@ internal sealed record NeededReference(string Project, string References, string
 /// The project references files moved into another project need, worked out on the solution before the move:
 /// the destination needs each project whose code the moved files use (what they declare aside), and each
 /// project that uses what the moved files declare needs the destination. A project already referenced
-/// (MSBuild's references are transitive, so Roslyn's are too) needs nothing; a library that is no project of the
-/// solution and the destination lacks is refused (REFERENCE_MISSING), and so is a reference that would close a
+/// (MSBuild's references are transitive, so Roslyn's are too) needs nothing; a type of a library that is no
+/// project of the solution and that the destination cannot name is refused (REFERENCE_MISSING), and so is a reference that would close a
 /// cycle (CIRCULAR_REFERENCE).
 /// </summary>
 internal static class NeededReferences
@@ -76,8 +76,8 @@ internal static class NeededReferences
     private static async Task<List<(string Use, string Project)>> UsesAsync(Solution solution, HashSet<string> moved, IReadOnlyList<Project> targets, CancellationToken cancellationToken)
     {
         var projectOf = solution.Projects.Where(p => p.FilePath is not null).GroupBy(p => p.AssemblyName).ToDictionary(g => g.Key, g => g.First().FilePath!);
-        var targetCompilation = await targets[0].GetCompilationAsync(cancellationToken);
-        var available = targetCompilation!.ReferencedAssemblyNames.Select(a => a.Name).ToHashSet(StringComparer.Ordinal);
+        var targetCompilation = (await targets[0].GetCompilationAsync(cancellationToken))!;
+        var resolves = new Dictionary<INamedTypeSymbol, bool>(SymbolEqualityComparer.Default);
         var uses = new Dictionary<string, string>(StringComparer.Ordinal);
         var missing = new Dictionary<string, string>(StringComparer.Ordinal);
         foreach (var document in moved.SelectMany(path => PositionResolver.DocumentsAt(solution, path)))
@@ -98,7 +98,7 @@ internal static class NeededReferences
                 {
                     uses.TryAdd(project, use);
                 }
-                else if (!available.Contains(assembly.Name))
+                else if ((symbol as INamedTypeSymbol ?? symbol.ContainingType) is { } type && !Resolves(targetCompilation, type, resolves))
                 {
                     missing.TryAdd(assembly.Name, use);
                 }
@@ -119,6 +119,24 @@ internal static class NeededReferences
         }
         return [.. uses.Select(u => (u.Value, u.Key))];
     }
+
+    /// <summary>
+    /// Whether the destination sees a library type by its name: a type a framework assembly forwards (the same
+    /// type under another assembly in another framework) is there, one of a package it lacks is not.
+    /// </summary>
+    private static bool Resolves(Compilation compilation, INamedTypeSymbol type, Dictionary<INamedTypeSymbol, bool> known)
+    {
+        type = type.OriginalDefinition;
+        if (!known.TryGetValue(type, out var resolves))
+        {
+            known[type] = resolves = !compilation.GetTypesByMetadataName(MetadataName(type)).IsEmpty;
+        }
+        return resolves;
+    }
+
+    private static string MetadataName(INamedTypeSymbol type) => type.ContainingType is { } outer
+        ? $"{MetadataName(outer)}+{type.MetadataName}"
+        : type.ContainingNamespace.IsGlobalNamespace ? type.MetadataName : $"{type.ContainingNamespace.ToDisplayString()}.{type.MetadataName}";
 
     /// <summary>Each project that uses what the moved files declare and may lack the destination, with the first use.</summary>
     private static async Task<List<(string Use, string Project)>> UsersAsync(Solution solution, HashSet<string> moved, List<string> sources, string target, CancellationToken cancellationToken)

@@ -125,6 +125,7 @@ async fn tools_publish_strict_schemas_and_annotations() {
             "get_compilation_diagnostics",
             "get_document_symbols",
             "get_method_overloads",
+            "get_project_graph",
             "get_type_at_position",
             "get_type_hierarchy",
             "initialize_workspace",

@@ -26,6 +26,7 @@ mod organize_usings;
 mod paging;
 mod plan_faults;
 mod plans;
+mod project_graph;
 mod rename;
 mod run_tests;
 mod safe_delete;

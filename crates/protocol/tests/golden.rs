@@ -422,6 +422,10 @@ fn broker_vectors() -> Vec<(&'static str, BrokerMessage)> {
             ),
         ),
         (
+            "broker_project_graph",
+            request(36, RequestBody::ProjectGraph(ProjectGraphRequest { project: Some("Core".into()), unused: true })),
+        ),
+        (
             "broker_find_tests_named",
             request(
                 29,
@@ -966,6 +970,35 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
                         namespace: "Shop.Lib".into(),
                         new_namespace: "Shop.Lib.Models".into(),
                     }],
+                })),
+            ),
+        ),
+        (
+            "host_project_graph",
+            response(
+                36,
+                Outcome::Ok(ResponseBody::ProjectGraph(ProjectGraph {
+                    projects: vec![GraphProject {
+                        name: "Core".into(),
+                        path: "/w/Core/Core.csproj".into(),
+                        assembly_name: "Core".into(),
+                        target_frameworks: vec!["net10.0".into()],
+                        output_kind: "library".into(),
+                        is_test_project: false,
+                        project_references: vec!["/w/Extra/Extra.csproj".into()],
+                        packages: vec![PackageVersion { name: "Humanizer".into(), version: "2.14.1".into() }],
+                        analyzers: vec!["Microsoft.CodeAnalysis.NetAnalyzers".into()],
+                        generators: vec!["System.Text.RegularExpressions.Generator: RegexGenerator".into()],
+                        dependencies: vec!["/w/Extra/Extra.csproj".into()],
+                        dependents: vec!["/w/Tools/Tools.csproj".into()],
+                    }],
+                    unused: vec![UnusedReference {
+                        project: "/w/Core/Core.csproj".into(),
+                        kind: "package".into(),
+                        reference: "Humanizer".into(),
+                        evidence: "no code names a type of Humanizer".into(),
+                    }],
+                    warnings: vec![],
                 })),
             ),
         ),

@@ -175,6 +175,10 @@ public sealed class GoldenVectorTests
             Request(35, new RequestBody.PlanMoveFiles(new MoveFilesRequest([], "/w/Lib/Parsing", "/w/Tools/Parsing", false)))
         },
         {
+            "broker_project_graph",
+            Request(36, new RequestBody.ProjectGraph(new ProjectGraphRequest("Core", true)))
+        },
+        {
             "broker_find_tests_named",
             Request(29, new RequestBody.FindTests(new FindTestsRequest(new ChangeOrigin.Tests(["Pricing.XunitTests.CartTests.TotalAsksThePricer"]), null)))
         },
@@ -419,6 +423,17 @@ public sealed class GoldenVectorTests
                 Answer(34, new ResponseBody.SyncNamespacesPlan(new SyncNamespacesPlan(
                     new EditPlan("Sync the namespaces of 1 file", [], 4, 3, []),
                     [new NamespaceChange("/w/Lib/Models/Item.cs", "Shop.Lib", "Shop.Lib.Models")])))
+            },
+            {
+                "host_project_graph",
+                Answer(36, new ResponseBody.ProjectGraph(new ProjectGraph(
+                    [new GraphProject(
+                        "Core", "/w/Core/Core.csproj", "Core", ["net10.0"], "library", false,
+                        ["/w/Extra/Extra.csproj"], [new PackageVersion("Humanizer", "2.14.1")],
+                        ["Microsoft.CodeAnalysis.NetAnalyzers"], ["System.Text.RegularExpressions.Generator: RegexGenerator"],
+                        ["/w/Extra/Extra.csproj"], ["/w/Tools/Tools.csproj"])],
+                    [new UnusedReference("/w/Core/Core.csproj", "package", "Humanizer", "no code names a type of Humanizer")],
+                    [])))
             },
             {
                 "host_move_files_plan",

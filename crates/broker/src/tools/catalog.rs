@@ -3,8 +3,8 @@
 //! listed without a handler, nor answer without being listed.
 
 use super::{
-    Call, actions, analyze, calls, cleanup, diagnose, diagnostics, hierarchy, initialize, members, moves, navigation,
-    refactor, signature, symbols, testing, writes,
+    Call, actions, analyze, calls, cleanup, diagnose, diagnostics, graph, hierarchy, initialize, members, moves,
+    navigation, refactor, signature, symbols, testing, writes,
 };
 use protocol::ToolError;
 use protocol::tools::{self as io, input_schema, output_schema};
@@ -136,6 +136,15 @@ catalog! {
         output: io::navigation::FindReferencesOutput,
         run: navigation::find_references,
         description: "Every use of the symbol at a 1-based line and column across the solution, compiler-accurate (not text search), sorted by file and position, each with its line text and kind (Invocation, ObjectCreation, Read, Write, TypeReference...). Paged: pass nextCursor back as cursor.",
+    }
+
+    get_project_graph {
+        title: "Project graph",
+        kind: Read,
+        input: io::graph::ProjectGraphInput,
+        output: io::graph::ProjectGraphOutput,
+        run: graph::project_graph,
+        description: "The solution's projects (or one), one entry per project file: target frameworks, output kind, whether it references a test framework, the project and package references it names itself (packages with the version restore resolved), its analyzers and source generators, and the projects it depends on and that depend on it, transitively (what rebuilds when it changes). With unused: true, also the project and package references no code of the project names in any target framework, as candidates with the evidence (a package may still bring analyzers, build steps or runtime files). Paged by projects: pass nextCursor back as cursor.",
     }
 
     get_compilation_diagnostics {

@@ -8,6 +8,7 @@ pub mod cleanup;
 pub mod convert;
 pub mod diagnose;
 pub mod diagnostics;
+pub mod graph;
 pub mod hierarchy;
 pub mod initialize;
 pub mod members;

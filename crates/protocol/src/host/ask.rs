@@ -73,6 +73,7 @@ asks! {
     plan_rename_file: PlanRenameFile(RenameFileRequest) => RenameFilePlan(Box<RenameFilePlan>);
     plan_sync_namespaces: PlanSyncNamespaces(SyncNamespacesRequest) => SyncNamespacesPlan(SyncNamespacesPlan);
     plan_move_files: PlanMoveFiles(MoveFilesRequest) => MoveFilesPlan(Box<MoveFilesPlan>);
+    project_graph: ProjectGraph(ProjectGraphRequest) => ProjectGraph(ProjectGraph);
     ping: Ping(PingRequest) => Pong;
 }
 

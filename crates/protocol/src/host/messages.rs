@@ -13,7 +13,7 @@ use crate::ErrorCode;
 use bincode::{Decode, Encode};
 
 /// Bumped on any change to the types in this module.
-pub const PROTOCOL_VERSION: u32 = 14;
+pub const PROTOCOL_VERSION: u32 = 15;
 
 /// Correlates a response with its request; unique per connection, chosen by the broker.
 #[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -143,6 +143,10 @@ pub enum RequestBody {
     /// the moved code and its users need added (refused when one would close a cycle, or a library is missing),
     /// project files edited where they list files.
     PlanMoveFiles(MoveFilesRequest),
+    /// The projects with their frameworks, kind, direct project and package references, analyzers and
+    /// generators, and what each depends on and what depends on it (transitively); optionally the references
+    /// nothing uses.
+    ProjectGraph(ProjectGraphRequest),
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -256,6 +260,7 @@ pub enum ResponseBody {
     RenameFilePlan(Box<RenameFilePlan>),
     SyncNamespacesPlan(SyncNamespacesPlan),
     MoveFilesPlan(Box<MoveFilesPlan>),
+    ProjectGraph(ProjectGraph),
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -1255,6 +1260,67 @@ pub struct MoveFilesPlan {
     pub namespaces: Vec<NamespaceChange>,
     /// The project references added, sorted.
     pub references: Vec<AddedReference>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct ProjectGraphRequest {
+    /// One project, by name or path (every target framework); `None`: every project.
+    pub project: Option<String>,
+    /// Also look for project and package references no code names (reads every document).
+    pub unused: bool,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct ProjectGraph {
+    /// One per project file, sorted by path.
+    pub projects: Vec<GraphProject>,
+    /// Sorted by project, then reference.
+    pub unused: Vec<UnusedReference>,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct GraphProject {
+    pub name: String,
+    /// The project file.
+    pub path: String,
+    pub assembly_name: String,
+    pub target_frameworks: Vec<String>,
+    /// `library`, `exe`, `winexe`, `module`, ...
+    pub output_kind: String,
+    /// It references a test framework (xunit, NUnit, MSTest, TUnit).
+    pub is_test_project: bool,
+    /// The project files it names itself, sorted.
+    pub project_references: Vec<String>,
+    /// The packages it names itself, with the version restore resolved, sorted by name.
+    pub packages: Vec<PackageVersion>,
+    /// Analyzer assemblies (by name) that report diagnostics, sorted.
+    pub analyzers: Vec<String>,
+    /// Source generators, `Assembly: Type`, sorted.
+    pub generators: Vec<String>,
+    /// The project files it depends on, directly or not, sorted.
+    pub dependencies: Vec<String>,
+    /// The project files that depend on it, directly or not (what rebuilds when it changes), sorted.
+    pub dependents: Vec<String>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct PackageVersion {
+    pub name: String,
+    /// Resolved by restore; the requested range when restore did not resolve it.
+    pub version: String,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct UnusedReference {
+    /// The project file that holds the reference.
+    pub project: String,
+    /// `project` or `package`.
+    pub kind: String,
+    /// The referenced project file, or the package name.
+    pub reference: String,
+    /// Why it looks unused.
+    pub evidence: String,
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]

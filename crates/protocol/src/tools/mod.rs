@@ -7,6 +7,7 @@ pub mod cleanup;
 mod common;
 pub mod diagnose;
 pub mod diagnostics;
+pub mod graph;
 mod groups;
 pub mod hierarchy;
 pub mod members;

@@ -82,13 +82,9 @@ internal static class NeededReferences
         var missing = new Dictionary<string, string>(StringComparer.Ordinal);
         foreach (var document in moved.SelectMany(path => PositionResolver.DocumentsAt(solution, path)))
         {
-            var model = await document.GetSemanticModelAsync(cancellationToken);
-            var root = await document.GetSyntaxRootAsync(cancellationToken);
-            foreach (var name in root!.DescendantNodes().OfType<SimpleNameSyntax>())
+            foreach (var (name, symbol) in await NamedSymbols.InAsync(document, cancellationToken))
             {
-                var info = model!.GetSymbolInfo(name, cancellationToken);
-                var symbol = info.Symbol ?? info.CandidateSymbols.FirstOrDefault();
-                if (symbol is null or INamespaceSymbol || symbol.ContainingAssembly is not { } assembly
+                if (symbol is INamespaceSymbol || symbol.ContainingAssembly is not { } assembly
                     || symbol.Locations.All(l => l.IsInSource && moved.Contains(l.SourceTree!.FilePath)))
                 {
                     continue;

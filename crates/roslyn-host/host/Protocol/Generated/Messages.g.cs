@@ -11,7 +11,7 @@ namespace RoslynMcp.Host.Protocol;
 public static class ProtocolVersion
 {
     /// <summary>The Rust side's <c>PROTOCOL_VERSION</c>; both sides refuse any other.</summary>
-    public const uint Current = 14;
+    public const uint Current = 15;
 }
 
 /// <summary>Correlates a response with its request; unique per connection, chosen by the broker.</summary>
@@ -310,6 +310,13 @@ public abstract partial record RequestBody : IBincode<RequestBody>
     /// </summary>
     public sealed record PlanMoveFiles(MoveFilesRequest Value) : RequestBody;
 
+    /// <summary>
+    /// The projects with their frameworks, kind, direct project and package references, analyzers and
+    /// generators, and what each depends on and what depends on it (transitively); optionally the references
+    /// nothing uses.
+    /// </summary>
+    public sealed record ProjectGraph(ProjectGraphRequest Value) : RequestBody;
+
     public void Encode(BincodeWriter writer)
     {
         switch (this)
@@ -434,6 +441,10 @@ public abstract partial record RequestBody : IBincode<RequestBody>
                 writer.WriteVariant(29);
                 m.Value.Encode(writer);
                 break;
+            case ProjectGraph m:
+                writer.WriteVariant(30);
+                m.Value.Encode(writer);
+                break;
             default:
                 throw new UnreachableException();
         }
@@ -471,6 +482,7 @@ public abstract partial record RequestBody : IBincode<RequestBody>
         27 => new PlanRenameFile(RenameFileRequest.Decode(reader)),
         28 => new PlanSyncNamespaces(SyncNamespacesRequest.Decode(reader)),
         29 => new PlanMoveFiles(MoveFilesRequest.Decode(reader)),
+        30 => new ProjectGraph(ProjectGraphRequest.Decode(reader)),
         var index => throw BincodeReader.UnknownVariant(nameof(RequestBody), index),
     };
 }
@@ -733,6 +745,8 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
 
     public sealed record MoveFilesPlan(global::RoslynMcp.Host.Protocol.MoveFilesPlan Value) : ResponseBody;
 
+    public sealed record ProjectGraph(global::RoslynMcp.Host.Protocol.ProjectGraph Value) : ResponseBody;
+
     public void Encode(BincodeWriter writer)
     {
         switch (this)
@@ -856,6 +870,10 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
                 writer.WriteVariant(29);
                 m.Value.Encode(writer);
                 break;
+            case ProjectGraph m:
+                writer.WriteVariant(30);
+                m.Value.Encode(writer);
+                break;
             default:
                 throw new UnreachableException();
         }
@@ -893,6 +911,7 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
         27 => new RenameFilePlan(global::RoslynMcp.Host.Protocol.RenameFilePlan.Decode(reader)),
         28 => new SyncNamespacesPlan(global::RoslynMcp.Host.Protocol.SyncNamespacesPlan.Decode(reader)),
         29 => new MoveFilesPlan(global::RoslynMcp.Host.Protocol.MoveFilesPlan.Decode(reader)),
+        30 => new ProjectGraph(global::RoslynMcp.Host.Protocol.ProjectGraph.Decode(reader)),
         var index => throw BincodeReader.UnknownVariant(nameof(ResponseBody), index),
     };
 }
@@ -2956,6 +2975,138 @@ public sealed partial record MoveFilesPlan(
         reader.ReadSeq(static r0 => MovedFile.Decode(r0)),
         reader.ReadSeq(static r0 => NamespaceChange.Decode(r0)),
         reader.ReadSeq(static r0 => AddedReference.Decode(r0)));
+}
+
+/// <param name="Project">One project, by name or path (every target framework); <c>None</c>: every project.</param>
+/// <param name="Unused">Also look for project and package references no code names (reads every document).</param>
+public sealed partial record ProjectGraphRequest(
+    string? Project,
+    bool Unused) : IBincode<ProjectGraphRequest>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteOption(Project, static (w0, v0) => w0.WriteString(v0));
+        writer.WriteBool(Unused);
+    }
+
+    public static ProjectGraphRequest Decode(BincodeReader reader) => new(
+        reader.ReadOption(static r0 => r0.ReadString()),
+        reader.ReadBool());
+}
+
+/// <param name="Projects">One per project file, sorted by path.</param>
+/// <param name="Unused">Sorted by project, then reference.</param>
+public sealed partial record ProjectGraph(
+    ValueList<GraphProject> Projects,
+    ValueList<UnusedReference> Unused,
+    ValueList<string> Warnings) : IBincode<ProjectGraph>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteSeq(Projects, static (w0, v0) => v0.Encode(w0));
+        writer.WriteSeq(Unused, static (w0, v0) => v0.Encode(w0));
+        writer.WriteSeq(Warnings, static (w0, v0) => w0.WriteString(v0));
+    }
+
+    public static ProjectGraph Decode(BincodeReader reader) => new(
+        reader.ReadSeq(static r0 => GraphProject.Decode(r0)),
+        reader.ReadSeq(static r0 => UnusedReference.Decode(r0)),
+        reader.ReadSeq(static r0 => r0.ReadString()));
+}
+
+/// <param name="Path">The project file.</param>
+/// <param name="OutputKind"><c>library</c>, <c>exe</c>, <c>winexe</c>, <c>module</c>, ...</param>
+/// <param name="IsTestProject">It references a test framework (xunit, NUnit, MSTest, TUnit).</param>
+/// <param name="ProjectReferences">The project files it names itself, sorted.</param>
+/// <param name="Packages">The packages it names itself, with the version restore resolved, sorted by name.</param>
+/// <param name="Analyzers">Analyzer assemblies (by name) that report diagnostics, sorted.</param>
+/// <param name="Generators">Source generators, <c>Assembly: Type</c>, sorted.</param>
+/// <param name="Dependencies">The project files it depends on, directly or not, sorted.</param>
+/// <param name="Dependents">The project files that depend on it, directly or not (what rebuilds when it changes), sorted.</param>
+public sealed partial record GraphProject(
+    string Name,
+    string Path,
+    string AssemblyName,
+    ValueList<string> TargetFrameworks,
+    string OutputKind,
+    bool IsTestProject,
+    ValueList<string> ProjectReferences,
+    ValueList<PackageVersion> Packages,
+    ValueList<string> Analyzers,
+    ValueList<string> Generators,
+    ValueList<string> Dependencies,
+    ValueList<string> Dependents) : IBincode<GraphProject>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(Name);
+        writer.WriteString(Path);
+        writer.WriteString(AssemblyName);
+        writer.WriteSeq(TargetFrameworks, static (w0, v0) => w0.WriteString(v0));
+        writer.WriteString(OutputKind);
+        writer.WriteBool(IsTestProject);
+        writer.WriteSeq(ProjectReferences, static (w0, v0) => w0.WriteString(v0));
+        writer.WriteSeq(Packages, static (w0, v0) => v0.Encode(w0));
+        writer.WriteSeq(Analyzers, static (w0, v0) => w0.WriteString(v0));
+        writer.WriteSeq(Generators, static (w0, v0) => w0.WriteString(v0));
+        writer.WriteSeq(Dependencies, static (w0, v0) => w0.WriteString(v0));
+        writer.WriteSeq(Dependents, static (w0, v0) => w0.WriteString(v0));
+    }
+
+    public static GraphProject Decode(BincodeReader reader) => new(
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadSeq(static r0 => r0.ReadString()),
+        reader.ReadString(),
+        reader.ReadBool(),
+        reader.ReadSeq(static r0 => r0.ReadString()),
+        reader.ReadSeq(static r0 => PackageVersion.Decode(r0)),
+        reader.ReadSeq(static r0 => r0.ReadString()),
+        reader.ReadSeq(static r0 => r0.ReadString()),
+        reader.ReadSeq(static r0 => r0.ReadString()),
+        reader.ReadSeq(static r0 => r0.ReadString()));
+}
+
+/// <param name="Version">Resolved by restore; the requested range when restore did not resolve it.</param>
+public sealed partial record PackageVersion(
+    string Name,
+    string Version) : IBincode<PackageVersion>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(Name);
+        writer.WriteString(Version);
+    }
+
+    public static PackageVersion Decode(BincodeReader reader) => new(
+        reader.ReadString(),
+        reader.ReadString());
+}
+
+/// <param name="Project">The project file that holds the reference.</param>
+/// <param name="Kind"><c>project</c> or <c>package</c>.</param>
+/// <param name="Reference">The referenced project file, or the package name.</param>
+/// <param name="Evidence">Why it looks unused.</param>
+public sealed partial record UnusedReference(
+    string Project,
+    string Kind,
+    string Reference,
+    string Evidence) : IBincode<UnusedReference>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(Project);
+        writer.WriteString(Kind);
+        writer.WriteString(Reference);
+        writer.WriteString(Evidence);
+    }
+
+    public static UnusedReference Decode(BincodeReader reader) => new(
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadString());
 }
 
 public sealed partial record MovedFile(

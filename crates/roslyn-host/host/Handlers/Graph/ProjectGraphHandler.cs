@@ -1,0 +1,108 @@
+using System.Text.RegularExpressions;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.Diagnostics;
+using RoslynMcp.Host.Handlers.Tests;
+using RoslynMcp.Host.Protocol;
+
+namespace RoslynMcp.Host.Handlers.Graph;
+
+/// <summary>
+/// The project graph, one entry per project file (its target frameworks together): what it is, what it names
+/// itself (project references and packages, from what restore wrote; Roslyn's references, which MSBuild makes
+/// transitive, when restore wrote nothing), its analyzers and source generators, and the projects it depends on
+/// and that depend on it, transitively. Optionally, the references no code names (<see cref="UnusedReferences"/>).
+/// </summary>
+public static partial class ProjectGraphHandler
+{
+    public static async Task<ProjectGraph> HandleAsync(Solution solution, ProjectGraphRequest request, CancellationToken cancellationToken)
+    {
+        var byFile = solution.Projects.Where(p => p.FilePath is not null)
+            .GroupBy(p => p.FilePath!, StringComparer.Ordinal)
+            .ToDictionary(g => g.Key, g => g.OrderBy(p => p.Name, StringComparer.Ordinal).ToList(), StringComparer.Ordinal);
+        var wanted = request.Project is { } name ? ProjectLookup.Find(solution, name).Select(p => p.FilePath!).ToHashSet(StringComparer.Ordinal) : byFile.Keys.ToHashSet(StringComparer.Ordinal);
+        var graph = solution.GetProjectDependencyGraph();
+        var warnings = new List<string>();
+        var projects = new List<GraphProject>();
+        var unused = new List<UnusedReference>();
+        foreach (var (file, views) in byFile.Where(p => wanted.Contains(p.Key)).OrderBy(p => p.Key, StringComparer.Ordinal))
+        {
+            var assets = RestoreAssets.Read(file);
+            if (assets is null)
+            {
+                warnings.Add($"{Path.GetFileName(file)} has no restore output (obj/project.assets.json): its project references are Roslyn's, packages unknown");
+            }
+            var referenced = assets?.ProjectReferences ?? FilesOf(solution, views.SelectMany(v => v.ProjectReferences.Select(r => r.ProjectId)));
+            var compilation = await views[0].GetCompilationAsync(cancellationToken);
+            projects.Add(new GraphProject(
+                Path.GetFileNameWithoutExtension(file),
+                file,
+                views[0].AssemblyName,
+                views.Select(Framework).ToValueList(),
+                OutputKind(views[0].CompilationOptions?.OutputKind),
+                compilation is not null && TestAttributes.FrameworkReferenced(compilation),
+                referenced.ToValueList(),
+                (assets?.Packages ?? []).ToValueList(),
+                Analyzers(views[0], generators: false).ToValueList(),
+                Analyzers(views[0], generators: true).ToValueList(),
+                FilesOf(solution, views.SelectMany(v => graph.GetProjectsThatThisProjectTransitivelyDependsOn(v.Id))).ToValueList(),
+                FilesOf(solution, views.SelectMany(v => graph.GetProjectsThatTransitivelyDependOnThisProject(v.Id))).ToValueList()));
+            if (request.Unused)
+            {
+                unused.AddRange(await UnusedReferences.FindAsync(solution, file, views, referenced, assets, cancellationToken));
+            }
+        }
+        return new ProjectGraph(projects.ToValueList(), unused.ToValueList(), warnings.ToValueList());
+    }
+
+    private static List<string> FilesOf(Solution solution, IEnumerable<ProjectId> ids) =>
+        [.. ids.Select(id => solution.GetProject(id)?.FilePath).OfType<string>().Distinct(StringComparer.Ordinal).Order(StringComparer.Ordinal)];
+
+    /// <summary>
+    /// The framework of a project of a multi-targeted file, <c>Lib(net10.0)</c>; else the one its preprocessor
+    /// symbols name (<c>NET10_0</c> is <c>net10.0</c>, then <c>NETSTANDARD2_0</c>, <c>NETCOREAPP3_1</c>, <c>NET48</c>).
+    /// </summary>
+    private static string Framework(Project project)
+    {
+        if (project.Name.EndsWith(')') && project.Name.LastIndexOf('(') is > 0 and var open)
+        {
+            return project.Name[(open + 1)..^1];
+        }
+        var symbols = project.ParseOptions?.PreprocessorSymbolNames.ToList() ?? [];
+        return FrameworkSymbols().Select(pattern => symbols.FirstOrDefault(pattern.IsMatch)).FirstOrDefault(s => s is not null) is { } symbol
+            ? symbol.ToLowerInvariant().Replace('_', '.')
+            : "";
+    }
+
+    private static IEnumerable<Regex> FrameworkSymbols() => [ModernNet(), NetStandard(), NetCoreApp(), NetFramework()];
+
+    [GeneratedRegex(@"^NET\d+_\d+$")]
+    private static partial Regex ModernNet();
+
+    [GeneratedRegex(@"^NETSTANDARD\d+_\d+$")]
+    private static partial Regex NetStandard();
+
+    [GeneratedRegex(@"^NETCOREAPP\d+_\d+$")]
+    private static partial Regex NetCoreApp();
+
+    [GeneratedRegex(@"^NET\d+$")]
+    private static partial Regex NetFramework();
+
+    private static string OutputKind(OutputKind? kind) => kind switch
+    {
+        Microsoft.CodeAnalysis.OutputKind.ConsoleApplication => "exe",
+        Microsoft.CodeAnalysis.OutputKind.WindowsApplication => "winexe",
+        Microsoft.CodeAnalysis.OutputKind.DynamicallyLinkedLibrary => "library",
+        Microsoft.CodeAnalysis.OutputKind.NetModule => "module",
+        Microsoft.CodeAnalysis.OutputKind.WindowsRuntimeMetadata => "winmdobj",
+        Microsoft.CodeAnalysis.OutputKind.WindowsRuntimeApplication => "appcontainerexe",
+        _ => "unknown",
+    };
+
+    /// <summary>The analyzer assemblies that report diagnostics in C#, or the generators (<c>Assembly: Type</c>).</summary>
+    private static IEnumerable<string> Analyzers(Project project, bool generators) => project.AnalyzerReferences
+        .SelectMany(reference => generators
+            ? reference.GetGenerators(LanguageNames.CSharp).Select(g => $"{reference.Display}: {GeneratorExtensions.GetGeneratorType(g).Name}")
+            : reference.GetAnalyzers(LanguageNames.CSharp).Any() ? [reference.Display ?? reference.Id.ToString()!] : [])
+        .Distinct(StringComparer.Ordinal)
+        .Order(StringComparer.Ordinal);
+}

@@ -1,8 +1,9 @@
 //! Generated corpora (`cargo xtask corpus`), against a bare in-process Roslyn (`benches/probe`) and
 //! `dotnet build` in the same run:
 //! - `large` (~50 projects, ~5,000 documents): load, warm-up, first and warm find_references, solution-wide
-//!   diagnostics (warm, and after an edit of a method body), the host's resident memory against the probe's,
-//!   and a daemon's resident memory with 1, 10 and 50 sessions on it;
+//!   diagnostics (warm, and after an edit of a method body), get_project_graph (warm, and with `unused` against
+//!   the probe's compile), the host's resident memory against the probe's, and a daemon's resident memory with
+//!   1, 10 and 50 sessions on it;
 //! - `multi-target` (one library, 5 target frameworks, 315 documents): warm find_references against
 //!   FindReferencesAsync, solution-wide diagnostics against a no-op `dotnet build --no-restore` and against
 //!   `dotnet build --no-restore` after an edit.
@@ -145,6 +146,11 @@ struct Service {
     diagnostics_after_edit: f64,
     diagnostics_after_declaration: f64,
     host_resident: f64,
+    /// get_project_graph of the whole corpus, warm: (end to end, host) p50, then with `unused` once, and the
+    /// projects and candidates it answered.
+    graph: (f64, f64),
+    graph_unused: (f64, f64),
+    graph_counts: (u64, usize),
 }
 
 async fn measure_service(corpus: &Corpus) -> Service {
@@ -164,6 +170,16 @@ async fn measure_service(corpus: &Corpus) -> Service {
     let references = first["totalCount"].as_u64().expect("totalCount") as usize;
     calls::measure(&server, "find_references", 10, |_| question.clone()).await;
     let (mut warm, mut warm_host) = calls::measure(&server, "find_references", WARM_CALLS, |_| question.clone()).await;
+
+    let solution = json!({"solutionPath": corpus.solution.display().to_string()});
+    let (mut graph, mut graph_host) =
+        calls::measure(&server, "get_project_graph", WARM_CALLS, |_| solution.clone()).await;
+    let with_unused = json!({"solutionPath": corpus.solution.display().to_string(), "unused": true});
+    let began = Instant::now();
+    let unused = server.call("get_project_graph", with_unused).await;
+    let graph_unused = (ms(began.elapsed()), unused.host_ms);
+    let graph_counts =
+        (unused.value["totalCount"].as_u64().unwrap_or(0), unused.value["unused"].as_array().map_or(0, Vec::len));
 
     let everything = json!({"solutionPath": corpus.solution.display().to_string(), "minSeverity": "error"});
     let began = Instant::now();
@@ -186,6 +202,9 @@ async fn measure_service(corpus: &Corpus) -> Service {
         diagnostics_after_edit,
         diagnostics_after_declaration,
         host_resident,
+        graph: (percentiles(&mut graph).0, percentiles(&mut graph_host).0),
+        graph_unused,
+        graph_counts,
     }
 }
 
@@ -245,6 +264,17 @@ async fn large(corpus: &Corpus) {
         service.diagnostics_after_edit,
         service.diagnostics_after_declaration,
         field("compileMs")
+    );
+    println!(
+        "  get_project_graph ({} projects): p50 {:.1} ms end to end, {:.1} ms in the host; with unused (every document's names bound, {} candidates): {:.0} ms end to end, {:.0} ms in the host, against the probe's compile {:.0} ms: {:.2}x",
+        service.graph_counts.0,
+        service.graph.0,
+        service.graph.1,
+        service.graph_counts.1,
+        service.graph_unused.0,
+        service.graph_unused.1,
+        field("compileMs"),
+        service.graph_unused.1 / field("compileMs")
     );
     println!(
         "  resident memory: host {:.0} MiB, probe {:.0} MiB: {:.2}x",

@@ -75,3 +75,25 @@ public sealed class TestProjectGraphTests(TestedSolution tested)
         Assert.Contains(graph.Projects[1].Packages, p => p.Name == "NUnit" && p.Version == "4.4.0");
     }
 }
+
+/// <summary>Two projects that reference each other: MSBuild refuses to restore them.</summary>
+public sealed class CycleSolution() : LoadedSolution("Cycle", "Cycle.slnx");
+
+public sealed class CycleGraphTests : IClassFixture<CycleSolution>
+{
+    private readonly CycleSolution cycle;
+
+    public CycleGraphTests(CycleSolution cycle) => this.cycle = cycle;
+
+    [Fact]
+    public async Task AReferenceCycleIsNamedByTheLoadAndByTheGraph()
+    {
+        var load = Assert.Single(cycle.Summary.WorkspaceDiagnostics, d => d.Message.Contains("restore", StringComparison.Ordinal));
+        Assert.Contains("circular dependency", load.Message);
+
+        var graph = (await cycle.OkAsync<ResponseBody.ProjectGraph>(new RequestBody.ProjectGraph(new ProjectGraphRequest(null, false)))).Value;
+        Assert.Contains("The project references form a cycle, which MSBuild refuses to restore or build: A.csproj -> B.csproj -> A.csproj", graph.Warnings);
+        Assert.Equal([cycle.PathOf("B/B.csproj")], graph.Projects[0].ProjectReferences);
+        Assert.Equal([cycle.PathOf("A/A.csproj")], graph.Projects[1].ProjectReferences);
+    }
+}

@@ -36,9 +36,11 @@ public static class Restore
 
         Log.Info($"restoring {solutionPath}");
         using var process = new Process { StartInfo = start };
-        // Our stdout is not a log: the child's output of both streams goes to stderr.
-        process.OutputDataReceived += (_, e) => Forward(e.Data);
-        process.ErrorDataReceived += (_, e) => Forward(e.Data);
+        // Our stdout is not a log: the child's output of both streams goes to stderr; its errors go into the
+        // failure's message too (a reference cycle, a package the feed lacks), each once.
+        var errors = new System.Collections.Concurrent.ConcurrentDictionary<string, byte>();
+        process.OutputDataReceived += (_, e) => Forward(e.Data, errors);
+        process.ErrorDataReceived += (_, e) => Forward(e.Data, errors);
         try
         {
             process.Start();
@@ -59,14 +61,24 @@ public static class Restore
             process.Kill(entireProcessTree: true);
             throw;
         }
-        return process.ExitCode == 0 ? null : $"dotnet restore {solutionPath} failed with exit code {process.ExitCode}";
+        if (process.ExitCode == 0)
+        {
+            return null;
+        }
+        var why = errors.Keys.Order(StringComparer.Ordinal).Take(3).ToList();
+        return $"dotnet restore {solutionPath} failed with exit code {process.ExitCode}{(why.Count > 0 ? ": " + string.Join("; ", why) : "")}";
     }
 
-    private static void Forward(string? line)
+    private static void Forward(string? line, System.Collections.Concurrent.ConcurrentDictionary<string, byte> errors)
     {
-        if (!string.IsNullOrWhiteSpace(line))
+        if (string.IsNullOrWhiteSpace(line))
         {
-            Log.Info($"restore: {line.Trim()}");
+            return;
+        }
+        Log.Info($"restore: {line.Trim()}");
+        if (line.Contains(": error ", StringComparison.Ordinal))
+        {
+            errors.TryAdd(line.Trim(), 0);
         }
     }
 

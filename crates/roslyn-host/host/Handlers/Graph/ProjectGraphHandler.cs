@@ -8,8 +8,8 @@ namespace RoslynMcp.Host.Handlers.Graph;
 
 /// <summary>
 /// The project graph, one entry per project file (its target frameworks together): what it is, what it names
-/// itself (project references and packages, from what restore wrote; Roslyn's references, which MSBuild makes
-/// transitive, when restore wrote nothing), its analyzers and source generators, and the projects it depends on
+/// itself (project references and packages, from what restore wrote; the project file's own references when
+/// restore wrote nothing, a cycle among them reported), its analyzers and source generators, and the projects it depends on
 /// and that depend on it, transitively. Optionally, the references no code names (<see cref="UnusedReferences"/>).
 /// </summary>
 public static partial class ProjectGraphHandler
@@ -24,14 +24,20 @@ public static partial class ProjectGraphHandler
         var warnings = new List<string>();
         var projects = new List<GraphProject>();
         var unused = new List<UnusedReference>();
+        var assetsOf = byFile.Keys.ToDictionary(file => file, RestoreAssets.Read, StringComparer.Ordinal);
+        var named = assetsOf.ToDictionary(a => a.Key, a => a.Value?.ProjectReferences ?? ProjectCycles.Named(a.Key), StringComparer.Ordinal);
+        foreach (var cycle in ProjectCycles.Of(named))
+        {
+            warnings.Add($"The project references form a cycle, which MSBuild refuses to restore or build: {string.Join(" -> ", cycle.Select(Path.GetFileName))}");
+        }
         foreach (var (file, views) in byFile.Where(p => wanted.Contains(p.Key)).OrderBy(p => p.Key, StringComparer.Ordinal))
         {
-            var assets = RestoreAssets.Read(file);
+            var assets = assetsOf[file];
             if (assets is null)
             {
-                warnings.Add($"{Path.GetFileName(file)} has no restore output (obj/project.assets.json): its project references are Roslyn's, packages unknown");
+                warnings.Add($"{Path.GetFileName(file)} has no restore output (obj/project.assets.json): its project references are read from the project file, its packages are unknown");
             }
-            var referenced = assets?.ProjectReferences ?? FilesOf(solution, views.SelectMany(v => v.ProjectReferences.Select(r => r.ProjectId)));
+            var referenced = named[file];
             var compilation = await views[0].GetCompilationAsync(cancellationToken);
             projects.Add(new GraphProject(
                 Path.GetFileNameWithoutExtension(file),

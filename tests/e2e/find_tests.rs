@@ -3,9 +3,8 @@
 //! revision reach, each with the chain that reaches it; what is not an origin or not a test project is
 //! refused and nothing changes.
 
-use crate::support::{Fixture, Server, assert_same_tree, eventually, tree};
+use crate::support::{Fixture, Server, assert_same_tree, eventually, git, tree};
 use serde_json::{Value, json};
-use std::process::Command;
 use std::time::Duration;
 
 fn ids(found: &Value) -> Vec<String> {
@@ -93,18 +92,6 @@ async fn a_symbol_a_plan_and_its_operation_each_select_the_tests_that_reach_them
     server.fails("find_tests", json!({"operationId": "nope"}), "OPERATION_NOT_FOUND").await;
     assert_same_tree(&before, &fixture.root, "refusals change nothing");
     server.stop().await;
-}
-
-fn git(root: &std::path::Path, args: &[&str]) {
-    let status = Command::new("git")
-        .arg("-C")
-        .arg(root)
-        .args(["-c", "user.name=e2e", "-c", "user.email=e2e@localhost", "-c", "commit.gpgsign=false"])
-        .args(args)
-        .stdout(std::process::Stdio::null())
-        .status()
-        .expect("git runs");
-    assert!(status.success(), "git {args:?}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -27,6 +27,7 @@ mod paging;
 mod plan_faults;
 mod plans;
 mod project_graph;
+mod public_api;
 mod rename;
 mod run_tests;
 mod safe_delete;

@@ -426,6 +426,16 @@ fn broker_vectors() -> Vec<(&'static str, BrokerMessage)> {
             request(36, RequestBody::ProjectGraph(ProjectGraphRequest { project: Some("Core".into()), unused: true })),
         ),
         (
+            "broker_public_api",
+            request(
+                37,
+                RequestBody::PublicApi(PublicApiRequest {
+                    project: "Core".into(),
+                    files: Some(vec![SourceFile { path: "/w/Core/A.cs".into(), text: "public class A {}".into() }]),
+                }),
+            ),
+        ),
+        (
             "broker_find_tests_named",
             request(
                 29,
@@ -999,6 +1009,24 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
                         evidence: "no code names a type of Humanizer".into(),
                     }],
                     warnings: vec![],
+                })),
+            ),
+        ),
+        (
+            "host_public_api",
+            response(
+                37,
+                Outcome::Ok(ResponseBody::PublicApi(PublicApi {
+                    project: "/w/Core/Core.csproj".into(),
+                    framework: "net10.0".into(),
+                    members: vec![ApiMember {
+                        id: "M:Core.A.Run(System.Int32)".into(),
+                        line: "abstract Core.A.Run(int times) -> void".into(),
+                        kind: "method".into(),
+                        container: "Core.A".into(),
+                        name: "Run".into(),
+                        breaks_when_added: true,
+                    }],
                 })),
             ),
         ),

@@ -179,6 +179,10 @@ public sealed class GoldenVectorTests
             Request(36, new RequestBody.ProjectGraph(new ProjectGraphRequest("Core", true)))
         },
         {
+            "broker_public_api",
+            Request(37, new RequestBody.PublicApi(new PublicApiRequest("Core", [new SourceFile("/w/Core/A.cs", "public class A {}")])))
+        },
+        {
             "broker_find_tests_named",
             Request(29, new RequestBody.FindTests(new FindTestsRequest(new ChangeOrigin.Tests(["Pricing.XunitTests.CartTests.TotalAsksThePricer"]), null)))
         },
@@ -434,6 +438,12 @@ public sealed class GoldenVectorTests
                         ["/w/Extra/Extra.csproj"], ["/w/Tools/Tools.csproj"])],
                     [new UnusedReference("/w/Core/Core.csproj", "package", "Humanizer", "no code names a type of Humanizer")],
                     [])))
+            },
+            {
+                "host_public_api",
+                Answer(37, new ResponseBody.PublicApi(new PublicApi(
+                    "/w/Core/Core.csproj", "net10.0",
+                    [new ApiMember("M:Core.A.Run(System.Int32)", "abstract Core.A.Run(int times) -> void", "method", "Core.A", "Run", true)])))
             },
             {
                 "host_move_files_plan",

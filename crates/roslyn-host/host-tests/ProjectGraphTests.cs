@@ -46,6 +46,16 @@ public sealed class ProjectGraphTests(LayoutSolution fixture)
     }
 
     [Fact]
+    public async Task AMultiTargetedProjectIsNamedByItsFileAsWellAsByAFramework()
+    {
+        var byFile = Assert.Single((await GraphAsync("Core", unused: false)).Projects);
+        var byFramework = Assert.Single((await GraphAsync("Core(net9.0)", unused: false)).Projects);
+
+        Assert.Equal(["net10.0", "net9.0"], byFile.TargetFrameworks);
+        Assert.Equal(fixture.PathOf("Core/Core.csproj"), byFramework.Path);
+    }
+
+    [Fact]
     public async Task OneProjectIsAnsweredAlone()
     {
         var graph = await GraphAsync("Tools", unused: true);

@@ -426,3 +426,16 @@ pub async fn dotnet_build_errors(solution: &Path) -> usize {
     }
     errors
 }
+
+/// Runs git in `root` as a user of its own (no signing), and asserts it succeeded.
+pub fn git(root: &std::path::Path, args: &[&str]) {
+    let status = std::process::Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args(["-c", "user.name=e2e", "-c", "user.email=e2e@localhost", "-c", "commit.gpgsign=false"])
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .expect("git runs");
+    assert!(status.success(), "git {args:?}");
+}

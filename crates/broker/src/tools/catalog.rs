@@ -3,7 +3,7 @@
 //! listed without a handler, nor answer without being listed.
 
 use super::{
-    Call, actions, analyze, calls, cleanup, diagnose, diagnostics, graph, hierarchy, initialize, members, moves,
+    Call, actions, analyze, api, calls, cleanup, diagnose, diagnostics, graph, hierarchy, initialize, members, moves,
     navigation, refactor, signature, symbols, testing, writes,
 };
 use protocol::ToolError;
@@ -136,6 +136,24 @@ catalog! {
         output: io::navigation::FindReferencesOutput,
         run: navigation::find_references,
         description: "Every use of the symbol at a 1-based line and column across the solution, compiler-accurate (not text search), sorted by file and position, each with its line text and kind (Invocation, ObjectCreation, Read, Write, TypeReference...). Paged: pass nextCursor back as cursor.",
+    }
+
+    get_public_api {
+        title: "Public API",
+        kind: Read,
+        input: io::api::PublicApiInput,
+        output: io::api::PublicApiOutput,
+        run: api::public_api,
+        description: "The public and protected surface of a project as its first target framework compiles it: every type code outside the assembly can name and every member of it it can reach, one line each (modifiers, the member, -> its type, in the style of PublicAPI.Shipped.txt), sorted, as text and as items with their documentation comment id and kind. Paged by members: pass nextCursor back as cursor.",
+    }
+
+    compare_public_api {
+        title: "Compare public API",
+        kind: Read,
+        input: io::api::CompareApiInput,
+        output: io::api::CompareApiOutput,
+        run: api::compare_public_api,
+        description: "Compare a project's public API on disk with a git revision's (since): the revision's .cs files under the project's folder, read from git and compiled in memory with the project's references (nothing is checked out or written). Answers the members removed (breaking), changed (signature, accessibility, static, sealed/virtual/abstract, a type's kind; breaking unless it only opens the member up), and added (breaking when code outside must implement it: an abstract member or an interface member without a body in a type that existed), with both lines and breakingCount. REVISION_NOT_FOUND for a revision git does not know.",
     }
 
     get_project_graph {

@@ -2,12 +2,14 @@
 
 pub mod actions;
 pub mod analyze;
+pub mod api;
 pub mod calls;
 pub mod catalog;
 pub mod cleanup;
 pub mod convert;
 pub mod diagnose;
 pub mod diagnostics;
+pub mod git;
 pub mod graph;
 pub mod hierarchy;
 pub mod initialize;

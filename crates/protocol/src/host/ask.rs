@@ -74,6 +74,7 @@ asks! {
     plan_sync_namespaces: PlanSyncNamespaces(SyncNamespacesRequest) => SyncNamespacesPlan(SyncNamespacesPlan);
     plan_move_files: PlanMoveFiles(MoveFilesRequest) => MoveFilesPlan(Box<MoveFilesPlan>);
     project_graph: ProjectGraph(ProjectGraphRequest) => ProjectGraph(ProjectGraph);
+    public_api: PublicApi(PublicApiRequest) => PublicApi(PublicApi);
     ping: Ping(PingRequest) => Pong;
 }
 

@@ -13,7 +13,7 @@ use crate::ErrorCode;
 use bincode::{Decode, Encode};
 
 /// Bumped on any change to the types in this module.
-pub const PROTOCOL_VERSION: u32 = 15;
+pub const PROTOCOL_VERSION: u32 = 16;
 
 /// Correlates a response with its request; unique per connection, chosen by the broker.
 #[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -147,6 +147,8 @@ pub enum RequestBody {
     /// generators, and what each depends on and what depends on it (transitively); optionally the references
     /// nothing uses.
     ProjectGraph(ProjectGraphRequest),
+    /// The public and protected surface of a project, as it is or as given files (another revision's) make it.
+    PublicApi(PublicApiRequest),
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -261,6 +263,7 @@ pub enum ResponseBody {
     SyncNamespacesPlan(SyncNamespacesPlan),
     MoveFilesPlan(Box<MoveFilesPlan>),
     ProjectGraph(ProjectGraph),
+    PublicApi(PublicApi),
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -1321,6 +1324,46 @@ pub struct UnusedReference {
     pub reference: String,
     /// Why it looks unused.
     pub evidence: String,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct PublicApiRequest {
+    /// One project, by name or path: its first target framework.
+    pub project: String,
+    /// The C# files to compile instead of the project's documents (another revision's), its references kept;
+    /// `None`: the project as loaded.
+    pub files: Option<Vec<SourceFile>>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct SourceFile {
+    pub path: String,
+    pub text: String,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct PublicApi {
+    /// The project file.
+    pub project: String,
+    /// The target framework compiled.
+    pub framework: String,
+    /// Sorted by line.
+    pub members: Vec<ApiMember>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct ApiMember {
+    /// The documentation comment id (`M:Shop.Cart.Add(System.Int32)`): one per member across revisions.
+    pub id: String,
+    /// In the style of PublicAPI.Shipped.txt: modifiers, the member, ` -> ` its type.
+    pub line: String,
+    /// `class`, `method`, `property`, ...
+    pub kind: String,
+    /// The containing type's (or namespace's) name and the member's: a changed signature keeps both.
+    pub container: String,
+    pub name: String,
+    /// Adding it breaks existing code (an abstract member, an interface member without a body).
+    pub breaks_when_added: bool,
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]

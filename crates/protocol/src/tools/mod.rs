@@ -3,6 +3,7 @@
 
 pub mod actions;
 pub mod analyze;
+pub mod api;
 pub mod cleanup;
 mod common;
 pub mod diagnose;

@@ -8,14 +8,16 @@ namespace RoslynMcp.Host.Handlers;
 public static class ProjectLookup
 {
     /// <summary>
-    /// The projects with this name, or with this absolute project file path (one per target framework of a
-    /// multi-targeted project).
+    /// The projects with this name, with this project file name (<c>Lib</c> for <c>Lib.csproj</c>, whose projects
+    /// are <c>Lib(net10.0)</c>, <c>Lib(net9.0)</c>...), or with this absolute project file path: one per target
+    /// framework of a multi-targeted project.
     /// </summary>
     public static List<Project> Find(Solution solution, string wanted)
     {
         var path = Path.IsPathFullyQualified(wanted) ? Path.GetFullPath(wanted) : null;
         var projects = solution.Projects
-            .Where(p => p.Name == wanted || (path is not null && string.Equals(p.FilePath, path, StringComparison.Ordinal)))
+            .Where(p => p.Name == wanted
+                || (p.FilePath is { } file && (Path.GetFileNameWithoutExtension(file) == wanted || string.Equals(file, path, StringComparison.Ordinal))))
             .ToList();
         if (projects.Count > 0)
         {

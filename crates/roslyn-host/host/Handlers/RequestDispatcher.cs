@@ -203,6 +203,8 @@ public sealed class RequestDispatcher(
                 new ResponseBody.RenameFilePlan(await RenameFileHandler.HandleAsync(solution, request, cancellationToken)),
             RequestBody.PlanSyncNamespaces { Value: var request } =>
                 new ResponseBody.SyncNamespacesPlan(await Namespaces.SyncNamespacesHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.PublicApi { Value: var request } =>
+                new ResponseBody.PublicApi(await Api.PublicApiHandler.HandleAsync(solution, request, cancellationToken)),
             RequestBody.ProjectGraph { Value: var request } =>
                 new ResponseBody.ProjectGraph(await Graph.ProjectGraphHandler.HandleAsync(solution, request, cancellationToken)),
             RequestBody.PlanMoveFiles { Value: var request } =>

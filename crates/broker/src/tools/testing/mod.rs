@@ -2,12 +2,12 @@
 //! an operation of the history or a kept plan; the host follows the solution's uses from it up to the tests.
 
 mod changes;
-mod git;
+
 pub(crate) mod run;
 
 pub use run::run_tests;
 
-use super::{Call, Paged, Resolved, convert};
+use super::{Call, Paged, Resolved, convert, git};
 use crate::offload;
 use crate::plans::Plan;
 use convert::RootGate;

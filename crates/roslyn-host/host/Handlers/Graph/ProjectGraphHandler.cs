@@ -67,7 +67,7 @@ public static partial class ProjectGraphHandler
     /// The framework of a project of a multi-targeted file, <c>Lib(net10.0)</c>; else the one its preprocessor
     /// symbols name (<c>NET10_0</c> is <c>net10.0</c>, then <c>NETSTANDARD2_0</c>, <c>NETCOREAPP3_1</c>, <c>NET48</c>).
     /// </summary>
-    private static string Framework(Project project)
+    internal static string Framework(Project project)
     {
         if (project.Name.EndsWith(')') && project.Name.LastIndexOf('(') is > 0 and var open)
         {

@@ -11,7 +11,7 @@ namespace RoslynMcp.Host.Protocol;
 public static class ProtocolVersion
 {
     /// <summary>The Rust side's <c>PROTOCOL_VERSION</c>; both sides refuse any other.</summary>
-    public const uint Current = 15;
+    public const uint Current = 16;
 }
 
 /// <summary>Correlates a response with its request; unique per connection, chosen by the broker.</summary>
@@ -317,6 +317,9 @@ public abstract partial record RequestBody : IBincode<RequestBody>
     /// </summary>
     public sealed record ProjectGraph(ProjectGraphRequest Value) : RequestBody;
 
+    /// <summary>The public and protected surface of a project, as it is or as given files (another revision's) make it.</summary>
+    public sealed record PublicApi(PublicApiRequest Value) : RequestBody;
+
     public void Encode(BincodeWriter writer)
     {
         switch (this)
@@ -445,6 +448,10 @@ public abstract partial record RequestBody : IBincode<RequestBody>
                 writer.WriteVariant(30);
                 m.Value.Encode(writer);
                 break;
+            case PublicApi m:
+                writer.WriteVariant(31);
+                m.Value.Encode(writer);
+                break;
             default:
                 throw new UnreachableException();
         }
@@ -483,6 +490,7 @@ public abstract partial record RequestBody : IBincode<RequestBody>
         28 => new PlanSyncNamespaces(SyncNamespacesRequest.Decode(reader)),
         29 => new PlanMoveFiles(MoveFilesRequest.Decode(reader)),
         30 => new ProjectGraph(ProjectGraphRequest.Decode(reader)),
+        31 => new PublicApi(PublicApiRequest.Decode(reader)),
         var index => throw BincodeReader.UnknownVariant(nameof(RequestBody), index),
     };
 }
@@ -747,6 +755,8 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
 
     public sealed record ProjectGraph(global::RoslynMcp.Host.Protocol.ProjectGraph Value) : ResponseBody;
 
+    public sealed record PublicApi(global::RoslynMcp.Host.Protocol.PublicApi Value) : ResponseBody;
+
     public void Encode(BincodeWriter writer)
     {
         switch (this)
@@ -874,6 +884,10 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
                 writer.WriteVariant(30);
                 m.Value.Encode(writer);
                 break;
+            case PublicApi m:
+                writer.WriteVariant(31);
+                m.Value.Encode(writer);
+                break;
             default:
                 throw new UnreachableException();
         }
@@ -912,6 +926,7 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
         28 => new SyncNamespacesPlan(global::RoslynMcp.Host.Protocol.SyncNamespacesPlan.Decode(reader)),
         29 => new MoveFilesPlan(global::RoslynMcp.Host.Protocol.MoveFilesPlan.Decode(reader)),
         30 => new ProjectGraph(global::RoslynMcp.Host.Protocol.ProjectGraph.Decode(reader)),
+        31 => new PublicApi(global::RoslynMcp.Host.Protocol.PublicApi.Decode(reader)),
         var index => throw BincodeReader.UnknownVariant(nameof(ResponseBody), index),
     };
 }
@@ -3107,6 +3122,91 @@ public sealed partial record UnusedReference(
         reader.ReadString(),
         reader.ReadString(),
         reader.ReadString());
+}
+
+/// <param name="Project">One project, by name or path: its first target framework.</param>
+/// <param name="Files">The C# files to compile instead of the project's documents (another revision's), its references kept; <c>None</c>: the project as loaded.</param>
+public sealed partial record PublicApiRequest(
+    string Project,
+    ValueList<SourceFile>? Files) : IBincode<PublicApiRequest>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(Project);
+        writer.WriteOption(Files, static (w0, v0) => w0.WriteSeq(v0, static (w1, v1) => v1.Encode(w1)));
+    }
+
+    public static PublicApiRequest Decode(BincodeReader reader) => new(
+        reader.ReadString(),
+        reader.ReadOption(static r0 => r0.ReadSeq(static r1 => SourceFile.Decode(r1))));
+}
+
+public sealed partial record SourceFile(
+    string Path,
+    string Text) : IBincode<SourceFile>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(Path);
+        writer.WriteString(Text);
+    }
+
+    public static SourceFile Decode(BincodeReader reader) => new(
+        reader.ReadString(),
+        reader.ReadString());
+}
+
+/// <param name="Project">The project file.</param>
+/// <param name="Framework">The target framework compiled.</param>
+/// <param name="Members">Sorted by line.</param>
+public sealed partial record PublicApi(
+    string Project,
+    string Framework,
+    ValueList<ApiMember> Members) : IBincode<PublicApi>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(Project);
+        writer.WriteString(Framework);
+        writer.WriteSeq(Members, static (w0, v0) => v0.Encode(w0));
+    }
+
+    public static PublicApi Decode(BincodeReader reader) => new(
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadSeq(static r0 => ApiMember.Decode(r0)));
+}
+
+/// <param name="Id">The documentation comment id (<c>M:Shop.Cart.Add(System.Int32)</c>): one per member across revisions.</param>
+/// <param name="Line">In the style of PublicAPI.Shipped.txt: modifiers, the member, <c> -&gt; </c> its type.</param>
+/// <param name="Kind"><c>class</c>, <c>method</c>, <c>property</c>, ...</param>
+/// <param name="Container">The containing type's (or namespace's) name and the member's: a changed signature keeps both.</param>
+/// <param name="BreaksWhenAdded">Adding it breaks existing code (an abstract member, an interface member without a body).</param>
+public sealed partial record ApiMember(
+    string Id,
+    string Line,
+    string Kind,
+    string Container,
+    string Name,
+    bool BreaksWhenAdded) : IBincode<ApiMember>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(Id);
+        writer.WriteString(Line);
+        writer.WriteString(Kind);
+        writer.WriteString(Container);
+        writer.WriteString(Name);
+        writer.WriteBool(BreaksWhenAdded);
+    }
+
+    public static ApiMember Decode(BincodeReader reader) => new(
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadBool());
 }
 
 public sealed partial record MovedFile(

@@ -1,6 +1,7 @@
-//! `changedSince`: the lines of the solution's `.cs` files that differ from a git revision, read from git
-//! itself, with nothing of the repository's configuration that runs a program (external diff, text
-//! conversion, file-system monitor) and no lock taken.
+//! A git revision's view of the solution's `.cs` files: the lines that differ from it (find_tests'
+//! `changedSince`) and its files' texts (compare_public_api's `since`), read from git itself, with nothing of
+//! the repository's configuration that runs a program (external diff, text conversion, file-system monitor)
+//! and no lock taken.
 
 use protocol::host::LineRange;
 use protocol::{ErrorCode, ToolError};
@@ -15,18 +16,8 @@ pub async fn changed_lines(
     revision: &str,
     limit: Duration,
 ) -> Result<Vec<(PathBuf, Vec<LineRange>)>, ToolError> {
-    if revision.starts_with('-') || revision.chars().any(char::is_control) {
-        return Err(not_found(revision, "a revision does not start with '-' or hold control characters"));
-    }
-    let top = git(folder, &["rev-parse", "--show-toplevel"], limit)
-        .await
-        .map_err(|e| not_found(revision, &format!("{} is not in a git repository: {e}", folder.display())))?;
-    let top = PathBuf::from(top.trim_end_matches('\n'));
-    let commit =
-        git(&top, &["rev-parse", "--verify", "--quiet", "--end-of-options", &format!("{revision}^{{commit}}")], limit)
-            .await
-            .map_err(|_| not_found(revision, "git knows no commit of that name"))?;
-    let commit = commit.trim();
+    let (top, commit) = commit_of(folder, revision, "changedSince", limit).await?;
+    let commit = commit.as_str();
     let diff = git(
         &top,
         &["diff", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", "-U0", commit, "--", "*.cs"],
@@ -39,6 +30,47 @@ pub async fn changed_lines(
         changed.push((top.join(path), vec![LineRange { start_line: 1, end_line: u32::MAX }]));
     }
     Ok(changed)
+}
+
+/// The commit `revision` names, and the repository's top folder; the field names the argument in a refusal.
+async fn commit_of(
+    folder: &Path,
+    revision: &str,
+    field: &str,
+    limit: Duration,
+) -> Result<(PathBuf, String), ToolError> {
+    if revision.starts_with('-') || revision.chars().any(char::is_control) {
+        return Err(not_found(field, revision, "a revision does not start with '-' or hold control characters"));
+    }
+    let top = git(folder, &["rev-parse", "--show-toplevel"], limit)
+        .await
+        .map_err(|e| not_found(field, revision, &format!("{} is not in a git repository: {e}", folder.display())))?;
+    let top = PathBuf::from(top.trim_end_matches('\n'));
+    let commit =
+        git(&top, &["rev-parse", "--verify", "--quiet", "--end-of-options", &format!("{revision}^{{commit}}")], limit)
+            .await
+            .map_err(|_| not_found(field, revision, "git knows no commit of that name"))?;
+    Ok((top, commit.trim().to_owned()))
+}
+
+/// The `.cs` files under `folder` as `revision` has them, where they would be in the working tree (build
+/// output folders `bin` and `obj` left out), and the commit.
+pub async fn files_at(
+    folder: &Path,
+    revision: &str,
+    field: &str,
+    limit: Duration,
+) -> Result<(String, Vec<(PathBuf, String)>), ToolError> {
+    let (top, commit) = commit_of(folder, revision, field, limit).await?;
+    let relative = folder.strip_prefix(&top).unwrap_or(Path::new("")).to_string_lossy().into_owned();
+    let pathspec = if relative.is_empty() { ".".to_owned() } else { relative };
+    let listed = git(&top, &["ls-tree", "-r", "-z", "--name-only", &commit, "--", &pathspec], limit).await?;
+    let mut files = Vec::new();
+    for path in listed.split('\0').filter(|p| p.ends_with(".cs") && !p.split('/').any(|s| s == "bin" || s == "obj")) {
+        let text = git(&top, &["cat-file", "blob", &format!("{commit}:{path}")], limit).await?;
+        files.push((top.join(path), text));
+    }
+    Ok((commit, files))
 }
 
 /// The new side's ranges of a `-U0` diff, per file; a deleted file has none to give.
@@ -92,7 +124,7 @@ async fn git(dir: &Path, args: &[&str], limit: Duration) -> Result<String, ToolE
         }
         Ok(Err(e)) => {
             return Err(ToolError::new(ErrorCode::FILESYSTEM_ERROR, format!("cannot run git: {e}"))
-                .suggest("changedSince needs git on the service's PATH"));
+                .suggest("Revisions are read with git: it must be on the service's PATH"));
         }
         Ok(Ok(output)) => output,
     };
@@ -108,9 +140,9 @@ async fn git(dir: &Path, args: &[&str], limit: Duration) -> Result<String, ToolE
     })
 }
 
-fn not_found(revision: &str, why: &str) -> ToolError {
+fn not_found(field: &str, revision: &str, why: &str) -> ToolError {
     ToolError::new(ErrorCode::REVISION_NOT_FOUND, format!("No revision '{revision}': {why}"))
-        .detail("changedSince", revision)
+        .detail(field, revision)
         .suggest("Pass a branch, tag or commit of the solution's repository (HEAD, main, HEAD~1, a commit id)")
 }
 

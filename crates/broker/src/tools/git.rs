@@ -65,12 +65,15 @@ pub async fn files_at(
     let relative = folder.strip_prefix(&top).unwrap_or(Path::new("")).to_string_lossy().into_owned();
     let pathspec = if relative.is_empty() { ".".to_owned() } else { relative };
     let listed = git(&top, &["ls-tree", "-r", "-z", "--name-only", &commit, "--", &pathspec], limit).await?;
-    let mut files = Vec::new();
-    for path in listed.split('\0').filter(|p| p.ends_with(".cs") && !p.split('/').any(|s| s == "bin" || s == "obj")) {
-        let text = git(&top, &["cat-file", "blob", &format!("{commit}:{path}")], limit).await?;
-        files.push((top.join(path), text));
-    }
-    Ok((commit, files))
+    let paths: Vec<&str> =
+        listed.split('\0').filter(|p| p.ends_with(".cs") && !p.split('/').any(|s| s == "bin" || s == "obj")).collect();
+    // One git for every file: its objects by name, one per line.
+    let names: String = paths.iter().map(|path| format!("{commit}:{path}\n")).collect();
+    let output = run(&top, &["cat-file", "--batch"], Some(names.into_bytes()), limit).await?;
+    let texts = blobs(&output).filter(|texts| texts.len() == paths.len()).ok_or_else(|| {
+        ToolError::new(ErrorCode::FILESYSTEM_ERROR, format!("git cat-file gave no text for every file of {commit}"))
+    })?;
+    Ok((commit, paths.iter().map(|path| top.join(path)).zip(texts).collect()))
 }
 
 /// The new side's ranges of a `-U0` diff, per file; a deleted file has none to give.
@@ -106,6 +109,13 @@ fn new_side(header: &str) -> Option<LineRange> {
 }
 
 async fn git(dir: &Path, args: &[&str], limit: Duration) -> Result<String, ToolError> {
+    String::from_utf8(run(dir, args, None, limit).await?).map_err(|_| {
+        ToolError::new(ErrorCode::FILESYSTEM_ERROR, format!("git {} wrote a path that is not UTF-8", args[0]))
+    })
+}
+
+/// Runs git with `input` on its standard input (written while its output is read, so that neither pipe fills).
+async fn run(dir: &Path, args: &[&str], input: Option<Vec<u8>>, limit: Duration) -> Result<Vec<u8>, ToolError> {
     let mut command = tokio::process::Command::new("git");
     command
         .arg("-C")
@@ -114,11 +124,21 @@ async fn git(dir: &Path, args: &[&str], limit: Duration) -> Result<String, ToolE
         .args(args)
         .env("GIT_OPTIONAL_LOCKS", "0")
         .env("GIT_TERMINAL_PROMPT", "0")
-        .stdin(Stdio::null())
+        .stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true);
-    let output = match tokio::time::timeout(limit, command.output()).await {
+    let work = async {
+        let mut child = command.spawn()?;
+        if let (Some(bytes), Some(mut stdin)) = (input, child.stdin.take()) {
+            tokio::spawn(async move {
+                use tokio::io::AsyncWriteExt;
+                let _ = stdin.write_all(&bytes).await;
+            });
+        }
+        child.wait_with_output().await
+    };
+    let output = match tokio::time::timeout(limit, work).await {
         Err(_) => {
             return Err(ToolError::new(ErrorCode::TIMEOUT, format!("git {} took longer than {limit:?}", args[0])));
         }
@@ -135,9 +155,21 @@ async fn git(dir: &Path, args: &[&str], limit: Duration) -> Result<String, ToolE
             format!("git {} failed: {}", args[0], stderr.lines().next().unwrap_or("no message")),
         ));
     }
-    String::from_utf8(output.stdout).map_err(|_| {
-        ToolError::new(ErrorCode::FILESYSTEM_ERROR, format!("git {} wrote a path that is not UTF-8", args[0]))
-    })
+    Ok(output.stdout)
+}
+
+/// The texts of `cat-file --batch` output, in the order asked: `<oid> blob <size>`, the bytes, a line break.
+fn blobs(mut output: &[u8]) -> Option<Vec<String>> {
+    let mut texts = Vec::new();
+    while !output.is_empty() {
+        let end = output.iter().position(|&b| b == b'\n')?;
+        let header = std::str::from_utf8(&output[..end]).ok()?;
+        let size: usize = header.rsplit(' ').next()?.parse().ok()?;
+        let body = output.get(end + 1..end + 1 + size)?;
+        texts.push(String::from_utf8_lossy(body).into_owned());
+        output = output.get(end + 2 + size..).unwrap_or_default();
+    }
+    Some(texts)
 }
 
 fn not_found(field: &str, revision: &str, why: &str) -> ToolError {
@@ -149,6 +181,13 @@ fn not_found(field: &str, revision: &str, why: &str) -> ToolError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_batch_of_blobs_gives_each_text_whole_line_breaks_and_all() {
+        let output = b"1111 blob 6\nclass\n\n2222 blob 0\n\n3333 blob 3\na\nb\n";
+        assert_eq!(blobs(output), Some(vec!["class\n".to_owned(), String::new(), "a\nb".to_owned()]));
+        assert_eq!(blobs(b"1111 blob 9\nshort\n"), None, "a cut output is no answer");
+    }
 
     #[test]
     fn hunks_give_the_new_sides_lines_and_removals() {

@@ -26,6 +26,7 @@ public static class PublicApiHandler
 
     public static async Task<PublicApi> HandleAsync(Solution solution, PublicApiRequest request, CancellationToken cancellationToken)
     {
+        var began = System.Diagnostics.Stopwatch.StartNew();
         var project = ProjectLookup.Find(solution, request.Project).OrderBy(p => p.Name, StringComparer.Ordinal).First();
         if (request.Files is { } files)
         {
@@ -36,9 +37,13 @@ public static class PublicApiHandler
             }
             project = replaced.GetProject(project.Id)!;
         }
+        var compiling = System.Diagnostics.Stopwatch.StartNew();
         var compilation = (await project.GetCompilationAsync(cancellationToken))!;
+        compiling.Stop();
         var members = new List<ApiMember>();
         Visit(compilation.Assembly.GlobalNamespace, members);
+        Log.Info($"public API of {project.Name}{(request.Files is { } given ? $" from {given.Count} given files" : "")}: {members.Count} members,"
+            + $" Roslyn's compilation {compiling.ElapsedMilliseconds} ms of {began.ElapsedMilliseconds} ms");
         return new PublicApi(
             project.FilePath!,
             ProjectGraphHandler.Framework(project),

@@ -60,6 +60,21 @@ fn main() {
         );
         println!("  first after the warm-up: end to end {:.0} ms, host {:.0} ms", first[0], first_host[0]);
         report("compare_public_api", "warm", measure(&server, "compare_public_api", calls, |_| compare.clone()).await);
+        for unused in [false, true] {
+            let graph = json!({"unused": unused});
+            let (end_to_end, host) = measure(&server, "get_project_graph", 2, |_| graph.clone()).await;
+            let answer = server.ok("get_project_graph", graph.clone()).await;
+            println!(
+                "get_project_graph unused={unused}: {} projects, {} candidates, {} warnings; end to end {:.0} then {:.0} ms, host {:.0} then {:.0} ms",
+                answer["totalCount"],
+                answer["unused"].as_array().map_or(0, Vec::len),
+                answer["warnings"].as_array().map_or(0, Vec::len),
+                end_to_end[0],
+                end_to_end[1],
+                host[0],
+                host[1]
+            );
+        }
         let log = std::fs::read_to_string(&server.log).unwrap_or_default();
         println!(
             "  the host's public API lines (each listing; a comparison is the files on disk, then the revision's):"

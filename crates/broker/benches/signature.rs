@@ -78,6 +78,7 @@ async fn run(library: &Path, calls: usize) {
         .await;
     server.warm_up_finished(Duration::from_secs(600)).await;
     println!("{}, {calls} warm calls each:", library.display());
+    file_writes(&server, library).await;
     for change in &CHANGES {
         let file = library.join(change.file);
         let (line, column) = position_of(&file, change.declaration, change.name);
@@ -139,6 +140,35 @@ async fn folder_move(server: &Server, library: &Path, calls: usize) {
     assert_eq!(errors, 0, "the move must build");
     assert!(tree(&sources) == before, "undo restores every file");
     assert!(folder.is_dir() && !destination.exists(), "undo puts the folder back and removes the new one");
+}
+
+/// rename_file of a file named after its type (the type renamed with it) and safe_delete of a whole file
+/// nothing in the library uses (its extension methods are called only by the tests, not loaded here): each
+/// previewed, applied, built and undone.
+async fn file_writes(server: &Server, library: &Path) {
+    let sources = library.join("src");
+    let rename = json!({"filePath": library.join("src/Markdig/Helpers/LinkHelper.cs"), "newName": "LinkUtilities.cs"});
+    let delete = json!({"filePath": library.join("src/Markdig/Syntax/BlockExtensions.cs"), "includePublic": true});
+    for (tool, arguments) in [("rename_file", rename), ("safe_delete", delete)] {
+        let mut preview = arguments.clone();
+        preview["preview"] = json!(true);
+        let (end_to_end, host) = measure(server, tool, 1, |_| preview.clone()).await;
+        let before = tree(&sources);
+        let applied = server.ok(tool, arguments).await;
+        let errors = dotnet_build_errors(&library.join(PROJECT)).await;
+        server.ok("undo", json!({"operationId": applied["operationId"]})).await;
+        println!(
+            "{tool} {}: preview end to end {:.0} ms, host {:.0} ms; {} files changed; applied, then `dotnet build`: {errors} errors",
+            preview["filePath"],
+            end_to_end[0],
+            host[0],
+            applied["summary"]["filesModified"].as_u64().unwrap_or(0)
+                + applied["summary"]["filesDeleted"].as_u64().unwrap_or(0)
+                + applied["summary"]["filesCreated"].as_u64().unwrap_or(0)
+        );
+        assert_eq!(errors, 0, "{tool} must build");
+        assert!(tree(&sources) == before, "undo restores every file");
+    }
 }
 
 /// sync_namespaces of the whole library, end to end against the host's time, and safe_delete of a method 26

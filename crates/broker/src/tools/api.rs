@@ -50,12 +50,14 @@ pub async fn compare_public_api(call: &Call, input: CompareApiInput) -> Result<C
     let (commit, files) = git::files_at(&folder, &input.since, "since", limit).await?;
     // "On disk" is the files as they are now: the host takes in what the watcher has not told it yet, and
     // forgets the revision's files that are gone.
-    let on_disk = offload::cpu(|| sources_under(&folder));
-    let synced: Vec<PathBuf> = on_disk
-        .into_iter()
-        .chain(files.iter().map(|(path, _)| path.clone()))
-        .filter(|p| resolved.target.contains(p))
-        .collect();
+    // Each path resolved on disk, symlinks followed: off the async workers.
+    let synced: Vec<PathBuf> = offload::cpu(|| {
+        sources_under(&folder)
+            .into_iter()
+            .chain(files.iter().map(|(path, _)| path.clone()))
+            .filter(|p| resolved.target.contains(p))
+            .collect()
+    });
     call.load(&resolved.workspace).await?.sync_files(synced, &call.cancel).await?;
     call.progress.step("Listing the public API of the files on disk").await;
     let now = ask_api(call, &resolved, PublicApiRequest { project: project.clone(), files: None }).await?;

@@ -31,6 +31,17 @@ internal static class PreprocessorViews
         $"{(project.ParseOptions as CSharpParseOptions)?.LanguageVersion}: "
         + string.Join(' ', (project.ParseOptions?.PreprocessorSymbolNames ?? []).Where(named.Contains).Order(StringComparer.Ordinal));
 
+    /// <summary>Of every file's documents among <paramref name="documents"/>, one for each way they see it.</summary>
+    public static async Task<List<Document>> OfEachFileAsync(IEnumerable<Document> documents, CancellationToken cancellationToken)
+    {
+        var distinct = new List<Document>();
+        foreach (var file in documents.GroupBy(d => d.FilePath ?? d.Id.ToString(), StringComparer.Ordinal))
+        {
+            distinct.AddRange(await DistinctAsync([.. file], cancellationToken));
+        }
+        return distinct;
+    }
+
     /// <summary>One document of <paramref name="documents"/> (the same file's) for each way they see it.</summary>
     public static async Task<List<Document>> DistinctAsync(IReadOnlyList<Document> documents, CancellationToken cancellationToken)
     {

@@ -28,8 +28,12 @@ public static class TargetFrameworks
             .Order(StringComparer.Ordinal)
             .ToValueList();
 
+    /// <summary>The framework one of <paramref name="project"/>'s projects compiles for: its name's, else its first.</summary>
+    public static string Compiled(Solution solution, Project project) =>
+        InName(project.Name) ?? Of(solution, project).FirstOrDefault() ?? "";
+
     /// <summary>The framework in a project name of the form <c>Name(framework)</c>.</summary>
-    private static string? InName(string name) =>
+    public static string? InName(string name) =>
         name.EndsWith(')') && name.LastIndexOf('(') is var open and > 0 ? name[(open + 1)..^1] : null;
 
     private static IReadOnlyList<string> Of(string projectPath)

@@ -1,7 +1,7 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Text;
-using RoslynMcp.Host.Handlers.Graph;
 using RoslynMcp.Host.Protocol;
+using RoslynMcp.Host.Workspace;
 using Accessibility = Microsoft.CodeAnalysis.Accessibility;
 
 namespace RoslynMcp.Host.Handlers.Api;
@@ -46,7 +46,7 @@ public static class PublicApiHandler
             + $" Roslyn's compilation {compiling.ElapsedMilliseconds} ms of {began.ElapsedMilliseconds} ms");
         return new PublicApi(
             project.FilePath!,
-            ProjectGraphHandler.Framework(project),
+            TargetFrameworks.Compiled(solution, project),
             members.OrderBy(m => m.Line, StringComparer.Ordinal).ThenBy(m => m.Id, StringComparer.Ordinal).ToValueList());
     }
 

@@ -6,8 +6,8 @@ using RoslynMcp.Host.Protocol;
 
 namespace RoslynMcp.Host.Handlers.Files;
 
-/// <summary>One C# file and where it goes.</summary>
-internal sealed record FileMove(string From, string To);
+/// <summary>One C# file, where it goes, and the project file that compiles it now.</summary>
+internal sealed record FileMove(string From, string To, string Project);
 
 /// <summary>
 /// What a move_files request moves, checked before anything is planned: the C# documents named (or under the
@@ -31,7 +31,7 @@ internal static class FileMoves
         {
             moves = [.. request.Files.Select(f => PositionResolver.FindDocument(solution, f).FilePath!)
                 .Distinct(StringComparer.Ordinal)
-                .Select(from => new FileMove(from, Path.Combine(destination, Path.GetFileName(from))))];
+                .Select(from => Move(solution, from, Path.Combine(destination, Path.GetFileName(from))))];
             if (moves.Count == 0)
             {
                 throw Invalid(ErrorCode.MissingRequiredParam, "files", "Neither files nor folder names anything to move", "Pass files, or a folder");
@@ -52,11 +52,6 @@ internal static class FileMoves
         }
         foreach (var move in moves)
         {
-            var compiledBy = ProjectFileEntries.ProjectFilesOf(solution, [move.From]).ToList();
-            if (compiledBy.Count > 1)
-            {
-                throw Invalid(ErrorCode.InvalidSourcePath, "files", $"{move.From} is compiled by {string.Join(" and ", compiledBy)}", "Move a file one project compiles; a linked file moves with a project file edit by hand");
-            }
             if (ProjectLayout.Exists(solution, move.To) || Directory.Exists(move.To))
             {
                 throw Invalid(ErrorCode.InvalidTargetPath, "destination", $"{move.To} already exists", "Choose a destination where no file has the same name, or rename one of them first");
@@ -122,7 +117,18 @@ internal static class FileMoves
         {
             warnings.Add($"Left {left.Count} file{(left.Count == 1 ? "" : "s")} that no project compiles as C# in {folder}: {string.Join(", ", left.Take(5))}{(left.Count > 5 ? ", ..." : "")}");
         }
-        return [.. documents.Select(from => new FileMove(from, Path.Combine(destination, Path.GetRelativePath(folder, from))))];
+        return [.. documents.Select(from => Move(solution, from, Path.Combine(destination, Path.GetRelativePath(folder, from))))];
+    }
+
+    /// <summary>The move of a file that one project file compiles (a linked file, compiled by several, is refused).</summary>
+    private static FileMove Move(Solution solution, string from, string to)
+    {
+        var compiledBy = ProjectFileEntries.ProjectFilesOf(solution, [from]).ToList();
+        if (compiledBy.Count > 1)
+        {
+            throw Invalid(ErrorCode.InvalidSourcePath, "files", $"{from} is compiled by {string.Join(" and ", compiledBy)}", "Move a file one project compiles; a linked file moves with a project file edit by hand");
+        }
+        return new FileMove(from, to, compiledBy[0]);
     }
 
     private static string Absolute(string path, string field, ErrorCode code)

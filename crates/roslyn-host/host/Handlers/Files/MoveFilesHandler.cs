@@ -61,7 +61,7 @@ public static class MoveFilesHandler
         return new MoveFilesPlan(
             new EditPlan(
                 title,
-                [.. edits.Edits.Concat(await ProjectFileEditsAsync(solution, moves, target.FilePath!, references, cancellationToken)).OrderBy(e => e.Path, StringComparer.Ordinal)],
+                [.. edits.Edits.Concat(await ProjectFileEditsAsync(moves, target.FilePath!, references, cancellationToken)).OrderBy(e => e.Path, StringComparer.Ordinal)],
                 (uint)moves.Count,
                 (uint)(edits.Changes + moves.Count),
                 warnings.ToValueList()),
@@ -74,10 +74,10 @@ public static class MoveFilesHandler
     /// One edit per project file that changes: the source's entries of files it lists renamed (same project) or
     /// removed, a destination that lists its files given theirs, and the project references added.
     /// </summary>
-    private static async Task<List<FileEdit>> ProjectFileEditsAsync(Solution solution, List<FileMove> moves, string target, List<NeededReference> references, CancellationToken cancellationToken)
+    private static async Task<List<FileEdit>> ProjectFileEditsAsync(List<FileMove> moves, string target, List<NeededReference> references, CancellationToken cancellationToken)
     {
-        var files = moves.ToDictionary(m => m.From, m => ProjectFileEntries.ProjectFilesOf(solution, [m.From]).Single() == target ? m.To : (string?)null, StringComparer.Ordinal);
-        var projectFiles = ProjectFileEntries.ProjectFilesOf(solution, files.Keys).Append(target).Concat(references.Select(r => r.Project)).Distinct(StringComparer.Ordinal);
+        var files = moves.ToDictionary(m => m.From, m => m.Project == target ? m.To : (string?)null, StringComparer.Ordinal);
+        var projectFiles = moves.Select(m => m.Project).Append(target).Concat(references.Select(r => r.Project)).Distinct(StringComparer.Ordinal);
         var edits = new List<FileEdit>();
         foreach (var projectFile in projectFiles.Where(File.Exists))
         {

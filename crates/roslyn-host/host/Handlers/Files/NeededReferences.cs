@@ -3,8 +3,8 @@ using System.Text.Json.Nodes;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.FindSymbols;
-using RoslynMcp.Host.Handlers.Plans;
 using RoslynMcp.Host.Protocol;
+using RoslynMcp.Host.Workspace;
 
 namespace RoslynMcp.Host.Handlers.Files;
 
@@ -25,7 +25,7 @@ internal static class NeededReferences
     {
         var target = targets[0].FilePath!;
         var moved = moves.Select(m => m.From).ToHashSet(StringComparer.Ordinal);
-        var sources = ProjectFileEntries.ProjectFilesOf(solution, moved).Where(f => f != target).ToList();
+        var sources = moves.Select(m => m.Project).Where(f => f != target).Distinct(StringComparer.Ordinal).ToList();
         if (sources.Count == 0)
         {
             return [];
@@ -59,7 +59,7 @@ internal static class NeededReferences
             var candidates = solution.Projects.Where(p => p.FilePath == reference.References).ToList();
             foreach (var project in solution.Projects.Where(p => p.FilePath == reference.Project).ToList())
             {
-                var referenced = candidates.FirstOrDefault(c => Framework(c) == Framework(project)) ?? candidates.OrderBy(c => c.Name, StringComparer.Ordinal).First();
+                var referenced = candidates.FirstOrDefault(c => TargetFrameworks.InName(c.Name) == TargetFrameworks.InName(project.Name)) ?? candidates.OrderBy(c => c.Name, StringComparer.Ordinal).First();
                 if (!project.ProjectReferences.Any(r => r.ProjectId == referenced.Id))
                 {
                     solution = solution.AddProjectReference(project.Id, new ProjectReference(referenced.Id));
@@ -80,7 +80,7 @@ internal static class NeededReferences
         var resolves = new Dictionary<INamedTypeSymbol, bool>(SymbolEqualityComparer.Default);
         var uses = new Dictionary<string, string>(StringComparer.Ordinal);
         var missing = new Dictionary<string, string>(StringComparer.Ordinal);
-        foreach (var document in moved.SelectMany(path => PositionResolver.DocumentsAt(solution, path)))
+        foreach (var document in await PreprocessorViews.OfEachFileAsync(moved.SelectMany(path => PositionResolver.DocumentsAt(solution, path)), cancellationToken))
         {
             foreach (var (name, symbol) in await NamedSymbols.InAsync(document, cancellationToken))
             {
@@ -216,8 +216,4 @@ internal static class NeededReferences
         return solution.Projects.Where(p => p.FilePath == project)
             .Any(p => graph.GetProjectsThatThisProjectTransitivelyDependsOn(p.Id).Any(id => solution.GetProject(id)?.FilePath == on));
     }
-
-    /// <summary>The target framework in a multi-targeted project's name, <c>Lib(net10.0)</c>; empty otherwise.</summary>
-    private static string Framework(Project project) =>
-        project.Name.EndsWith(')') && project.Name.LastIndexOf('(') is > 0 and var open ? project.Name[(open + 1)..^1] : "";
 }

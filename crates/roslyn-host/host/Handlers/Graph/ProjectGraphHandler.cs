@@ -1,8 +1,8 @@
-using System.Text.RegularExpressions;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Diagnostics;
 using RoslynMcp.Host.Handlers.Tests;
 using RoslynMcp.Host.Protocol;
+using RoslynMcp.Host.Workspace;
 
 namespace RoslynMcp.Host.Handlers.Graph;
 
@@ -12,7 +12,7 @@ namespace RoslynMcp.Host.Handlers.Graph;
 /// restore wrote nothing, a cycle among them reported), its analyzers and source generators, and the projects it depends on
 /// and that depend on it, transitively. Optionally, the references no code names (<see cref="UnusedReferences"/>).
 /// </summary>
-public static partial class ProjectGraphHandler
+public static class ProjectGraphHandler
 {
     public static async Task<ProjectGraph> HandleAsync(Solution solution, ProjectGraphRequest request, CancellationToken cancellationToken)
     {
@@ -43,9 +43,9 @@ public static partial class ProjectGraphHandler
                 Path.GetFileNameWithoutExtension(file),
                 file,
                 views[0].AssemblyName,
-                views.Select(Framework).ToValueList(),
+                TargetFrameworks.Of(solution, views[0]).ToValueList(),
                 OutputKind(views[0].CompilationOptions?.OutputKind),
-                compilation is not null && TestAttributes.FrameworkReferenced(compilation),
+                compilation is not null && TestAttributes.CanDeclareTests(compilation),
                 referenced.ToValueList(),
                 (assets?.Packages ?? []).ToValueList(),
                 Analyzers(views[0], generators: false).ToValueList(),
@@ -62,36 +62,6 @@ public static partial class ProjectGraphHandler
 
     private static List<string> FilesOf(Solution solution, IEnumerable<ProjectId> ids) =>
         [.. ids.Select(id => solution.GetProject(id)?.FilePath).OfType<string>().Distinct(StringComparer.Ordinal).Order(StringComparer.Ordinal)];
-
-    /// <summary>
-    /// The framework of a project of a multi-targeted file, <c>Lib(net10.0)</c>; else the one its preprocessor
-    /// symbols name (<c>NET10_0</c> is <c>net10.0</c>, then <c>NETSTANDARD2_0</c>, <c>NETCOREAPP3_1</c>, <c>NET48</c>).
-    /// </summary>
-    internal static string Framework(Project project)
-    {
-        if (project.Name.EndsWith(')') && project.Name.LastIndexOf('(') is > 0 and var open)
-        {
-            return project.Name[(open + 1)..^1];
-        }
-        var symbols = project.ParseOptions?.PreprocessorSymbolNames.ToList() ?? [];
-        return FrameworkSymbols().Select(pattern => symbols.FirstOrDefault(pattern.IsMatch)).FirstOrDefault(s => s is not null) is { } symbol
-            ? symbol.ToLowerInvariant().Replace('_', '.')
-            : "";
-    }
-
-    private static IEnumerable<Regex> FrameworkSymbols() => [ModernNet(), NetStandard(), NetCoreApp(), NetFramework()];
-
-    [GeneratedRegex(@"^NET\d+_\d+$")]
-    private static partial Regex ModernNet();
-
-    [GeneratedRegex(@"^NETSTANDARD\d+_\d+$")]
-    private static partial Regex NetStandard();
-
-    [GeneratedRegex(@"^NETCOREAPP\d+_\d+$")]
-    private static partial Regex NetCoreApp();
-
-    [GeneratedRegex(@"^NET\d+$")]
-    private static partial Regex NetFramework();
 
     private static string OutputKind(OutputKind? kind) => kind switch
     {

@@ -54,8 +54,7 @@ internal static class FolderNamespace
         }
         // The service changes each target framework's document of a consumer by itself: each file's changes, merged,
         // go to all of them before the next file's change, which would otherwise start from texts that differ.
-        var merged = (await SolutionEdits.BetweenAsync(solution, next, "", cancellationToken)).After;
-        return (merged, new NamespaceChange(path, declared, expected));
+        return (await MergedChanges.IntoEveryFrameworkAsync(solution, next, cancellationToken), new NamespaceChange(path, declared, expected));
     }
 
     /// <summary>A folder name as a namespace part: what is not an identifier character becomes <c>_</c>.</summary>

@@ -55,6 +55,6 @@ internal static class QualifiedReferences
                 }
             }
         }
-        return replaced > 0 ? (await SolutionEdits.BetweenAsync(solution, editor.GetChangedSolution(), "", cancellationToken)).After : solution;
+        return replaced > 0 ? await MergedChanges.IntoEveryFrameworkAsync(solution, editor.GetChangedSolution(), cancellationToken) : solution;
     }
 }

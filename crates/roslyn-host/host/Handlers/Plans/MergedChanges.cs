@@ -23,6 +23,18 @@ internal sealed class MergedChanges(Solution original)
     public IReadOnlyList<TextChange> Of(string path) =>
         byPath.TryGetValue(path, out var changes) ? [.. changes.OrderBy(c => c.Span.Start).ThenBy(c => c.Span.Length)] : [];
 
+    /// <summary>
+    /// The original solution with the text changes <paramref name="changed"/> made, merged, in every project that
+    /// compiles each changed file; refused as <see cref="CheckOverlaps"/> says.
+    /// </summary>
+    public static async Task<Solution> IntoEveryFrameworkAsync(Solution original, Solution changed, CancellationToken cancellationToken)
+    {
+        var merged = new MergedChanges(original);
+        await merged.AddAsync(changed, cancellationToken);
+        merged.CheckOverlaps();
+        return await merged.ApplyAsync(cancellationToken);
+    }
+
     /// <summary>Adds the changes <paramref name="renamed"/> made to every document of the original solution.</summary>
     public async Task AddAsync(Solution renamed, CancellationToken cancellationToken)
     {

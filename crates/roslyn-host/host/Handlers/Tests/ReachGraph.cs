@@ -94,17 +94,11 @@ public sealed class ReachGraph
                 }
             }
         }
-        var documents = new List<Document>();
-        var byFile = solution.Projects
+        var documents = solution.Projects
             .Where(p => wanted.Contains(p.Id) && p.Language == LanguageNames.CSharp)
             .OrderBy(p => p.Name, StringComparer.Ordinal)
-            .SelectMany(p => p.Documents)
-            .GroupBy(d => d.FilePath ?? d.Id.ToString(), StringComparer.Ordinal);
-        foreach (var file in byFile)
-        {
-            documents.AddRange(await PreprocessorViews.DistinctAsync([.. file], cancellationToken));
-        }
-        return documents;
+            .SelectMany(p => p.Documents);
+        return await PreprocessorViews.OfEachFileAsync(documents, cancellationToken);
     }
 
     private void Add(Project project, DocumentReach reach)

@@ -23,10 +23,6 @@ public static class TestAttributes
         ["TUnit.Core.BaseTestAttribute"] = TestFramework.TUnit,
     };
 
-    /// <summary>Whether the compilation can name a test framework's test attribute: the project references one.</summary>
-    public static bool FrameworkReferenced(Compilation compilation) =>
-        Tests.Keys.Any(name => !compilation.GetTypesByMetadataName(name).IsEmpty);
-
     /// <summary>Set-up and tear-down: the framework calls them for the tests of their class.</summary>
     private static readonly HashSet<string> Around = new(StringComparer.Ordinal)
     {

@@ -32,6 +32,7 @@ mod rename;
 mod run_tests;
 mod safe_delete;
 mod sessions;
+mod sources;
 mod tools_list;
 mod verify_tests;
 mod walls_host;

@@ -6,11 +6,11 @@ using RoslynMcp.Host.Workspace;
 namespace RoslynMcp.Host.Tests;
 
 /// <summary>A private copy of a fixture loaded through the request handlers, as the broker would drive them.</summary>
-public abstract class LoadedSolution(string fixture, string solutionFile) : IAsyncLifetime
+public abstract class LoadedSolution(string fixture, string solutionFile, Action<string>? prepare = null) : IAsyncLifetime
 {
     private readonly SolutionHost host = new();
 
-    public string Root { get; } = TestPaths.CopyFixture(fixture);
+    public string Root { get; } = TestPaths.CopyFixture(fixture, prepare);
 
     public string SolutionPath => Path.Combine(Root, solutionFile);
 
@@ -125,4 +125,13 @@ public sealed class LayoutSolution() : LoadedSolution("Layout", "Layout.slnx");
 public sealed class LayoutCollection : ICollectionFixture<LayoutSolution>
 {
     public const string Name = "Layout";
+}
+
+/// <summary>The Sources fixture, its Widgets library built first (App references the DLL, not the project).</summary>
+public sealed class SourcesSolution() : LoadedSolution("Sources", "Sources.slnx", prepare: root => FixtureBuild.Library(Path.Combine(root, "Widgets")));
+
+[CollectionDefinition(Name)]
+public sealed class SourcesCollection : ICollectionFixture<SourcesSolution>
+{
+    public const string Name = "Sources";
 }

@@ -10,10 +10,12 @@ internal static class TestPaths
     public static string Fixture(string name) => Path.Combine(RepositoryRoot, "tests", "fixtures", name);
 
     /// <summary>A private copy of a fixture without build output: tests never build or restore in the repository.</summary>
-    public static string CopyFixture(string name)
+    /// <summary>A private copy of a fixture (without bin and obj), then whatever it needs built before a load.</summary>
+    public static string CopyFixture(string name, Action<string>? prepare = null)
     {
         var target = Path.Combine(Path.GetTempPath(), "roslyn-mcp-tests", $"{name}-{Guid.NewGuid():N}");
         Copy(Fixture(name), target);
+        prepare?.Invoke(target);
         return target;
     }
 
@@ -44,5 +46,27 @@ internal static class TestPaths
             }
         }
         throw new InvalidOperationException($"no ancestor of {AppContext.BaseDirectory} holds tests/golden/host-protocol");
+    }
+}
+
+/// <summary>What a fixture builds before it is loaded: a library referenced as a DLL, as a package's would be.</summary>
+public static class FixtureBuild
+{
+    /// <summary>Builds the project in <paramref name="folder"/> into its <c>bin</c> folder.</summary>
+    public static void Library(string folder)
+    {
+        var start = new System.Diagnostics.ProcessStartInfo("dotnet", ["build", folder, "-c", "Release", "-o", Path.Combine(folder, "bin"), "-nologo", "-v", "q"])
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+        };
+        using var build = System.Diagnostics.Process.Start(start)!;
+        var output = build.StandardOutput.ReadToEndAsync();
+        var errors = build.StandardError.ReadToEnd();
+        build.WaitForExit();
+        if (build.ExitCode != 0)
+        {
+            throw new InvalidOperationException($"dotnet build {folder} failed: {output.Result}{errors}");
+        }
     }
 }

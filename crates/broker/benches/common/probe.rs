@@ -54,6 +54,14 @@ pub fn run_writes(
     probe(&args)
 }
 
+/// ICSharpCode.Decompiler alone: `type_name` of `assembly` decompiled first (file, resolver and type system
+/// built) and `warm_calls` times more with the same decompiler: `{firstMs, warmP50Ms, characters}`.
+#[allow(dead_code)]
+pub fn run_decompile(assembly: &Path, type_name: &str, warm_calls: usize) -> Value {
+    let warm_calls = warm_calls.to_string();
+    probe(&["decompile".as_ref(), assembly.as_os_str(), type_name.as_ref(), warm_calls.as_ref()])
+}
+
 fn probe(args: &[&std::ffi::OsStr]) -> Value {
     let output = std::process::Command::new("dotnet")
         .arg(dir().join("bin/Release/net10.0/Probe.dll"))

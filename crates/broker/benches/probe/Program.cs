@@ -6,6 +6,8 @@
 // dotnet run -c Release -- writes <project> <file> <line> <column> <new name> <format file> <warm calls>
 //   (WriteProbe.cs: Roslyn's Renamer, Formatter and analyzer driver once per target framework, as the
 //   service's writes and analyzer diagnostics need)
+// dotnet run -c Release -- decompile <assembly> <type metadata name> <warm calls>
+//   (DecompileProbe.cs: ICSharpCode.Decompiler alone on one type)
 
 using System.Diagnostics;
 using System.Text.Json;
@@ -16,7 +18,11 @@ using Microsoft.CodeAnalysis.MSBuild;
 using Microsoft.CodeAnalysis.Text;
 
 MSBuildLocator.RegisterDefaults();
-if (args[0] == "writes")
+if (args[0] == "decompile")
+{
+    DecompileProbe.Run(args[1], args[2], int.Parse(args[3]));
+}
+else if (args[0] == "writes")
 {
     await WriteProbe.RunAsync(args[1], args[2], int.Parse(args[3]), int.Parse(args[4]), args[5], args[6], int.Parse(args[7]));
 }

@@ -4,7 +4,7 @@
 
 use super::{
     Call, actions, analyze, api, calls, cleanup, diagnose, diagnostics, graph, hierarchy, initialize, members, moves,
-    navigation, refactor, signature, symbols, testing, writes,
+    navigation, refactor, signature, sources, symbols, testing, writes,
 };
 use protocol::ToolError;
 use protocol::tools::{self as io, input_schema, output_schema};
@@ -163,6 +163,33 @@ catalog! {
         output: io::graph::ProjectGraphOutput,
         run: graph::project_graph,
         description: "The solution's projects (or one), one entry per project file: target frameworks, output kind, whether it references a test framework, the project and package references it names itself (packages with the version restore resolved), its analyzers and source generators, and the projects it depends on and that depend on it, transitively (what rebuilds when it changes). With unused: true, also the project and package references no code of the project names in any target framework, as candidates with the evidence (a package may still bring analyzers, build steps or runtime files). Paged by projects: pass nextCursor back as cursor.",
+    }
+
+    read_source {
+        title: "Read source",
+        kind: Read,
+        input: io::sources::ReadSourceInput,
+        output: io::sources::ReadSourceOutput,
+        run: sources::read_source,
+        description: "Lines of a C# document: a file of the solution, a document a source generator wrote (roslyn-mcp://generated/<project>/<generator>/<hint name>) or a referenced assembly's type (roslyn-mcp://metadata/<assembly>/<version>/<Namespace.Type>.cs: the source its PDB embeds, else decompiled with ICSharpCode.Decompiler), as the paths answers give. startLine and lineCount (default 200, at most 2000) choose the lines; nextStartLine continues. Paths outside the workspace roots are refused.",
+    }
+
+    get_symbol_source {
+        title: "Symbol source",
+        kind: Read,
+        input: io::sources::SymbolSourceInput,
+        output: io::sources::SymbolSourceOutput,
+        run: sources::symbol_source,
+        description: "The declarations of several symbols at once, by fully qualified name (Shop.Cart, Shop.Cart.Add for every overload, Shop.Outer+Inner, or a documentation comment id such as M:Shop.Cart.Add(System.Int32)), from the solution's files, generated documents or referenced assemblies (embedded source, else decompiled). Each declaration comes with its place and origin; signaturesOnly lists a type's members without bodies. A name that matches nothing gets its own error (SYMBOL_NOT_FOUND) without failing the others.",
+    }
+
+    list_generated_documents {
+        title: "Generated documents",
+        kind: Read,
+        input: io::sources::GeneratedDocumentsInput,
+        output: io::sources::GeneratedDocumentsOutput,
+        run: sources::generated_documents,
+        description: "The documents source generators add to a project at compile time, per target framework: the generator, its hint name, size and the virtual path (roslyn-mcp://generated/...) that read_source answers and that definitions and references landing in generated code give.",
     }
 
     get_compilation_diagnostics {

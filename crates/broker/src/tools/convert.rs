@@ -1,30 +1,46 @@
 //! Host answers to tool outputs: field renames, 1-based spans to locations, stable ids, and the root gate
 //! on every location that goes out (`RootGate`).
 
+use super::Resolved;
 use crate::resolve::Target;
 use protocol::host;
 use protocol::tools::diagnostics::SeverityName;
 use protocol::tools::moves::FilePosition;
+use protocol::tools::sources::{GENERATED_SCHEME, METADATA_SCHEME, MetadataSite};
 use protocol::tools::{Location, Range, SourceSite, SymbolInfo, SymbolItem};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 
 /// `sha256:` + the hex sha256 of a documented canonical string.
 pub fn stable_id(canonical: &str) -> String {
     format!("sha256:{}", hex::encode(Sha256::digest(canonical.as_bytes())))
 }
 
+/// A place; one in a source generator's document says so, with the generator its virtual path names.
 pub fn location(span: &host::Span) -> Location {
+    let generator = span.file.strip_prefix(GENERATED_SCHEME).and_then(|rest| rest.split('/').nth(1)).map(str::to_owned);
     Location {
         file_path: span.file.clone(),
         line: span.start_line,
         column: span.start_column,
         end_line: span.end_line,
         end_column: span.end_column,
+        generated: generator.is_some().then_some(true),
+        generator,
     }
+}
+
+/// Where a referenced assembly's symbol reads as C#.
+pub fn metadata_site(source: Option<&host::MetadataSource>) -> Option<MetadataSite> {
+    source.map(|source| MetadataSite {
+        location: location(&source.span),
+        source_text: source.line_text.clone(),
+        origin: source.origin.name().to_owned(),
+    })
 }
 
 pub fn range(span: &host::Span) -> Range {
@@ -49,22 +65,31 @@ pub fn site(location: &host::SourceLocation) -> SourceSite {
 /// now (symlinks followed), lies inside the roots. The host reads projects through symlinks, so a `.cs`
 /// link or a linked folder can put any file's text in its answers; those places, their line text and
 /// diagnostics are dropped and counted (`omittedOutsideRoots`). Each distinct path is resolved once.
+/// A referenced assembly's document (`roslyn-mcp://metadata/...`) is not a file of anyone's: it passes. A
+/// generated document (`roslyn-mcp://generated/<project>/...`) is its project's: it passes when the project
+/// file does, since a generator may copy any file its project gives it into what it writes.
 pub struct RootGate<'a> {
     target: &'a Target,
+    projects: Option<Arc<host::WorkspaceSummary>>,
     resolved: RefCell<HashMap<String, bool>>,
     omitted: Cell<u32>,
 }
 
 impl<'a> RootGate<'a> {
-    pub fn new(target: &'a Target) -> Self {
-        Self { target, resolved: RefCell::default(), omitted: Cell::new(0) }
+    /// The gate of a call's answer on the loaded solution.
+    pub fn of(resolved: &'a Resolved) -> Self {
+        Self::new(&resolved.target, resolved.workspace.summary())
+    }
+
+    pub fn new(target: &'a Target, projects: Option<Arc<host::WorkspaceSummary>>) -> Self {
+        Self { target, projects, resolved: RefCell::default(), omitted: Cell::new(0) }
     }
 
     /// Whether a place in `file` may be returned; one that may not is counted.
     pub fn admits(&self, file: &str) -> bool {
         let known = self.resolved.borrow().get(file).copied();
         let inside = known.unwrap_or_else(|| {
-            let inside = self.target.contains(Path::new(file));
+            let inside = self.inside(file);
             self.resolved.borrow_mut().insert(file.to_owned(), inside);
             inside
         });
@@ -72,6 +97,19 @@ impl<'a> RootGate<'a> {
             self.omitted.set(self.omitted.get() + 1);
         }
         inside
+    }
+
+    fn inside(&self, file: &str) -> bool {
+        if file.starts_with(METADATA_SCHEME) {
+            return true;
+        }
+        let Some(rest) = file.strip_prefix(GENERATED_SCHEME) else {
+            return self.target.contains(Path::new(file));
+        };
+        let project = rest.split('/').next().unwrap_or_default();
+        self.projects.as_ref().is_some_and(|summary| {
+            summary.projects.iter().any(|p| p.name == project && self.target.contains(Path::new(&p.file_path)))
+        })
     }
 
     /// A declaration site, unless it lies outside the roots (a linked file, generated code elsewhere).
@@ -152,13 +190,19 @@ mod tests {
         assert_eq!(one, other);
     }
 
-    #[test]
-    fn locations_outside_the_roots_are_not_returned_but_counted() {
+    /// A workspace root and a folder beside it, in a temporary folder kept while the first value lives.
+    fn root_and_outside() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
         let dir = tempfile::tempdir().expect("tempdir");
         let base = std::fs::canonicalize(dir.path()).expect("canonical");
         let (root, outside) = (base.join("w"), base.join("outside"));
         std::fs::create_dir_all(&root).expect("root");
         std::fs::create_dir_all(&outside).expect("outside");
+        (dir, root, outside)
+    }
+
+    #[test]
+    fn locations_outside_the_roots_are_not_returned_but_counted() {
+        let (_dir, root, outside) = root_and_outside();
         std::fs::write(outside.join("Secret.cs"), "class Secret {}").expect("secret");
         std::os::unix::fs::symlink(outside.join("Secret.cs"), root.join("Evil.cs")).expect("link");
         let target = Target { solution: root.join("S.sln"), roots: paths::Roots::new(vec![root.clone()], None) };
@@ -172,12 +216,49 @@ mod tests {
             },
             line_text: "x".into(),
         };
-        let gate = RootGate::new(&target);
+        let gate = RootGate::new(&target, None);
         assert!(gate.site(Some(&at(&root.join("A.cs")))).is_some());
         assert!(gate.site(Some(&at(&root.join("Evil.cs")))).is_none(), "a link inside leads outside");
         assert!(gate.site(Some(&at(&root.join("Evil.cs")))).is_none(), "the same answer when remembered");
         assert!(gate.site(Some(&at(&outside.join("Secret.cs")))).is_none());
         assert!(gate.site(None).is_none());
         assert_eq!(gate.omitted(), 3, "each place left out is counted; an absent one is not");
+    }
+
+    #[test]
+    fn a_generated_document_is_admitted_with_its_project_and_a_metadata_one_always() {
+        let (_dir, root, outside) = root_and_outside();
+        let target = Target { solution: root.join("S.sln"), roots: paths::Roots::new(vec![root.clone()], None) };
+        let project = |name: &str, file: &Path| host::ProjectSummary {
+            name: name.into(),
+            file_path: file.display().to_string(),
+            assembly_name: name.into(),
+            target_frameworks: vec![],
+            document_count: 1,
+            project_references: vec![],
+        };
+        let summary = host::WorkspaceSummary {
+            solution_path: target.solution.display().to_string(),
+            projects: vec![project("In", &root.join("In.csproj")), project("Out", &outside.join("Out.csproj"))],
+            workspace_diagnostics: vec![],
+        };
+        let gate = RootGate::new(&target, Some(Arc::new(summary)));
+        assert!(gate.admits("roslyn-mcp://metadata/System.Runtime/10.0.0.0/System.String.cs"));
+        assert!(gate.admits("roslyn-mcp://generated/In/Gen.Regex/R.g.cs"));
+        assert!(!gate.admits("roslyn-mcp://generated/Out/Gen.Regex/R.g.cs"), "its project is outside the roots");
+        assert!(!gate.admits("roslyn-mcp://generated/Unknown/Gen.Regex/R.g.cs"));
+        assert!(
+            !RootGate::new(&target, None).admits("roslyn-mcp://generated/In/Gen.Regex/R.g.cs"),
+            "no projects known"
+        );
+        assert_eq!(gate.omitted(), 2);
+        let place = location(&host::Span {
+            file: "roslyn-mcp://generated/In/Gen.Regex/R.g.cs".into(),
+            start_line: 1,
+            start_column: 1,
+            end_line: 1,
+            end_column: 2,
+        });
+        assert_eq!((place.generated, place.generator.as_deref()), (Some(true), Some("Gen.Regex")));
     }
 }

@@ -18,6 +18,7 @@ pub mod moves;
 pub mod navigation;
 pub mod refactor;
 pub mod signature;
+pub mod sources;
 pub mod symbols;
 pub mod testing;
 pub mod writes;
@@ -187,7 +188,7 @@ impl Call {
         let first = || self.ask(workspace, asked);
         let current = || self.ask(workspace, ask::ping(PingRequest { delay_ms: 0 }));
         let listing = |reply| {
-            let gate = RootGate::new(&resolved.target);
+            let gate = RootGate::of(resolved);
             let (header, items) = list(reply, &gate)?;
             let limits = &self.services.limits;
             limits.check_total(paged.what, items.len(), paged.cap.unwrap_or(limits.total_items))?;

@@ -28,6 +28,7 @@ pub async fn type_at_position(call: &Call, input: PositionInput) -> Result<TypeA
         base_type: info.base_type,
         interfaces: info.interfaces,
         declarations: declarations.into_iter().map(|d| d.location).collect(),
+        metadata_source: convert::metadata_site(info.metadata.as_ref()),
         symbol: convert::symbol(&info.symbol),
         omitted_outside_roots,
         resolved_from_solution: resolved.target.solution.display().to_string(),
@@ -46,6 +47,7 @@ pub async fn type_definition(call: &Call, input: PositionInput) -> Result<TypeDe
         is_from_metadata: info.declarations.is_empty(),
         definition_location: locations.first().map(|l| l.location.clone()),
         locations,
+        metadata_source: convert::metadata_site(info.metadata.as_ref()),
         symbol: convert::symbol(&info.symbol),
         omitted_outside_roots,
         resolved_from_solution: resolved.target.solution.display().to_string(),
@@ -58,7 +60,7 @@ fn declaration_sites(
     resolved: &super::Resolved,
     info: &TypeInfo,
 ) -> Result<(Vec<SourceSite>, u32), ToolError> {
-    let gate = convert::RootGate::new(&resolved.target);
+    let gate = convert::RootGate::of(resolved);
     let sites: Vec<SourceSite> = info.declarations.iter().filter_map(|d| gate.site(Some(d))).collect();
     call.services.limits.check_items("the type's declarations", sites.len())?;
     Ok((sites, gate.omitted()))
@@ -67,13 +69,14 @@ fn declaration_sites(
 pub async fn symbol_definition(call: &Call, input: PositionInput) -> Result<SymbolDefinitionOutput, ToolError> {
     let (resolved, position) = call.position(&input)?;
     let info = call.ask(&resolved.workspace, ask::symbol_definition(position)).await?.body;
-    let gate = convert::RootGate::new(&resolved.target);
+    let gate = convert::RootGate::of(&resolved);
     let locations: Vec<SourceSite> = info.locations.iter().filter_map(|l| gate.site(Some(l))).collect();
     call.services.limits.check_items("the symbol's declarations", locations.len())?;
     Ok(SymbolDefinitionOutput {
         definition_location: locations.first().map(|l| l.location.clone()),
         source_text: locations.first().map(|l| l.source_text.clone()),
         locations,
+        metadata_source: convert::metadata_site(info.metadata.as_ref()),
         symbol_info: convert::symbol(&info.symbol),
         omitted_outside_roots: gate.omitted(),
         resolved_from_solution: resolved.target.solution.display().to_string(),

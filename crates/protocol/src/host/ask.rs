@@ -75,6 +75,9 @@ asks! {
     plan_move_files: PlanMoveFiles(MoveFilesRequest) => MoveFilesPlan(Box<MoveFilesPlan>);
     project_graph: ProjectGraph(ProjectGraphRequest) => ProjectGraph(ProjectGraph);
     public_api: PublicApi(PublicApiRequest) => PublicApi(PublicApi);
+    read_source: ReadSource(ReadSourceRequest) => Source(SourceDocument);
+    generated_documents: GeneratedDocuments(ProjectRequest) => GeneratedDocuments(GeneratedDocumentList);
+    symbol_sources: SymbolSources(SymbolSourcesRequest) => SymbolSources(SymbolSourceList);
     ping: Ping(PingRequest) => Pong;
 }
 

@@ -13,7 +13,7 @@ use crate::ErrorCode;
 use bincode::{Decode, Encode};
 
 /// Bumped on any change to the types in this module.
-pub const PROTOCOL_VERSION: u32 = 16;
+pub const PROTOCOL_VERSION: u32 = 17;
 
 /// Correlates a response with its request; unique per connection, chosen by the broker.
 #[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -149,6 +149,13 @@ pub enum RequestBody {
     ProjectGraph(ProjectGraphRequest),
     /// The public and protected surface of a project, as it is or as given files (another revision's) make it.
     PublicApi(PublicApiRequest),
+    /// The text of a solution document, a source-generated document or a referenced assembly's type (its
+    /// embedded source, else decompiled), by path or virtual path.
+    ReadSource(ReadSourceRequest),
+    /// The documents source generators add to a project, per target framework.
+    GeneratedDocuments(ProjectRequest),
+    /// The declarations of symbols named by their fully qualified names; each name answered by itself.
+    SymbolSources(SymbolSourcesRequest),
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -264,6 +271,9 @@ pub enum ResponseBody {
     MoveFilesPlan(Box<MoveFilesPlan>),
     ProjectGraph(ProjectGraph),
     PublicApi(PublicApi),
+    Source(SourceDocument),
+    GeneratedDocuments(GeneratedDocumentList),
+    SymbolSources(SymbolSourceList),
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -366,6 +376,8 @@ pub struct TypeInfo {
     /// Where the type is declared in source (several for partial types), sorted by path and position;
     /// empty for metadata types.
     pub declarations: Vec<SourceLocation>,
+    /// For a type from a referenced assembly: where it reads as source.
+    pub metadata: Option<MetadataSource>,
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -373,6 +385,8 @@ pub struct DefinitionInfo {
     pub symbol: SymbolSummary,
     /// Source declarations sorted by path and position; empty for metadata symbols.
     pub locations: Vec<SourceLocation>,
+    /// For a symbol from a referenced assembly: where it reads as source.
+    pub metadata: Option<MetadataSource>,
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -1378,4 +1392,117 @@ pub struct AddedReference {
     pub project: String,
     /// The project file it references.
     pub references: String,
+}
+
+/// Where a symbol of a referenced assembly reads as C#: a document with a virtual path
+/// (`roslyn-mcp://metadata/<assembly>/<version>/<Namespace.Type>.cs`) that `ReadSource` answers.
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct MetadataSource {
+    /// The declared identifier in the virtual document (its `file` is the virtual path).
+    pub span: Span,
+    pub line_text: String,
+    pub origin: SourceOrigin,
+}
+
+/// Where the text of a document without a file of its own comes from.
+#[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SourceOrigin {
+    /// A solution document: its file.
+    File,
+    /// The source the assembly's PDB embeds.
+    EmbeddedSource,
+    /// C# decompiled from the assembly's IL.
+    Decompiled,
+    /// Written by a source generator during compilation.
+    Generated,
+}
+
+impl SourceOrigin {
+    pub fn name(self) -> &'static str {
+        match self {
+            SourceOrigin::File => "file",
+            SourceOrigin::EmbeddedSource => "embeddedSource",
+            SourceOrigin::Decompiled => "decompiled",
+            SourceOrigin::Generated => "generated",
+        }
+    }
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct ReadSourceRequest {
+    /// A solution document's path, or a virtual path (`roslyn-mcp://metadata/...`, `roslyn-mcp://generated/...`).
+    pub path: String,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct SourceDocument {
+    pub path: String,
+    pub origin: SourceOrigin,
+    /// The generator that wrote a generated document (its type's full name).
+    pub generator: Option<String>,
+    /// The assembly (`Name, Version`) a metadata document reads.
+    pub assembly: Option<String>,
+    /// The whole text, lines ending as in the document.
+    pub text: String,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct ProjectRequest {
+    /// One project, by name or path.
+    pub project: String,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct GeneratedDocumentList {
+    /// Sorted by project, framework, generator and hint name.
+    pub documents: Vec<GeneratedDocument>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct GeneratedDocument {
+    /// The project file.
+    pub project: String,
+    pub framework: Option<String>,
+    /// The generator's type, fully qualified.
+    pub generator: String,
+    /// The generator's assembly name.
+    pub generator_assembly: String,
+    pub hint_name: String,
+    /// `roslyn-mcp://generated/...`, which `ReadSource` answers.
+    pub path: String,
+    /// Characters of text.
+    pub length: u32,
+    pub lines: u32,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct SymbolSourcesRequest {
+    /// Fully qualified names (`Shop.Cart`, `Shop.Cart.Add`, `System.Text.Json.JsonSerializer.Serialize`).
+    pub names: Vec<String>,
+    /// A type's members are written without their bodies.
+    pub signatures_only: bool,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct SymbolSourceList {
+    /// In the order the names were asked.
+    pub entries: Vec<SymbolSourceEntry>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct SymbolSourceEntry {
+    pub name: String,
+    /// Every symbol the name matches (each overload), each declaration of it.
+    pub declarations: Vec<SymbolDeclaration>,
+    /// Why the name matched nothing.
+    pub error: Option<HostError>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct SymbolDeclaration {
+    pub symbol: SymbolSummary,
+    /// The whole declaration; `file` is the path or virtual path.
+    pub span: Span,
+    pub origin: SourceOrigin,
+    pub text: String,
 }

@@ -8,11 +8,20 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Location {
+    /// The file, or for what has no file a virtual path that read_source answers:
+    /// `roslyn-mcp://generated/<project>/<generator>/<hint name>` for a source generator's document,
+    /// `roslyn-mcp://metadata/<assembly>/<version>/<Namespace.Type>.cs` for a referenced assembly's type.
     pub file_path: String,
     pub line: u32,
     pub column: u32,
     pub end_line: u32,
     pub end_column: u32,
+    /// A source generator wrote the document (`filePath` is virtual).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generated: Option<bool>,
+    /// The generator's type, fully qualified, for a generated document.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generator: Option<String>,
 }
 
 impl Location {

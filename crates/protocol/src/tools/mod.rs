@@ -17,6 +17,7 @@ pub mod navigation;
 pub mod plans;
 pub mod refactor;
 pub mod signature;
+pub mod sources;
 pub mod symbols;
 pub mod testing;
 pub mod workspace;

@@ -27,6 +27,9 @@ tool_output! {
         pub interfaces: Vec<String>,
         /// Where the type is declared in the solution (several for partial types; none for metadata types).
         pub declarations: Vec<Location>,
+        /// For a type from a referenced assembly: where it reads as C#.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub metadata_source: Option<super::sources::MetadataSite>,
         /// The symbol under the cursor whose type this is.
         pub symbol: SymbolInfo,
     }
@@ -41,6 +44,9 @@ tool_output! {
         pub source_text: Option<String>,
         /// Every declaration (partial types and methods have several), sorted by path and position.
         pub locations: Vec<SourceSite>,
+        /// For a symbol from a referenced assembly: where it reads as C# (its embedded source, else decompiled).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub metadata_source: Option<super::sources::MetadataSite>,
         pub symbol_info: SymbolInfo,
     }
 }
@@ -98,6 +104,9 @@ tool_output! {
         pub definition_location: Option<Location>,
         /// Every declaration of the type (partial types have several), sorted by path and position.
         pub locations: Vec<SourceSite>,
+        /// For a type from a referenced assembly: where it reads as C# (its embedded source, else decompiled).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub metadata_source: Option<super::sources::MetadataSite>,
         /// The symbol under the cursor whose type this is.
         pub symbol: SymbolInfo,
     }

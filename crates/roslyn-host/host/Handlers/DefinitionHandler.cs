@@ -10,7 +10,10 @@ public static class DefinitionHandler
     {
         var at = await PositionResolver.ResolveAsync(solution, position, cancellationToken);
         var symbol = Definition(await PositionResolver.RequireSymbolAsync(at, cancellationToken));
-        return new DefinitionInfo(SymbolFormat.Summarize(symbol), await SymbolFormat.DeclarationsAsync(symbol, cancellationToken));
+        return new DefinitionInfo(
+            SymbolFormat.Summarize(symbol),
+            await SymbolFormat.DeclarationsAsync(symbol, cancellationToken),
+            await Sources.MetadataDocuments.Shared.PlaceOfAsync(solution, symbol, cancellationToken));
     }
 
     /// <summary>

@@ -151,6 +151,7 @@ public sealed class RequestDispatcher(
     private static async Task<ResponseBody> AnswerAsync(RequestBody body, SolutionSnapshot snapshot, CancellationToken cancellationToken)
     {
         var solution = snapshot.Solution;
+        Sources.GeneratedDocuments.Answering(solution);
         return body switch
         {
             RequestBody.TypeAtPosition { Value: var position } =>
@@ -209,6 +210,12 @@ public sealed class RequestDispatcher(
                 new ResponseBody.ProjectGraph(await Graph.ProjectGraphHandler.HandleAsync(solution, request, cancellationToken)),
             RequestBody.PlanMoveFiles { Value: var request } =>
                 new ResponseBody.MoveFilesPlan(await Files.MoveFilesHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.ReadSource { Value: var request } =>
+                new ResponseBody.Source(await Sources.ReadSourceHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.GeneratedDocuments { Value: var request } =>
+                new ResponseBody.GeneratedDocuments(await Sources.GeneratedDocuments.ListAsync(solution, request, cancellationToken)),
+            RequestBody.SymbolSources { Value: var request } =>
+                new ResponseBody.SymbolSources(await Sources.SymbolSourcesHandler.HandleAsync(solution, request, cancellationToken)),
             _ => throw new InvalidOperationException($"Unhandled request {body.GetType().Name}"),
         };
     }

@@ -126,7 +126,7 @@ public static class SymbolFormat
     {
         var lines = location.GetLineSpan();
         return new ProtocolSpan(
-            lines.Path,
+            Sources.GeneratedDocuments.PathOf(location.SourceTree, lines.Path),
             (uint)lines.StartLinePosition.Line + 1,
             (uint)lines.StartLinePosition.Character + 1,
             (uint)lines.EndLinePosition.Line + 1,

@@ -37,7 +37,8 @@ public static class TypeAtPositionHandler
             type is INamedTypeSymbol named ? named.TypeArguments.Select(FullName).ToValueList() : [],
             type.TypeKind == TypeKind.Interface || type.BaseType is null ? null : FullName(type.BaseType),
             type.AllInterfaces.Select(FullName).Distinct().Order(StringComparer.Ordinal).ToValueList(),
-            await SymbolFormat.DeclarationsAsync(type, cancellationToken));
+            await SymbolFormat.DeclarationsAsync(type, cancellationToken),
+            await Sources.MetadataDocuments.Shared.PlaceOfAsync(solution, type, cancellationToken));
     }
 
     /// <summary>The type a symbol has, is, or returns.</summary>

@@ -11,7 +11,7 @@ namespace RoslynMcp.Host.Protocol;
 public static class ProtocolVersion
 {
     /// <summary>The Rust side's <c>PROTOCOL_VERSION</c>; both sides refuse any other.</summary>
-    public const uint Current = 16;
+    public const uint Current = 17;
 }
 
 /// <summary>Correlates a response with its request; unique per connection, chosen by the broker.</summary>
@@ -320,6 +320,18 @@ public abstract partial record RequestBody : IBincode<RequestBody>
     /// <summary>The public and protected surface of a project, as it is or as given files (another revision's) make it.</summary>
     public sealed record PublicApi(PublicApiRequest Value) : RequestBody;
 
+    /// <summary>
+    /// The text of a solution document, a source-generated document or a referenced assembly's type (its
+    /// embedded source, else decompiled), by path or virtual path.
+    /// </summary>
+    public sealed record ReadSource(ReadSourceRequest Value) : RequestBody;
+
+    /// <summary>The documents source generators add to a project, per target framework.</summary>
+    public sealed record GeneratedDocuments(ProjectRequest Value) : RequestBody;
+
+    /// <summary>The declarations of symbols named by their fully qualified names; each name answered by itself.</summary>
+    public sealed record SymbolSources(SymbolSourcesRequest Value) : RequestBody;
+
     public void Encode(BincodeWriter writer)
     {
         switch (this)
@@ -452,6 +464,18 @@ public abstract partial record RequestBody : IBincode<RequestBody>
                 writer.WriteVariant(31);
                 m.Value.Encode(writer);
                 break;
+            case ReadSource m:
+                writer.WriteVariant(32);
+                m.Value.Encode(writer);
+                break;
+            case GeneratedDocuments m:
+                writer.WriteVariant(33);
+                m.Value.Encode(writer);
+                break;
+            case SymbolSources m:
+                writer.WriteVariant(34);
+                m.Value.Encode(writer);
+                break;
             default:
                 throw new UnreachableException();
         }
@@ -491,6 +515,9 @@ public abstract partial record RequestBody : IBincode<RequestBody>
         29 => new PlanMoveFiles(MoveFilesRequest.Decode(reader)),
         30 => new ProjectGraph(ProjectGraphRequest.Decode(reader)),
         31 => new PublicApi(PublicApiRequest.Decode(reader)),
+        32 => new ReadSource(ReadSourceRequest.Decode(reader)),
+        33 => new GeneratedDocuments(ProjectRequest.Decode(reader)),
+        34 => new SymbolSources(SymbolSourcesRequest.Decode(reader)),
         var index => throw BincodeReader.UnknownVariant(nameof(RequestBody), index),
     };
 }
@@ -757,6 +784,12 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
 
     public sealed record PublicApi(global::RoslynMcp.Host.Protocol.PublicApi Value) : ResponseBody;
 
+    public sealed record Source(SourceDocument Value) : ResponseBody;
+
+    public sealed record GeneratedDocuments(GeneratedDocumentList Value) : ResponseBody;
+
+    public sealed record SymbolSources(SymbolSourceList Value) : ResponseBody;
+
     public void Encode(BincodeWriter writer)
     {
         switch (this)
@@ -888,6 +921,18 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
                 writer.WriteVariant(31);
                 m.Value.Encode(writer);
                 break;
+            case Source m:
+                writer.WriteVariant(32);
+                m.Value.Encode(writer);
+                break;
+            case GeneratedDocuments m:
+                writer.WriteVariant(33);
+                m.Value.Encode(writer);
+                break;
+            case SymbolSources m:
+                writer.WriteVariant(34);
+                m.Value.Encode(writer);
+                break;
             default:
                 throw new UnreachableException();
         }
@@ -927,6 +972,9 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
         29 => new MoveFilesPlan(global::RoslynMcp.Host.Protocol.MoveFilesPlan.Decode(reader)),
         30 => new ProjectGraph(global::RoslynMcp.Host.Protocol.ProjectGraph.Decode(reader)),
         31 => new PublicApi(global::RoslynMcp.Host.Protocol.PublicApi.Decode(reader)),
+        32 => new Source(SourceDocument.Decode(reader)),
+        33 => new GeneratedDocuments(GeneratedDocumentList.Decode(reader)),
+        34 => new SymbolSources(SymbolSourceList.Decode(reader)),
         var index => throw BincodeReader.UnknownVariant(nameof(ResponseBody), index),
     };
 }
@@ -1086,6 +1134,7 @@ public sealed partial record SymbolRef(
 /// <param name="Documentation">Summary text of the XML documentation, if any.</param>
 /// <param name="Interfaces">All interfaces, fully qualified, sorted.</param>
 /// <param name="Declarations">Where the type is declared in source (several for partial types), sorted by path and position; empty for metadata types.</param>
+/// <param name="Metadata">For a type from a referenced assembly: where it reads as source.</param>
 public sealed partial record TypeInfo(
     SymbolSummary Symbol,
     string TypeName,
@@ -1098,7 +1147,8 @@ public sealed partial record TypeInfo(
     ValueList<string> TypeArguments,
     string? BaseType,
     ValueList<string> Interfaces,
-    ValueList<SourceLocation> Declarations) : IBincode<TypeInfo>
+    ValueList<SourceLocation> Declarations,
+    MetadataSource? Metadata) : IBincode<TypeInfo>
 {
     public void Encode(BincodeWriter writer)
     {
@@ -1114,6 +1164,7 @@ public sealed partial record TypeInfo(
         writer.WriteOption(BaseType, static (w0, v0) => w0.WriteString(v0));
         writer.WriteSeq(Interfaces, static (w0, v0) => w0.WriteString(v0));
         writer.WriteSeq(Declarations, static (w0, v0) => v0.Encode(w0));
+        writer.WriteOption(Metadata, static (w0, v0) => v0.Encode(w0));
     }
 
     public static TypeInfo Decode(BincodeReader reader) => new(
@@ -1128,23 +1179,28 @@ public sealed partial record TypeInfo(
         reader.ReadSeq(static r0 => r0.ReadString()),
         reader.ReadOption(static r0 => r0.ReadString()),
         reader.ReadSeq(static r0 => r0.ReadString()),
-        reader.ReadSeq(static r0 => SourceLocation.Decode(r0)));
+        reader.ReadSeq(static r0 => SourceLocation.Decode(r0)),
+        reader.ReadOption(static r0 => MetadataSource.Decode(r0)));
 }
 
 /// <param name="Locations">Source declarations sorted by path and position; empty for metadata symbols.</param>
+/// <param name="Metadata">For a symbol from a referenced assembly: where it reads as source.</param>
 public sealed partial record DefinitionInfo(
     SymbolSummary Symbol,
-    ValueList<SourceLocation> Locations) : IBincode<DefinitionInfo>
+    ValueList<SourceLocation> Locations,
+    MetadataSource? Metadata) : IBincode<DefinitionInfo>
 {
     public void Encode(BincodeWriter writer)
     {
         Symbol.Encode(writer);
         writer.WriteSeq(Locations, static (w0, v0) => v0.Encode(w0));
+        writer.WriteOption(Metadata, static (w0, v0) => v0.Encode(w0));
     }
 
     public static DefinitionInfo Decode(BincodeReader reader) => new(
         SymbolSummary.Decode(reader),
-        reader.ReadSeq(static r0 => SourceLocation.Decode(r0)));
+        reader.ReadSeq(static r0 => SourceLocation.Decode(r0)),
+        reader.ReadOption(static r0 => MetadataSource.Decode(r0)));
 }
 
 /// <param name="Span">The declared identifier.</param>
@@ -3241,6 +3297,218 @@ public sealed partial record AddedReference(
         reader.ReadString());
 }
 
+/// <summary>
+/// Where a symbol of a referenced assembly reads as C#: a document with a virtual path
+/// (<c>roslyn-mcp://metadata/&lt;assembly&gt;/&lt;version&gt;/&lt;Namespace.Type&gt;.cs</c>) that <c>ReadSource</c> answers.
+/// </summary>
+/// <param name="Span">The declared identifier in the virtual document (its <c>file</c> is the virtual path).</param>
+public sealed partial record MetadataSource(
+    Span Span,
+    string LineText,
+    SourceOrigin Origin) : IBincode<MetadataSource>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        Span.Encode(writer);
+        writer.WriteString(LineText);
+        writer.Write(Origin);
+    }
+
+    public static MetadataSource Decode(BincodeReader reader) => new(
+        Span.Decode(reader),
+        reader.ReadString(),
+        reader.ReadSourceOrigin());
+}
+
+/// <summary>Where the text of a document without a file of its own comes from.</summary>
+public enum SourceOrigin : uint
+{
+    /// <summary>A solution document: its file.</summary>
+    File = 0,
+    /// <summary>The source the assembly's PDB embeds.</summary>
+    EmbeddedSource = 1,
+    /// <summary>C# decompiled from the assembly's IL.</summary>
+    Decompiled = 2,
+    /// <summary>Written by a source generator during compilation.</summary>
+    Generated = 3,
+}
+
+/// <param name="Path">A solution document's path, or a virtual path (<c>roslyn-mcp://metadata/...</c>, <c>roslyn-mcp://generated/...</c>).</param>
+public sealed partial record ReadSourceRequest(
+    string Path) : IBincode<ReadSourceRequest>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(Path);
+    }
+
+    public static ReadSourceRequest Decode(BincodeReader reader) => new(
+        reader.ReadString());
+}
+
+/// <param name="Generator">The generator that wrote a generated document (its type's full name).</param>
+/// <param name="Assembly">The assembly (<c>Name, Version</c>) a metadata document reads.</param>
+/// <param name="Text">The whole text, lines ending as in the document.</param>
+public sealed partial record SourceDocument(
+    string Path,
+    SourceOrigin Origin,
+    string? Generator,
+    string? Assembly,
+    string Text) : IBincode<SourceDocument>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(Path);
+        writer.Write(Origin);
+        writer.WriteOption(Generator, static (w0, v0) => w0.WriteString(v0));
+        writer.WriteOption(Assembly, static (w0, v0) => w0.WriteString(v0));
+        writer.WriteString(Text);
+    }
+
+    public static SourceDocument Decode(BincodeReader reader) => new(
+        reader.ReadString(),
+        reader.ReadSourceOrigin(),
+        reader.ReadOption(static r0 => r0.ReadString()),
+        reader.ReadOption(static r0 => r0.ReadString()),
+        reader.ReadString());
+}
+
+/// <param name="Project">One project, by name or path.</param>
+public sealed partial record ProjectRequest(
+    string Project) : IBincode<ProjectRequest>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(Project);
+    }
+
+    public static ProjectRequest Decode(BincodeReader reader) => new(
+        reader.ReadString());
+}
+
+/// <param name="Documents">Sorted by project, framework, generator and hint name.</param>
+public sealed partial record GeneratedDocumentList(
+    ValueList<GeneratedDocument> Documents) : IBincode<GeneratedDocumentList>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteSeq(Documents, static (w0, v0) => v0.Encode(w0));
+    }
+
+    public static GeneratedDocumentList Decode(BincodeReader reader) => new(
+        reader.ReadSeq(static r0 => GeneratedDocument.Decode(r0)));
+}
+
+/// <param name="Project">The project file.</param>
+/// <param name="Generator">The generator's type, fully qualified.</param>
+/// <param name="GeneratorAssembly">The generator's assembly name.</param>
+/// <param name="Path"><c>roslyn-mcp://generated/...</c>, which <c>ReadSource</c> answers.</param>
+/// <param name="Length">Characters of text.</param>
+public sealed partial record GeneratedDocument(
+    string Project,
+    string? Framework,
+    string Generator,
+    string GeneratorAssembly,
+    string HintName,
+    string Path,
+    uint Length,
+    uint Lines) : IBincode<GeneratedDocument>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(Project);
+        writer.WriteOption(Framework, static (w0, v0) => w0.WriteString(v0));
+        writer.WriteString(Generator);
+        writer.WriteString(GeneratorAssembly);
+        writer.WriteString(HintName);
+        writer.WriteString(Path);
+        writer.WriteU32(Length);
+        writer.WriteU32(Lines);
+    }
+
+    public static GeneratedDocument Decode(BincodeReader reader) => new(
+        reader.ReadString(),
+        reader.ReadOption(static r0 => r0.ReadString()),
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadU32(),
+        reader.ReadU32());
+}
+
+/// <param name="Names">Fully qualified names (<c>Shop.Cart</c>, <c>Shop.Cart.Add</c>, <c>System.Text.Json.JsonSerializer.Serialize</c>).</param>
+/// <param name="SignaturesOnly">A type's members are written without their bodies.</param>
+public sealed partial record SymbolSourcesRequest(
+    ValueList<string> Names,
+    bool SignaturesOnly) : IBincode<SymbolSourcesRequest>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteSeq(Names, static (w0, v0) => w0.WriteString(v0));
+        writer.WriteBool(SignaturesOnly);
+    }
+
+    public static SymbolSourcesRequest Decode(BincodeReader reader) => new(
+        reader.ReadSeq(static r0 => r0.ReadString()),
+        reader.ReadBool());
+}
+
+/// <param name="Entries">In the order the names were asked.</param>
+public sealed partial record SymbolSourceList(
+    ValueList<SymbolSourceEntry> Entries) : IBincode<SymbolSourceList>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteSeq(Entries, static (w0, v0) => v0.Encode(w0));
+    }
+
+    public static SymbolSourceList Decode(BincodeReader reader) => new(
+        reader.ReadSeq(static r0 => SymbolSourceEntry.Decode(r0)));
+}
+
+/// <param name="Declarations">Every symbol the name matches (each overload), each declaration of it.</param>
+/// <param name="Error">Why the name matched nothing.</param>
+public sealed partial record SymbolSourceEntry(
+    string Name,
+    ValueList<SymbolDeclaration> Declarations,
+    HostError? Error) : IBincode<SymbolSourceEntry>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(Name);
+        writer.WriteSeq(Declarations, static (w0, v0) => v0.Encode(w0));
+        writer.WriteOption(Error, static (w0, v0) => v0.Encode(w0));
+    }
+
+    public static SymbolSourceEntry Decode(BincodeReader reader) => new(
+        reader.ReadString(),
+        reader.ReadSeq(static r0 => SymbolDeclaration.Decode(r0)),
+        reader.ReadOption(static r0 => HostError.Decode(r0)));
+}
+
+/// <param name="Span">The whole declaration; <c>file</c> is the path or virtual path.</param>
+public sealed partial record SymbolDeclaration(
+    SymbolSummary Symbol,
+    Span Span,
+    SourceOrigin Origin,
+    string Text) : IBincode<SymbolDeclaration>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        Symbol.Encode(writer);
+        Span.Encode(writer);
+        writer.Write(Origin);
+        writer.WriteString(Text);
+    }
+
+    public static SymbolDeclaration Decode(BincodeReader reader) => new(
+        SymbolSummary.Decode(reader),
+        Span.Decode(reader),
+        reader.ReadSourceOrigin(),
+        reader.ReadString());
+}
+
 /// <summary>A catalog code of <c>crates/protocol/src/error.rs</c>.</summary>
 public enum ErrorCode : uint
 {
@@ -3439,6 +3707,14 @@ public static class EnumCodec
     {
         var index = reader.ReadVariant();
         return index < 4 ? (TestFramework)index : throw BincodeReader.UnknownVariant(nameof(TestFramework), index);
+    }
+
+    public static void Write(this BincodeWriter writer, SourceOrigin value) => writer.WriteVariant((uint)value);
+
+    public static SourceOrigin ReadSourceOrigin(this BincodeReader reader)
+    {
+        var index = reader.ReadVariant();
+        return index < 4 ? (SourceOrigin)index : throw BincodeReader.UnknownVariant(nameof(SourceOrigin), index);
     }
 
     public static void Write(this BincodeWriter writer, ErrorCode value) => writer.WriteVariant((uint)value);

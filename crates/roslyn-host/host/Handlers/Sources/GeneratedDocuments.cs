@@ -1,0 +1,91 @@
+using Microsoft.CodeAnalysis;
+using RoslynMcp.Host.Protocol;
+using RoslynMcp.Host.Workspace;
+
+namespace RoslynMcp.Host.Handlers.Sources;
+
+/// <summary>
+/// The documents source generators add to a project. Roslyn writes each one's path as
+/// <c>&lt;base&gt;/&lt;generator assembly&gt;/&lt;generator type&gt;/&lt;hint name&gt;</c>, a file that is not on
+/// disk; answers name it by a virtual path instead, <c>roslyn-mcp://generated/&lt;project&gt;/&lt;generator
+/// type&gt;/&lt;hint name&gt;</c>, which <see cref="FindAsync"/> turns back into the document.
+/// </summary>
+public static class GeneratedDocuments
+{
+    public const string Scheme = "roslyn-mcp://generated/";
+
+    private static readonly AsyncLocal<Solution?> answering = new();
+
+    /// <summary>The solution the current request is answered from: places in its generated documents get virtual paths.</summary>
+    public static void Answering(Solution solution) => answering.Value = solution;
+
+    /// <summary>The path an answer gives a place in <paramref name="tree"/>: virtual for a generated document.</summary>
+    public static string PathOf(SyntaxTree? tree, string path) =>
+        tree is not null && answering.Value?.GetDocument(tree) is SourceGeneratedDocument generated ? VirtualPath(generated.Project, generated) : path;
+
+    /// <summary>Who wrote a generated document: the generator's assembly and type, out of the path Roslyn gives it.</summary>
+    public readonly record struct Generator(string Assembly, string Type);
+
+    public static Generator GeneratorOf(SourceGeneratedDocument document)
+    {
+        var folder = Path.GetDirectoryName(document.FilePath![..^document.HintName.Length].TrimEnd('/', '\\')) ?? "";
+        var type = document.FilePath![..^document.HintName.Length].TrimEnd('/', '\\');
+        return new Generator(Path.GetFileName(folder), Path.GetFileName(type));
+    }
+
+    public static string VirtualPath(Project project, SourceGeneratedDocument document) =>
+        $"{Scheme}{project.Name}/{GeneratorOf(document).Type}/{document.HintName}";
+
+    /// <summary>The generated document a virtual path names, or null.</summary>
+    public static async Task<SourceGeneratedDocument?> FindAsync(Solution solution, string path, CancellationToken cancellationToken)
+    {
+        if (!path.StartsWith(Scheme, StringComparison.Ordinal))
+        {
+            return null;
+        }
+        foreach (var project in solution.Projects.Where(p => path.StartsWith($"{Scheme}{p.Name}/", StringComparison.Ordinal)))
+        {
+            foreach (var document in await project.GetSourceGeneratedDocumentsAsync(cancellationToken))
+            {
+                if (VirtualPath(project, document) == path)
+                {
+                    return document;
+                }
+            }
+        }
+        return null;
+    }
+
+    /// <summary>Lines as editors count them: a final line end starts no line of its own.</summary>
+    private static int LineCount(Microsoft.CodeAnalysis.Text.SourceText text) =>
+        text.Lines.Count - (text.Lines[^1].Span.IsEmpty ? 1 : 0);
+
+    public static async Task<GeneratedDocumentList> ListAsync(Solution solution, ProjectRequest request, CancellationToken cancellationToken)
+    {
+        var listed = new List<GeneratedDocument>();
+        foreach (var project in ProjectLookup.Find(solution, request.Project))
+        {
+            var framework = TargetFrameworks.Compiled(solution, project);
+            foreach (var document in await project.GetSourceGeneratedDocumentsAsync(cancellationToken))
+            {
+                var text = await document.GetTextAsync(cancellationToken);
+                var generator = GeneratorOf(document);
+                listed.Add(new GeneratedDocument(
+                    project.FilePath ?? project.Name,
+                    framework.Length == 0 ? null : framework,
+                    generator.Type,
+                    generator.Assembly,
+                    document.HintName,
+                    VirtualPath(project, document),
+                    (uint)text.Length,
+                    (uint)LineCount(text)));
+            }
+        }
+        return new GeneratedDocumentList(listed
+            .OrderBy(d => d.Project, StringComparer.Ordinal)
+            .ThenBy(d => d.Framework, StringComparer.Ordinal)
+            .ThenBy(d => d.Generator, StringComparer.Ordinal)
+            .ThenBy(d => d.HintName, StringComparer.Ordinal)
+            .ToValueList());
+    }
+}

@@ -1,0 +1,212 @@
+using System.Text.Json.Nodes;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using RoslynMcp.Host.Protocol;
+using ProtocolSpan = RoslynMcp.Host.Protocol.Span;
+
+namespace RoslynMcp.Host.Handlers.Sources;
+
+/// <summary>A referenced assembly's type read as C#: the text, parsed, under its virtual path.</summary>
+public sealed record MetadataDocument(string Path, SourceOrigin Origin, string Assembly, SyntaxTree Tree);
+
+/// <summary>
+/// The documents of referenced assemblies' types, under <c>roslyn-mcp://metadata/&lt;assembly&gt;/&lt;version&gt;/&lt;Namespace.Type&gt;.cs</c>
+/// (a top-level type's metadata name, <c>List`1</c> for <c>List&lt;T&gt;</c>). The text is the source the PDB embeds
+/// when it does, else the decompiled type. Documents are kept per assembly version (a version's text never
+/// changes) until their total size passes a bound, least recently used first.
+/// </summary>
+public sealed class MetadataDocuments(long keptCharacters, int keptDecompilers)
+{
+    public const string Scheme = "roslyn-mcp://metadata/";
+
+    /// <summary>One per host: every request of the solution shares what was decompiled.</summary>
+    public static MetadataDocuments Shared { get; } = new(keptCharacters: 8L * 1024 * 1024, keptDecompilers: 4);
+
+    private readonly Decompilation decompilation = new(keptDecompilers);
+    private readonly object gate = new();
+    private readonly LinkedList<MetadataDocument> kept = new();
+    private readonly Dictionary<string, LinkedListNode<MetadataDocument>> byPath = new(StringComparer.Ordinal);
+    private long keptLength;
+
+    public static string VirtualPath(INamedTypeSymbol topLevel) =>
+        $"{Scheme}{topLevel.ContainingAssembly.Identity.Name}/{topLevel.ContainingAssembly.Identity.Version}/{MetadataName(topLevel)}.cs";
+
+    private static string MetadataName(INamedTypeSymbol type) =>
+        type.ContainingNamespace is { IsGlobalNamespace: false } ns ? $"{ns.ToDisplayString()}.{type.MetadataName}" : type.MetadataName;
+
+    /// <summary>Where a symbol of a referenced assembly reads as C#; null for one in source, or without a type.</summary>
+    public async Task<MetadataSource?> PlaceOfAsync(Solution solution, ISymbol symbol, CancellationToken cancellationToken)
+    {
+        if (!SymbolFormat.IsMetadata(symbol) || TopLevel(symbol) is not { } type)
+        {
+            return null;
+        }
+        MetadataDocument? document;
+        try
+        {
+            document = await DocumentOfAsync(solution, type, cancellationToken);
+        }
+        catch (Exception e) when (e is not OperationCanceledException)
+        {
+            // A place is extra to a definition's answer: one the decompiler cannot make leaves it out.
+            Log.Warn($"no source for {type.ToDisplayString()}: {e.GetType().Name}: {e.Message}");
+            return null;
+        }
+        if (document is null)
+        {
+            return null;
+        }
+        var root = await document.Tree.GetRootAsync(cancellationToken);
+        var declaration = Declarations.Find(root, symbol) ?? Declarations.Find(root, type);
+        var at = declaration is null ? root.GetFirstToken().Span : Declarations.Identifier(declaration).Span;
+        var text = await document.Tree.GetTextAsync(cancellationToken);
+        return new MetadataSource(SpanOf(document, at), SymbolFormat.LineText(text, at.Start), document.Origin);
+    }
+
+    public static ProtocolSpan SpanOf(MetadataDocument document, Microsoft.CodeAnalysis.Text.TextSpan span)
+    {
+        var lines = document.Tree.GetLineSpan(span);
+        return new ProtocolSpan(
+            document.Path,
+            (uint)lines.StartLinePosition.Line + 1,
+            (uint)lines.StartLinePosition.Character + 1,
+            (uint)lines.EndLinePosition.Line + 1,
+            (uint)lines.EndLinePosition.Character + 1);
+    }
+
+    /// <summary>The outermost type containing the symbol (the symbol itself for a top-level type).</summary>
+    public static INamedTypeSymbol? TopLevel(ISymbol symbol)
+    {
+        var type = symbol as INamedTypeSymbol ?? symbol.ContainingType;
+        while (type?.ContainingType is { } outer)
+        {
+            type = outer;
+        }
+        return type?.OriginalDefinition;
+    }
+
+    /// <summary>The document a virtual path names, made when it is not kept; SOURCE_FILE_NOT_FOUND when no referenced assembly has it.</summary>
+    public async Task<MetadataDocument> ReadAsync(Solution solution, string path, CancellationToken cancellationToken)
+    {
+        if (Kept(path) is { } document)
+        {
+            return document;
+        }
+        var parts = path[Scheme.Length..].Split('/');
+        if (parts.Length == 3 && parts[2].EndsWith(".cs", StringComparison.Ordinal))
+        {
+            var typeName = parts[2][..^3];
+            foreach (var project in solution.Projects)
+            {
+                var compilation = await project.GetCompilationAsync(cancellationToken);
+                var type = compilation?.References
+                    .Select(compilation.GetAssemblyOrModuleSymbol)
+                    .OfType<IAssemblySymbol>()
+                    .Where(a => a.Identity.Name == parts[0] && a.Identity.Version.ToString() == parts[1])
+                    .Select(a => a.GetTypeByMetadataName(typeName))
+                    .FirstOrDefault(t => t is not null);
+                if (type is not null && await DocumentOfAsync(solution, type, cancellationToken) is { } made)
+                {
+                    return made;
+                }
+            }
+        }
+        throw HostErrorException.Create(
+            ErrorCode.SourceFileNotFound,
+            $"No referenced assembly of the solution has the type '{path}' names",
+            new JsonObject { ["path"] = path },
+            $"Use a path a definition answered, of the form {Scheme}<assembly>/<version>/<Namespace.Type>.cs");
+    }
+
+    /// <summary>The type's document, kept or made; null when no project references its assembly as a file.</summary>
+    public async Task<MetadataDocument?> DocumentOfAsync(Solution solution, INamedTypeSymbol type, CancellationToken cancellationToken)
+    {
+        var path = VirtualPath(type);
+        if (Kept(path) is { } document)
+        {
+            return document;
+        }
+        var (assemblyPath, folders) = await AssemblyFileAsync(solution, type.ContainingAssembly, cancellationToken);
+        if (assemblyPath is null)
+        {
+            return null;
+        }
+        var assembly = type.ContainingAssembly.Identity.GetDisplayName();
+        var made = await Task.Run(() => Make(path, assembly, assemblyPath, type, folders), cancellationToken);
+        Keep(made);
+        return made;
+    }
+
+    private MetadataDocument Make(string path, string assembly, string assemblyPath, INamedTypeSymbol type, IEnumerable<string> folders)
+    {
+        if (EmbeddedSources.Read(assemblyPath, type) is { } source)
+        {
+            return new MetadataDocument(path, SourceOrigin.EmbeddedSource, assembly, CSharpSyntaxTree.ParseText(source, path: path));
+        }
+        var (text, from) = decompilation.Decompile(assemblyPath, MetadataName(type), folders);
+        var header = $"// {assembly}\n// Decompiled from {Path.GetFileName(from)} with ICSharpCode.Decompiler {Decompilation.EngineVersion}\n\n";
+        return new MetadataDocument(path, SourceOrigin.Decompiled, assembly, CSharpSyntaxTree.ParseText(header + text, path: path));
+    }
+
+    /// <summary>The file a project references the assembly by, and the folders of all its references (for the decompiler's resolver).</summary>
+    private static async Task<(string? Path, IReadOnlyList<string> Folders)> AssemblyFileAsync(
+        Solution solution, IAssemblySymbol assembly, CancellationToken cancellationToken)
+    {
+        foreach (var project in solution.Projects)
+        {
+            var compilation = await project.GetCompilationAsync(cancellationToken);
+            if (compilation is null)
+            {
+                continue;
+            }
+            foreach (var reference in compilation.References.OfType<PortableExecutableReference>())
+            {
+                if (compilation.GetAssemblyOrModuleSymbol(reference) is IAssemblySymbol referenced
+                    && referenced.Identity.Equals(assembly.Identity) && reference.FilePath is { } file)
+                {
+                    var folders = compilation.References.OfType<PortableExecutableReference>()
+                        .Select(r => Path.GetDirectoryName(r.FilePath))
+                        .OfType<string>()
+                        .Distinct(StringComparer.Ordinal)
+                        .ToList();
+                    return (file, folders);
+                }
+            }
+        }
+        return (null, []);
+    }
+
+    private MetadataDocument? Kept(string path)
+    {
+        lock (gate)
+        {
+            if (!byPath.TryGetValue(path, out var node))
+            {
+                return null;
+            }
+            kept.Remove(node);
+            kept.AddFirst(node);
+            return node.Value;
+        }
+    }
+
+    private void Keep(MetadataDocument document)
+    {
+        lock (gate)
+        {
+            if (byPath.ContainsKey(document.Path))
+            {
+                return;
+            }
+            byPath[document.Path] = kept.AddFirst(document);
+            keptLength += document.Tree.Length;
+            while (keptLength > keptCharacters && kept.Count > 1)
+            {
+                var last = kept.Last!.Value;
+                keptLength -= last.Tree.Length;
+                byPath.Remove(last.Path);
+                kept.RemoveLast();
+            }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+using Microsoft.CodeAnalysis;
+
+namespace RoslynMcp.Host.Handlers.Sources;
+
+/// <summary>
+/// Symbols by name: a documentation comment id (<c>M:Shop.Cart.Add(System.Int32)</c>), a type's metadata name
+/// (<c>Shop.Cart</c>, <c>Shop.Outer+Inner</c>, <c>System.Collections.Generic.List`1</c>), or a type's name and a
+/// member's (<c>Shop.Cart.Add</c>: every overload; <c>Shop.Cart.Cart</c> or <c>Shop.Cart..ctor</c>: its
+/// constructors). Generic arity may be left out (<c>System.Collections.Generic.List</c>).
+/// </summary>
+public static class SymbolNames
+{
+    public static List<ISymbol> Resolve(IEnumerable<Compilation> compilations, string name)
+    {
+        name = name.Trim();
+        var found = new List<ISymbol>();
+        foreach (var compilation in compilations)
+        {
+            found.AddRange(InCompilation(compilation, name));
+        }
+        // Each project's compilation has its own symbols: one per declaration key and assembly.
+        return found
+            .Select(s => s.OriginalDefinition)
+            .DistinctBy(s => (SymbolFormat.KeyOf(s), s.ContainingAssembly?.Identity.ToString()))
+            .ToList();
+    }
+
+    private static IEnumerable<ISymbol> InCompilation(Compilation compilation, string name)
+    {
+        if (name.Length > 2 && name[1] == ':')
+        {
+            return DocumentationCommentId.GetSymbolsForDeclarationId(name, compilation);
+        }
+        var type = TypeNamed(compilation, name);
+        if (type is not null)
+        {
+            return [type];
+        }
+        var ctor = name.EndsWith("..ctor", StringComparison.Ordinal) || name.EndsWith(".#ctor", StringComparison.Ordinal);
+        var dot = ctor ? name.Length - 6 : name.LastIndexOf('.');
+        if (dot <= 0)
+        {
+            return [];
+        }
+        var container = TypeNamed(compilation, name[..dot]);
+        var member = name[(dot + 1)..];
+        if (container is null)
+        {
+            return [];
+        }
+        return ctor || member == container.Name
+            ? container.InstanceConstructors.Concat(container.StaticConstructors).Where(c => !c.IsImplicitlyDeclared)
+            : container.GetMembers(member);
+    }
+
+    private static INamedTypeSymbol? TypeNamed(Compilation compilation, string name)
+    {
+        if (compilation.GetTypeByMetadataName(name) is { } exact)
+        {
+            return exact;
+        }
+        // Without its arity: the first of List`1, List`2... that exists.
+        for (var arity = 1; arity <= 8 && !name.Contains('`'); arity++)
+        {
+            if (compilation.GetTypeByMetadataName($"{name}`{arity}") is { } generic)
+            {
+                return generic;
+            }
+        }
+        // Nested types written with dots (Shop.Outer.Inner).
+        var dot = name.LastIndexOf('.');
+        return dot > 0 && TypeNamed(compilation, name[..dot]) is { } outer
+            ? outer.GetTypeMembers(name[(dot + 1)..]).FirstOrDefault()
+            : null;
+    }
+}

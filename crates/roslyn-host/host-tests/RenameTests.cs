@@ -50,6 +50,20 @@ public sealed class RenameTests(RenameSolution fixture, ITestOutputHelper output
     }
 
     [Fact]
+    public async Task AStructWhoseConstructorsDocumentationNamesItRenames()
+    {
+        const string reader = "Core/Traps/LineReader.cs";
+        var plan = await fixture.RenamePlanAsync(Rename(fixture, reader, 4, 15, "TextLineReader"));
+
+        var text = plan.Edit(fixture, reader).NewText;
+        Assert.Contains("public struct TextLineReader\n", text);
+        Assert.Contains("/// Initializes a new instance of the <see cref=\"TextLineReader\"/> struct.", text);
+        Assert.Contains("    public TextLineReader(string text)\n", text);
+        Assert.Equal(3u, plan.References);
+        await fixture.Solution.AssertCompilesAsync(plan.Edits);
+    }
+
+    [Fact]
     public async Task ClassKeepsItsFileWhenNotAsked()
     {
         var plan = await fixture.RenamePlanAsync(Rename(fixture, Invoice, 6, 12, "Bill"));

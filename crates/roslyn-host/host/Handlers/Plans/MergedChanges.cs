@@ -64,10 +64,7 @@ internal sealed class MergedChanges(Solution original)
                 }
                 foreach (var change in changes)
                 {
-                    if (Minimal(oldText, change) is { } minimal)
-                    {
-                        set.Add(minimal);
-                    }
+                    set.UnionWith(WordDiff.Split(change.Span.Start, oldText.ToString(change.Span), change.NewText ?? ""));
                 }
             }
         }
@@ -129,30 +126,5 @@ internal sealed class MergedChanges(Solution original)
             }
         }
         return position + shift;
-    }
-
-    /// <summary>The change without the text it leaves as it was at either end; null when it changes nothing.</summary>
-    private static TextChange? Minimal(SourceText text, TextChange change)
-    {
-        var oldText = text.ToString(change.Span);
-        var newText = change.NewText ?? "";
-        var prefix = 0;
-        while (prefix < oldText.Length && prefix < newText.Length && oldText[prefix] == newText[prefix])
-        {
-            prefix++;
-        }
-        var suffix = 0;
-        while (suffix < oldText.Length - prefix && suffix < newText.Length - prefix
-            && oldText[^(suffix + 1)] == newText[^(suffix + 1)])
-        {
-            suffix++;
-        }
-        if (prefix == oldText.Length && prefix == newText.Length)
-        {
-            return null;
-        }
-        return new TextChange(
-            new TextSpan(change.Span.Start + prefix, oldText.Length - prefix - suffix),
-            newText[prefix..^suffix]);
     }
 }

@@ -16,6 +16,7 @@ mod fairness;
 mod files;
 mod find_tests;
 mod fuzz;
+mod install;
 mod lifecycle;
 mod move_files;
 mod move_refusals;

@@ -1,13 +1,17 @@
 //! Project tasks. `cargo xtask codegen` writes the C# side of the host protocol from the Rust types;
 //! `cargo xtask codegen --check` fails when the committed file differs from what it would write.
 //! `cargo xtask corpus <out-dir>` writes a large generated C# solution for the benches (`corpus.rs`).
+//! `cargo xtask dist` builds a release and writes the .NET tool packages and the archive into `target/dist/`
+//! (`dist.rs`).
 
 mod corpus;
 mod csharp;
+mod dist;
 mod model;
 
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 const MESSAGES: &str = "crates/protocol/src/host/messages.rs";
 const CATALOG: &str = "crates/protocol/src/error.rs";
@@ -31,8 +35,73 @@ fn main() -> Result<()> {
             Ok(())
         }
         ["corpus", args @ ..] => corpus::run(args),
-        _ => bail!("usage: cargo xtask codegen [--check]\n       {}", corpus::USAGE),
+        ["dist"] => release(&root()),
+        _ => bail!("usage: cargo xtask codegen [--check]\n       cargo xtask dist\n       {}", corpus::USAGE),
     }
+}
+
+/// A release build of the binary and the host its build script published, packaged for this machine's runtime
+/// identifier into `target/dist/`.
+fn release(root: &Path) -> Result<()> {
+    let output = Command::new(env!("CARGO"))
+        .args([
+            "build",
+            "--release",
+            "-p",
+            "broker",
+            "--bin",
+            dist::COMMAND,
+            "--message-format=json-render-diagnostics",
+        ])
+        .current_dir(root)
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .context("running cargo build --release")?;
+    if !output.status.success() {
+        bail!("cargo build --release failed ({})", output.status);
+    }
+    let messages = String::from_utf8_lossy(&output.stdout);
+    let field = |reason: &str, package: &str, key: &str| {
+        messages
+            .lines()
+            .filter(|line| line.contains(&format!("\"reason\":\"{reason}\"")) && line.contains(package))
+            .find_map(|line| json_string(line, key))
+            .with_context(|| format!("cargo reported no {key} of {package}"))
+    };
+    let host = PathBuf::from(field("build-script-executed", "roslyn-host", "out_dir")?).join("roslyn-host");
+    if !host.join("RoslynMcp.Host.dll").is_file() {
+        bail!("the Roslyn host was not built into {} (see the build's warnings)", host.display());
+    }
+    let binary = PathBuf::from(field("compiler-artifact", "broker", "executable")?);
+    let (readme, licence) = (root.join("README.md"), root.join("LICENSE"));
+    let rid = dist::current_rid();
+    let build = dist::Build {
+        binary: &binary,
+        host: &host,
+        version: env!("CARGO_PKG_VERSION"),
+        rid: &rid,
+        documents: &[&readme, &licence],
+    };
+    for written in dist::package(&build, &root.join("target/dist"))? {
+        let size = std::fs::metadata(&written)?.len();
+        println!("wrote {} ({:.1} MiB)", written.display(), size as f64 / (1024.0 * 1024.0));
+    }
+    Ok(())
+}
+
+/// The string value of `"key":"..."` in one of cargo's JSON messages.
+fn json_string(line: &str, key: &str) -> Option<String> {
+    let start = line.find(&format!("\"{key}\":\""))? + key.len() + 4;
+    let mut value = String::new();
+    let mut chars = line[start..].chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => return Some(value),
+            '\\' => value.push(chars.next()?),
+            c => value.push(c),
+        }
+    }
+    None
 }
 
 fn root() -> PathBuf {
@@ -52,6 +121,14 @@ fn committed(root: &Path) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_string_is_read_out_of_a_cargo_message() {
+        let line = r#"{"reason":"build-script-executed","package_id":"path+file:///w/crates/roslyn-host#0.1.0","out_dir":"/w/target/release/build/roslyn-host-1/out","x":"a\\b"}"#;
+        assert_eq!(json_string(line, "out_dir").as_deref(), Some("/w/target/release/build/roslyn-host-1/out"));
+        assert_eq!(json_string(line, "x").as_deref(), Some("a\\b"));
+        assert_eq!(json_string(r#"{"executable":null}"#, "executable"), None);
+    }
 
     #[test]
     fn the_committed_csharp_protocol_is_what_the_generator_writes() {

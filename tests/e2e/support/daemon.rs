@@ -186,7 +186,8 @@ impl StateDir {
         std::fs::read_to_string(self.path().join("serve.log")).unwrap_or_default()
     }
 
-    fn env(&self) -> Vec<(&'static str, String)> {
+    /// What every process of this folder is given: the state folder, a free loopback port, the log level.
+    pub fn env(&self) -> Vec<(&'static str, String)> {
         vec![
             ("ROSLYN_MCP_STATE_DIR", self.path().display().to_string()),
             ("ROSLYN_MCP_HTTP", "127.0.0.1:0".to_owned()),

@@ -68,6 +68,8 @@ public sealed class SourcesTests(SourcesSolution fixture)
         Assert.StartsWith("System.Text.Json, Version=10.0.0.0", text.Assembly);
         Assert.Contains("Decompiled from System.Text.Json.dll with ICSharpCode.Decompiler", text.Text);
         Assert.Contains("class JsonSerializer", text.Text);
+        // Its documentation comes from the reference pack's XML, beside the assembly the project references.
+        Assert.Contains("/// <summary>Provides functionality to serialize objects or value types to JSON", text.Text);
         // The reference assembly's bodies are `throw null`: the runtime's implementation has real ones.
         Assert.DoesNotContain("throw null", text.Text);
         Assert.Equal(place.LineText, LineOf(text.Text, place.Span.StartLine).Trim());
@@ -146,6 +148,8 @@ public sealed class SourcesTests(SourcesSolution fixture)
         var nullLogger = Assert.Single(answer.Value.Entries[1].Declarations);
         Assert.Equal(SourceOrigin.Decompiled, nullLogger.Origin);
         Assert.Contains("class NullLogger", nullLogger.Text);
+        Assert.StartsWith("/// <summary>", nullLogger.Text);
+        Assert.Contains("Minimalistic logger that does nothing.", nullLogger.Text);
         Assert.DoesNotContain("return", nullLogger.Text);
     }
 

@@ -30,6 +30,7 @@ mod plans;
 mod project_graph;
 mod public_api;
 mod rename;
+mod routing;
 mod run_tests;
 mod safe_delete;
 mod sessions;

@@ -62,6 +62,11 @@ impl RoslynMcp {
         let host_micros = Arc::new(AtomicU64::new(0));
         let cancel = ClientCancel::token(&context.ct, &context.extensions);
         let cancelled = cancel.clone();
+        // Over HTTP without Mcp-Session-Id (a 2026-07-28 client): no session, so nothing of an earlier call counts.
+        let stateless = context
+            .extensions
+            .get::<axum::http::request::Parts>()
+            .is_some_and(|parts| !parts.headers.contains_key("mcp-session-id"));
         let outcome = async {
             // Health must answer even while the client's roots are unknown; no path passes then.
             let scope = match kind {
@@ -77,6 +82,7 @@ impl RoslynMcp {
                         cancel,
                         progress: Progress::new(context.peer, context.meta.get_progress_token()),
                         host_micros: host_micros.clone(),
+                        stateless,
                     };
                     run(call, input).await
                 }

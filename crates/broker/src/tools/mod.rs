@@ -54,6 +54,9 @@ pub struct Call {
     pub progress: Progress,
     /// Microseconds the Roslyn host spent on this call, reported back in the result's `_meta`.
     pub host_micros: Arc<AtomicU64>,
+    /// An HTTP request without a session (2026-07-28): it names its solution (a proxy routes it by that) and
+    /// nothing of another call, nor the daemon's folder, stands in for it.
+    pub stateless: bool,
 }
 
 /// One document (absolute path), else one project (name or project file), else the whole solution.
@@ -112,6 +115,17 @@ impl Call {
     }
 
     fn target(&self, solution_path: Option<&str>, file: Option<&Path>) -> Result<Target, ToolError> {
+        if self.stateless && solution_path.is_none() {
+            return Err(ToolError::new(
+                protocol::ErrorCode::MISSING_REQUIRED_PARAM,
+                "A request without a session (MCP 2026-07-28 over HTTP) names its solution: solutionPath is required",
+            )
+            .detail("field", "solutionPath")
+            .suggest("Pass solutionPath: the .sln, .slnx or project file the call is about")
+            .suggest(
+                "Clients of 2026-07-28 mirror it into the Mcp-Param-SolutionPath header, which proxies route on",
+            ));
+        }
         let target = resolve::target(solution_path, file, &self.scope, || self.services.registry.loaded())?;
         tracing::Span::current().record("solution", tracing::field::display(target.solution.display()));
         Ok(target)

@@ -32,8 +32,19 @@ use serde_json::{Map, Value};
 /// subschema inlined, no `$ref`), since several model providers refuse references in function parameters.
 pub fn input_schema<T: JsonSchema>() -> Map<String, Value> {
     let settings = SchemaSettings::draft2020_12().with(|s| s.inline_subschemas = true);
-    object_schema(settings.into_generator().into_root_schema_for::<T>())
+    let mut schema = object_schema(settings.into_generator().into_root_schema_for::<T>());
+    if let Some(Value::Object(solution)) =
+        schema.get_mut("properties").and_then(|p| p.as_object_mut()).and_then(|p| p.get_mut("solutionPath"))
+    {
+        solution.insert("x-mcp-header".into(), SOLUTION_HEADER.into());
+    }
+    schema
 }
+
+/// The solution a call needs, mirrored by 2026-07-28 clients into `Mcp-Param-SolutionPath` (SEP-2243) so that a
+/// proxy in front of several daemons routes each call to the one holding its solution without reading bodies;
+/// rmcp refuses a request whose header does not say what its body does (HeaderMismatch, -32020).
+pub const SOLUTION_HEADER: &str = "SolutionPath";
 
 /// The output schema of a tool: its payload or the failure envelope, so that `structuredContent`
 /// conforms whether the call succeeded or not. Shared types stay in `$defs`, once each.

@@ -34,6 +34,7 @@ mod routing;
 mod run_tests;
 mod safe_delete;
 mod sessions;
+mod sharding;
 mod sources;
 mod tools_list;
 mod verify_tests;

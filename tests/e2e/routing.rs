@@ -6,6 +6,7 @@
 
 use crate::support::Fixture;
 use crate::support::daemon::StateDir;
+use crate::support::stateless::{self, result_of};
 use base64::Engine;
 use serde_json::{Value, json};
 
@@ -34,33 +35,7 @@ async fn the_solution_header_is_declared_and_must_say_what_the_body_says() {
     let solution = shop.file("Shop.sln");
     let call = |arguments: Value, header: Option<String>| {
         let (url, token) = (url.clone(), token.clone());
-        async move {
-            let body = json!({
-                "jsonrpc": "2.0", "id": 7, "method": "tools/call",
-                "params": {
-                    "name": "get_project_graph",
-                    "arguments": arguments,
-                    "_meta": {
-                        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-                        "io.modelcontextprotocol/clientCapabilities": {},
-                        "io.modelcontextprotocol/clientInfo": {"name": "routing-e2e", "version": "1"}
-                    }
-                }
-            });
-            let mut request = reqwest::Client::new()
-                .post(&url)
-                .bearer_auth(&token)
-                .header("Accept", "application/json, text/event-stream")
-                .header("MCP-Protocol-Version", "2026-07-28")
-                .header("Mcp-Method", "tools/call")
-                .header("Mcp-Name", "get_project_graph")
-                .json(&body);
-            if let Some(header) = header {
-                request = request.header("Mcp-Param-SolutionPath", header);
-            }
-            let response = request.send().await.expect("POST");
-            (response.status().as_u16(), response.text().await.expect("body"))
-        }
+        async move { stateless::call(&url, &token, "get_project_graph", arguments, Some(header)).await }
     };
 
     let named = json!({"solutionPath": solution});
@@ -90,11 +65,4 @@ async fn the_solution_header_is_declared_and_must_say_what_the_body_says() {
     assert!(refused["structuredContent"]["error"]["suggestions"].to_string().contains("solutionPath"), "{refused}");
     state.terminate().await;
     daemon.wait().expect("the daemon exits");
-}
-
-/// The JSON-RPC result of a response, whether it came as JSON or as one SSE event.
-fn result_of(body: &str) -> Value {
-    let json = body.lines().find_map(|l| l.strip_prefix("data:")).map_or(body, str::trim);
-    let message: Value = serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {body}"));
-    message["result"].clone()
 }

@@ -8,6 +8,7 @@ pub mod hold;
 pub mod large;
 pub mod other_user;
 pub mod schemas;
+pub mod stateless;
 
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::RunningService;

@@ -2,7 +2,6 @@ using System.Reflection.Metadata;
 using System.Reflection.PortableExecutable;
 using ICSharpCode.Decompiler;
 using ICSharpCode.Decompiler.CSharp;
-using ICSharpCode.Decompiler.Documentation;
 using ICSharpCode.Decompiler.Metadata;
 using ICSharpCode.Decompiler.TypeSystem;
 
@@ -18,7 +17,6 @@ public sealed class Decompilation(int keptDecompilers)
 {
     private readonly object gate = new();
     private readonly LinkedList<(string Path, CSharpDecompiler Decompiler)> decompilers = new();
-    private readonly Dictionary<string, IDocumentationProvider?> documentation = new(StringComparer.Ordinal);
 
     public static readonly string EngineVersion =
         typeof(CSharpDecompiler).Assembly.GetName().Version?.ToString(3) ?? "";
@@ -28,36 +26,11 @@ public sealed class Decompilation(int keptDecompilers)
     {
         var path = Implementation(assemblyPath, typeMetadataName) ?? assemblyPath;
         var decompiler = DecompilerFor(path, searchFolders);
-        var comments = DocumentationOf(assemblyPath);
         // A decompiler's type system is not safe for concurrent use.
         lock (decompiler)
         {
-            decompiler.DocumentationProvider = comments;
             return (decompiler.DecompileTypeAsString(new FullTypeName(typeMetadataName)), path);
         }
-    }
-
-    /// <summary>The documentation XML beside an assembly, read once (the few most recent kept); null without one.</summary>
-    private IDocumentationProvider? DocumentationOf(string assemblyPath)
-    {
-        var xml = Path.ChangeExtension(assemblyPath, ".xml");
-        lock (gate)
-        {
-            if (documentation.TryGetValue(xml, out var known))
-            {
-                return known;
-            }
-        }
-        var provider = File.Exists(xml) ? new XmlDocumentationProvider(xml) : null;
-        lock (gate)
-        {
-            if (documentation.Count >= 16)
-            {
-                documentation.Clear();
-            }
-            documentation[xml] = provider;
-        }
-        return provider;
     }
 
     private CSharpDecompiler DecompilerFor(string path, IEnumerable<string> searchFolders)

@@ -1,0 +1,162 @@
+//! Several daemons behind one address: `deploy/haproxy/haproxy.cfg` run by a real HAProxy in front of three
+//! daemons on loopback (the configuration's addresses swapped for free ports, one bearer token for all), and 30
+//! clients of MCP 2026-07-28 over three solutions. Each solution is loaded by exactly one daemon, every answer
+//! is the right solution's, and when the daemon holding a solution is stopped, that solution's next call is
+//! served by another daemon, which loads it (their diagnose and /metrics say so). Needs `haproxy` (CI installs it and sets
+//! ROSLYN_MCP_REQUIRE_HAPROXY=1; elsewhere the test says it was skipped).
+
+use crate::support::daemon::{StateDir, get};
+use crate::support::stateless::{call, result_of};
+use crate::support::{Fixture, eventually};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+const TOKEN: &str = "shared-e2e-token";
+
+#[tokio::test(flavor = "multi_thread")]
+async fn three_daemons_behind_haproxy_each_serve_their_solutions_and_take_over_a_stopped_ones() {
+    if std::process::Command::new("haproxy").arg("-v").output().is_err() {
+        assert!(std::env::var_os("ROSLYN_MCP_REQUIRE_HAPROXY").is_none(), "haproxy is required here");
+        eprintln!("skipped: haproxy is not installed (apt-get install haproxy)");
+        return;
+    }
+    let fixtures = [Fixture::copy("tiny/Alpha"), Fixture::copy("tiny/Beta"), Fixture::copy("tiny/Gamma")];
+    let solutions = [fixtures[0].file("Alpha.csproj"), fixtures[1].file("Beta.csproj"), fixtures[2].file("Gamma.slnx")];
+    let states = [StateDir::default(), StateDir::default(), StateDir::default()];
+    let mut daemons: Vec<_> = states.iter().map(|s| s.serve(&[], &[("ROSLYN_MCP_TOKEN", TOKEN)])).collect();
+    let mut addresses = Vec::new();
+    for state in &states {
+        addresses.push(state.base_url().await.trim_start_matches("http://").to_owned());
+    }
+    let proxy_port = free_port();
+    let config = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../deploy/haproxy/haproxy.cfg"))
+        .expect("deploy/haproxy/haproxy.cfg")
+        .replace("127.0.0.1:7700", &format!("127.0.0.1:{proxy_port}"))
+        .replace("127.0.0.1:7711", &addresses[0])
+        .replace("127.0.0.1:7712", &addresses[1])
+        .replace("127.0.0.1:7713", &addresses[2]);
+    let config_file = states[0].path().join("haproxy.cfg");
+    std::fs::write(&config_file, config).expect("haproxy.cfg");
+    let _proxy = Proxy(
+        std::process::Command::new("haproxy")
+            .arg("-db")
+            .arg("-f")
+            .arg(&config_file)
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("haproxy starts"),
+    );
+    let url = format!("http://127.0.0.1:{proxy_port}/mcp");
+    let health = format!("http://127.0.0.1:{proxy_port}/healthz");
+    let up = eventually(Duration::from_secs(30), || async {
+        reqwest::get(&health).await.ok().filter(|r| r.status().is_success()).map(|_| ())
+    })
+    .await;
+    assert!(up.is_some(), "the proxy answers /healthz");
+
+    // 30 clients, 10 per solution, 3 calls each, all at once.
+    let clients = (0..30).map(|client| {
+        let (url, solution, expected) = (url.clone(), solutions[client % 3].clone(), NAMES[client % 3]);
+        tokio::spawn(async move {
+            for _ in 0..3 {
+                assert_eq!(found(&url, &solution).await, expected);
+            }
+        })
+    });
+    for client in clients {
+        client.await.expect("a client");
+    }
+    let held = holders(&states).await;
+    for solution in &solutions {
+        assert_eq!(held.get(solution).map(Vec::len), Some(1), "{solution} loaded by exactly one daemon: {held:?}");
+    }
+    let mut loaded = 0;
+    for state in &states {
+        let (status, metrics) = get(&format!("{}/metrics", state.base_url().await), Some(TOKEN)).await;
+        assert_eq!(status, 200);
+        let line = metrics.lines().find(|l| l.starts_with("roslyn_mcp_solutions_loaded ")).expect("the gauge");
+        loaded += line.rsplit(' ').next().and_then(|v| v.parse::<u32>().ok()).expect("a count");
+    }
+    assert_eq!(loaded, 3, "the daemons' /metrics count each solution once");
+
+    // Stop the daemon holding Alpha: its next call goes to another daemon, which loads it.
+    let stopped = held[&solutions[0]][0];
+    states[stopped].terminate().await;
+    let _ = daemons[stopped].wait();
+    let moved = eventually(Duration::from_secs(60), || async {
+        let (status, body) = call(&url, TOKEN, "search_symbols", query(&solutions[0]), None).await;
+        (status == 200 && names_in(&result_of(&body)) == NAMES[0]).then_some(())
+    })
+    .await;
+    assert!(moved.is_some(), "Alpha is served again once its daemon is down");
+    let held = holders(&states).await;
+    let now = &held[&solutions[0]];
+    assert_eq!(now.len(), 1, "{held:?}");
+    assert_ne!(now[0], stopped);
+    for solution in &solutions[1..] {
+        assert_eq!(found(&url, solution).await, NAMES[solutions.iter().position(|s| s == solution).expect("known")]);
+    }
+
+    for (index, state) in states.iter().enumerate() {
+        if index != stopped {
+            state.terminate().await;
+            let _ = daemons[index].wait();
+        }
+    }
+}
+
+/// The type each tiny fixture declares.
+const NAMES: [&str; 3] = ["AlphaThing", "BetaThing", "GammaThing"];
+
+fn query(solution: &str) -> Value {
+    json!({"query": "Thing", "solutionPath": solution})
+}
+
+/// The names search_symbols finds for "Thing" in `solution`, through the proxy.
+async fn found(url: &str, solution: &str) -> String {
+    let (status, body) = call(url, TOKEN, "search_symbols", query(solution), None).await;
+    assert_eq!(status, 200, "{body}");
+    names_in(&result_of(&body))
+}
+
+fn names_in(result: &Value) -> String {
+    let symbols = result["structuredContent"]["symbols"].as_array().cloned().unwrap_or_default();
+    let mut names: Vec<String> = symbols.iter().filter_map(|s| s["name"].as_str().map(str::to_owned)).collect();
+    names.sort();
+    names.join(",")
+}
+
+/// Each loaded solution, with the daemons (by index) whose diagnose lists it.
+async fn holders(states: &[StateDir]) -> BTreeMap<String, Vec<usize>> {
+    let mut held: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (index, state) in states.iter().enumerate() {
+        if state.info().and_then(|i| i["pid"].as_u64()).is_none_or(|pid| !crate::support::alive(pid as u32)) {
+            continue;
+        }
+        let url = format!("{}/mcp", state.base_url().await);
+        let (status, body) = call(&url, TOKEN, "diagnose", json!({}), None).await;
+        assert_eq!(status, 200, "{body}");
+        let diagnose = result_of(&body)["structuredContent"].clone();
+        for workspace in diagnose["workspaces"].as_array().into_iter().flatten() {
+            if let Some(solution) = workspace["solutionPath"].as_str() {
+                held.entry(solution.to_owned()).or_default().push(index);
+            }
+        }
+    }
+    held
+}
+
+/// HAProxy, stopped however the test ends.
+struct Proxy(std::process::Child);
+
+impl Drop for Proxy {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").expect("a free port").local_addr().expect("address").port()
+}

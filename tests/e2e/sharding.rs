@@ -6,6 +6,7 @@
 //! ROSLYN_MCP_REQUIRE_HAPROXY=1; elsewhere the test says it was skipped).
 
 use crate::support::daemon::{StateDir, get};
+use crate::support::haproxy::{self, Proxy};
 use crate::support::stateless::{call, result_of};
 use crate::support::{Fixture, eventually};
 use serde_json::{Value, json};
@@ -16,7 +17,7 @@ const TOKEN: &str = "shared-e2e-token";
 
 #[tokio::test(flavor = "multi_thread")]
 async fn three_daemons_behind_haproxy_each_serve_their_solutions_and_take_over_a_stopped_ones() {
-    if std::process::Command::new("haproxy").arg("-v").output().is_err() {
+    if !haproxy::installed() {
         assert!(std::env::var_os("ROSLYN_MCP_REQUIRE_HAPROXY").is_none(), "haproxy is required here");
         eprintln!("skipped: haproxy is not installed (apt-get install haproxy)");
         return;
@@ -29,26 +30,9 @@ async fn three_daemons_behind_haproxy_each_serve_their_solutions_and_take_over_a
     for state in &states {
         addresses.push(state.base_url().await.trim_start_matches("http://").to_owned());
     }
-    let proxy_port = free_port();
-    let config = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../deploy/haproxy/haproxy.cfg"))
-        .expect("deploy/haproxy/haproxy.cfg")
-        .replace("127.0.0.1:7700", &format!("127.0.0.1:{proxy_port}"))
-        .replace("127.0.0.1:7711", &addresses[0])
-        .replace("127.0.0.1:7712", &addresses[1])
-        .replace("127.0.0.1:7713", &addresses[2]);
-    let config_file = states[0].path().join("haproxy.cfg");
-    std::fs::write(&config_file, config).expect("haproxy.cfg");
-    let _proxy = Proxy(
-        std::process::Command::new("haproxy")
-            .arg("-db")
-            .arg("-f")
-            .arg(&config_file)
-            .stdout(std::process::Stdio::null())
-            .spawn()
-            .expect("haproxy starts"),
-    );
-    let url = format!("http://127.0.0.1:{proxy_port}/mcp");
-    let health = format!("http://127.0.0.1:{proxy_port}/healthz");
+    let behind: Vec<&str> = addresses.iter().map(String::as_str).collect();
+    let proxy = Proxy::start(&behind, states[0].path(), std::process::Stdio::inherit());
+    let (url, health) = (proxy.url("/mcp"), proxy.url("/healthz"));
     let up = eventually(Duration::from_secs(30), || async {
         reqwest::get(&health).await.ok().filter(|r| r.status().is_success()).map(|_| ())
     })
@@ -145,18 +129,4 @@ async fn holders(states: &[StateDir]) -> BTreeMap<String, Vec<usize>> {
         }
     }
     held
-}
-
-/// HAProxy, stopped however the test ends.
-struct Proxy(std::process::Child);
-
-impl Drop for Proxy {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").expect("a free port").local_addr().expect("address").port()
 }

@@ -15,12 +15,13 @@ use stats::{ms, percentiles, quantile};
 use std::time::{Duration, Instant};
 use support::Fixture;
 use support::daemon::StateDir;
+use support::haproxy::{self, Proxy};
 use support::stateless::result_of;
 
 const TOKEN: &str = "proxy-bench-token";
 
 fn main() {
-    if std::process::Command::new("haproxy").arg("-v").output().is_err() {
+    if !haproxy::installed() {
         eprintln!("haproxy is not installed (apt-get install haproxy)");
         return;
     }
@@ -31,27 +32,9 @@ fn main() {
         let state = StateDir::default();
         let mut daemon = state.serve(&[], &[("ROSLYN_MCP_TOKEN", TOKEN)]);
         let address = state.base_url().await.trim_start_matches("http://").to_owned();
-        let port = std::net::TcpListener::bind("127.0.0.1:0").expect("port").local_addr().expect("address").port();
-        let config = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../deploy/haproxy/haproxy.cfg"))
-            .expect("deploy/haproxy/haproxy.cfg")
-            .replace("127.0.0.1:7700", &format!("127.0.0.1:{port}"))
-            .replace("127.0.0.1:7711", &address)
-            .lines()
-            .filter(|l| !l.contains("127.0.0.1:7712") && !l.contains("127.0.0.1:7713"))
-            .collect::<Vec<_>>()
-            .join("\n");
-        let config_file = state.path().join("haproxy.cfg");
-        std::fs::write(&config_file, config + "\n").expect("haproxy.cfg");
-        let mut proxy = std::process::Command::new("haproxy")
-            .arg("-db")
-            .arg("-f")
-            .arg(&config_file)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("haproxy");
+        let proxy = Proxy::start(&[&address], state.path(), std::process::Stdio::null());
         let direct = format!("http://{address}/mcp");
-        let proxied = format!("http://127.0.0.1:{port}/mcp");
+        let proxied = proxy.url("/mcp");
         let arguments = json!({
             "filePath": shop.file("src/Shop.Core/Models/Customer.cs"), "line": 6, "column": 14,
             "solutionPath": shop.file("Shop.sln"),
@@ -85,8 +68,7 @@ fn main() {
             p99 - d99,
             p50 / d50
         );
-        let _ = proxy.kill();
-        let _ = proxy.wait();
+        drop(proxy);
         state.terminate().await;
         let _ = daemon.wait();
     });

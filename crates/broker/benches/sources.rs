@@ -5,7 +5,8 @@
 //! which lives in the runtime's System.Private.CoreLib (the largest framework assembly; the reference
 //! assembly the project compiles against forwards it there). Measured: the first answer after the warm-up
 //! (the decompiler's type system built, the type decompiled and parsed), then cached ones (the document kept),
-//! a second type of the same assembly (the decompiler kept), and read_source of the whole document; against
+//! a second type of the same assembly (the decompiler kept), read_source of the whole document, get_symbol_source
+//! of five names and list_generated_documents of the library; against
 //! the decompiler alone on that type in a process of its own (`benches/probe decompile`): first (its type
 //! system built) and warm.
 //!
@@ -78,6 +79,28 @@ fn main() {
         let whole = server.ok("read_source", read.clone()).await;
         println!("read_source of the document: {} lines", whole["totalLines"]);
         report("read_source", "2000 lines, kept", measure(&server, "read_source", calls, |_| read.clone()).await);
+        // Several declarations at once: the library's own (5 target frameworks), a framework member, an unknown name.
+        let names = json!({"symbols": [
+            "Markdig.Markdown.ToHtml", "Markdig.Helpers.StringSlice", "Markdig.Parsers.BlockProcessor",
+            "System.String.IsNullOrEmpty", "Markdig.Nope"
+        ], "signaturesOnly": true});
+        let first = measure(&server, "get_symbol_source", 1, |_| names.clone()).await;
+        let answer = server.ok("get_symbol_source", names.clone()).await;
+        let declarations: Vec<usize> = answer["symbols"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|e| e["declarations"].as_array().map_or(0, Vec::len))
+            .collect();
+        println!(
+            "get_symbol_source of 5 names (declarations each: {declarations:?}), first: end to end {:.0} ms, host {:.0} ms",
+            first.0[0], first.1[0]
+        );
+        report("get_symbol_source", "the same 5 names", measure(&server, "get_symbol_source", calls, |_| names.clone()).await);
+        let generated = json!({"project": "Markdig"});
+        let listed = server.ok("list_generated_documents", generated.clone()).await;
+        println!("list_generated_documents Markdig: {} documents", listed["documents"].as_array().map_or(0, Vec::len));
+        report("list_generated_documents", "Markdig", measure(&server, "list_generated_documents", calls, |_| generated.clone()).await);
         let log = std::fs::read_to_string(&server.log).unwrap_or_default();
         for line in log.lines().filter(|l| l.contains("no source for")) {
             println!("  host: {line}");

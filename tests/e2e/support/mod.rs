@@ -4,6 +4,7 @@
 #![allow(dead_code)] // each test binary module uses a different part of the harness
 
 pub mod daemon;
+pub mod haproxy;
 pub mod hold;
 pub mod large;
 pub mod other_user;

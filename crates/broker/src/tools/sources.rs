@@ -32,8 +32,8 @@ pub async fn read_source(call: &Call, input: ReadSourceInput) -> Result<ReadSour
         )
         .detail("path", document.path));
     }
-    let lines = lines_of(&document.text);
-    let total = u32::try_from(lines.len()).unwrap_or(u32::MAX);
+    // A document can be megabytes (a generated one, a decompiled type, a large file): cut off the async workers.
+    let (total, text) = crate::offload::cpu(|| page(&document.text, start, count));
     if start > total.max(1) {
         return Err(ToolError::new(
             ErrorCode::INVALID_LINE_NUMBER,
@@ -43,7 +43,6 @@ pub async fn read_source(call: &Call, input: ReadSourceInput) -> Result<ReadSour
         .detail("totalLines", total));
     }
     let end = total.min(start.saturating_add(count - 1));
-    let text = lines.get(start as usize - 1..end as usize).unwrap_or_default().join("\n");
     Ok(ReadSourceOutput {
         path: document.path,
         origin: document.origin.name().to_owned(),
@@ -69,6 +68,14 @@ fn source_path(call: &Call, input: &ReadSourceInput) -> Result<(Resolved, String
     let file = call.file(&input.path, "path")?;
     let (resolved, file) = call.resolve_file(solution_path, &file)?;
     Ok((resolved, file.to_string()))
+}
+
+/// The text's line count, and its lines `start` to `start + count - 1` (those there are) joined with `\n`.
+fn page(text: &str, start: u32, count: u32) -> (u32, String) {
+    let lines = lines_of(text);
+    let total = u32::try_from(lines.len()).unwrap_or(u32::MAX);
+    let end = total.min(start.saturating_add(count - 1));
+    (total, lines.get(start as usize - 1..end as usize).unwrap_or_default().join("\n"))
 }
 
 /// The text's lines, without their ends; a final line end starts no line of its own.

@@ -133,6 +133,9 @@ public static class SymbolFormat
             (uint)lines.EndLinePosition.Character + 1);
     }
 
+    /// <summary>A span of a tree (a document's, or a metadata document's under its virtual path).</summary>
+    public static ProtocolSpan ToSpan(SyntaxTree tree, TextSpan span) => ToSpan(Location.Create(tree, span));
+
     /// <summary>The trimmed text of the line a location starts on.</summary>
     public static string LineText(SourceText text, int position) =>
         text.Lines.GetLineFromPosition(position).ToString().Trim();

@@ -1,7 +1,6 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using RoslynMcp.Host.Protocol;
-using ProtocolSpan = RoslynMcp.Host.Protocol.Span;
 using TextSpan = Microsoft.CodeAnalysis.Text.TextSpan;
 
 namespace RoslynMcp.Host.Handlers;
@@ -29,8 +28,8 @@ public static class DocumentSymbolsHandler
             symbols.Add(new DocumentSymbol(
                 name,
                 SymbolFormat.KindOf(symbol),
-                SpanOf(model.SyntaxTree, declared.Range),
-                SpanOf(model.SyntaxTree, declared.Selection),
+                SymbolFormat.ToSpan(model.SyntaxTree, declared.Range),
+                SymbolFormat.ToSpan(model.SyntaxTree, declared.Selection),
                 node.Ancestors().Select(a => names.GetValueOrDefault(a)).FirstOrDefault(n => n is not null),
                 symbol.ToDisplayString(SymbolFormat.Display)));
         }
@@ -67,5 +66,4 @@ public static class DocumentSymbolsHandler
 
     private static Declaration Named(SyntaxNode node, SyntaxToken identifier) => new(node.Span, identifier.Span, identifier.ValueText);
 
-    private static ProtocolSpan SpanOf(SyntaxTree tree, TextSpan span) => SymbolFormat.ToSpan(Location.Create(tree, span));
 }

@@ -28,9 +28,8 @@ public static class GeneratedDocuments
 
     public static Generator GeneratorOf(SourceGeneratedDocument document)
     {
-        var folder = Path.GetDirectoryName(document.FilePath![..^document.HintName.Length].TrimEnd('/', '\\')) ?? "";
-        var type = document.FilePath![..^document.HintName.Length].TrimEnd('/', '\\');
-        return new Generator(Path.GetFileName(folder), Path.GetFileName(type));
+        var typeFolder = document.FilePath![..^document.HintName.Length].TrimEnd('/', '\\');
+        return new Generator(Path.GetFileName(Path.GetDirectoryName(typeFolder) ?? ""), Path.GetFileName(typeFolder));
     }
 
     public static string VirtualPath(Project project, SourceGeneratedDocument document) =>

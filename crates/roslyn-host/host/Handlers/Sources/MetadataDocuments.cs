@@ -2,7 +2,6 @@ using System.Text.Json.Nodes;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using RoslynMcp.Host.Protocol;
-using ProtocolSpan = RoslynMcp.Host.Protocol.Span;
 
 namespace RoslynMcp.Host.Handlers.Sources;
 
@@ -60,18 +59,7 @@ public sealed class MetadataDocuments(long keptCharacters, int keptDecompilers)
         var declaration = Declarations.Find(root, symbol) ?? Declarations.Find(root, type);
         var at = declaration is null ? root.GetFirstToken().Span : Declarations.Identifier(declaration).Span;
         var text = await document.Tree.GetTextAsync(cancellationToken);
-        return new MetadataSource(SpanOf(document, at), SymbolFormat.LineText(text, at.Start), document.Origin);
-    }
-
-    public static ProtocolSpan SpanOf(MetadataDocument document, Microsoft.CodeAnalysis.Text.TextSpan span)
-    {
-        var lines = document.Tree.GetLineSpan(span);
-        return new ProtocolSpan(
-            document.Path,
-            (uint)lines.StartLinePosition.Line + 1,
-            (uint)lines.StartLinePosition.Character + 1,
-            (uint)lines.EndLinePosition.Line + 1,
-            (uint)lines.EndLinePosition.Character + 1);
+        return new MetadataSource(SymbolFormat.ToSpan(document.Tree, at), SymbolFormat.LineText(text, at.Start), document.Origin);
     }
 
     /// <summary>The outermost type containing the symbol (the symbol itself for a top-level type).</summary>

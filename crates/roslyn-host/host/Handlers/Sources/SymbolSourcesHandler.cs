@@ -52,14 +52,14 @@ public static class SymbolSourcesHandler
                 && Declarations.Find(await document.Tree.GetRootAsync(cancellationToken), symbol) is { } node)
             {
                 var whole = Whole(node);
-                found.Add(new SymbolDeclaration(summary, MetadataDocuments.SpanOf(document, whole.Span), document.Origin, Text(whole, signaturesOnly)));
+                found.Add(new SymbolDeclaration(summary, SymbolFormat.ToSpan(document.Tree, whole.Span), document.Origin, Text(whole, signaturesOnly)));
             }
             return found;
         }
         foreach (var reference in symbol.DeclaringSyntaxReferences)
         {
             var node = Whole(await reference.GetSyntaxAsync(cancellationToken));
-            var span = SymbolFormat.ToSpan(Location.Create(reference.SyntaxTree, node.Span));
+            var span = SymbolFormat.ToSpan(reference.SyntaxTree, node.Span);
             var origin = span.File.StartsWith(GeneratedDocuments.Scheme, StringComparison.Ordinal) ? SourceOrigin.Generated : SourceOrigin.File;
             found.Add(new SymbolDeclaration(summary, span, origin, Text(node, signaturesOnly)));
         }

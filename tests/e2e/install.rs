@@ -23,7 +23,7 @@ async fn the_tool_package_and_the_archive_serve_with_only_the_dotnet_sdk() {
     let rid = dist::current_rid();
     let repository = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let (readme, licence) = (repository.join("README.md"), repository.join("LICENSE"));
-    let host_dll = roslyn_host::locate().host_dll;
+    let host_dll = roslyn_host::locate(0).host_dll;
     let build = dist::Build {
         binary: Path::new(env!("CARGO_BIN_EXE_roslyn-mcp")),
         host: host_dll.parent().expect("the host's folder"),

@@ -8,6 +8,7 @@ mod catalog;
 mod change_signature;
 mod cleanup;
 mod code_actions;
+mod control_plane;
 mod daemon;
 mod daemon_start;
 mod diagnostics;

@@ -3,6 +3,7 @@
 
 use crate::support::daemon::{StateDir, signal};
 use crate::support::other_user::OtherUser;
+use crate::support::raw_session::{RawSession, answer};
 use crate::support::tool_count;
 use serde_json::{Value, json};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
@@ -176,60 +177,6 @@ async fn garbage_bodies_get_json_rpc_errors_and_trickling_clients_are_cut_off() 
     assert!(daemon.wait().expect("exit").success());
 }
 
-/// One MCP session over raw HTTP: its id, and POSTs that carry it and the token.
-struct RawSession {
-    url: String,
-    token: String,
-    id: String,
-    client: reqwest::Client,
-}
-
-impl RawSession {
-    async fn open(state: &StateDir) -> Self {
-        let url = format!("{}/mcp", state.base_url().await);
-        let (token, client) = (state.token().expect("token"), reqwest::Client::new());
-        let mut session = Self { url, token, id: String::new(), client };
-        let initialized = session.post(INITIALIZE).await;
-        session.id = initialized.headers()["mcp-session-id"].to_str().expect("session id").to_owned();
-        drop(initialized);
-        session.post(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).await;
-        session
-    }
-
-    /// POSTs `body`; answers once the response's headers arrived (the request is then in flight).
-    async fn post(&self, body: &str) -> reqwest::Response {
-        let mut request = self
-            .client
-            .post(&self.url)
-            .bearer_auth(&self.token)
-            .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream")
-            .header("mcp-protocol-version", "2025-11-25")
-            .body(body.to_owned());
-        if !self.id.is_empty() {
-            request = request.header("mcp-session-id", &self.id);
-        }
-        request.send().await.expect("POST")
-    }
-
-    async fn call(&self, id: u32, tool: &str, arguments: Value) -> reqwest::Response {
-        let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": arguments}});
-        self.post(&body.to_string()).await
-    }
-}
-
-/// The JSON-RPC answer in a response: a JSON body, or the `data:` event of an event stream that has one.
-async fn answer(response: reqwest::Response) -> Value {
-    let text = response.text().await.expect("body");
-    serde_json::from_str(&text).ok().unwrap_or_else(|| {
-        text.lines()
-            .filter_map(|line| line.strip_prefix("data:"))
-            .filter_map(|data| serde_json::from_str::<Value>(data.trim()).ok())
-            .find(|message| message.get("result").is_some() || message.get("error").is_some())
-            .unwrap_or_else(|| panic!("no answer in {text}"))
-    })
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn an_http_session_reusing_an_id_in_flight_or_over_its_limit_is_refused_and_the_first_keeps_its_answer() {
     let _slot = crate::support::SLOTS.acquire().await.expect("slot");
@@ -242,11 +189,14 @@ async fn an_http_session_reusing_an_id_in_flight_or_over_its_limit_is_refused_an
     assert_eq!(answer(init).await["result"]["isError"], json!(false));
 
     let program = shop.file("src/Shop.App/Program.cs");
-    let first = session.call(7, "find_symbol_definition", json!({"filePath": program, "line": 14, "column": 13})).await;
+    // Asking for progress, its stream starts at once: the request is in flight when its headers arrive.
+    let first = session
+        .call_with_progress(7, "find_symbol_definition", json!({"filePath": program, "line": 14, "column": 13}))
+        .await;
     let duplicate = answer(session.call(7, "search_symbols", json!({"query": "Customer"})).await).await;
     assert_eq!(duplicate["error"]["code"], json!(-32600), "{duplicate}");
     assert_eq!(duplicate["id"], json!(7));
-    let second = session.call(8, "search_symbols", json!({"query": "Order"})).await;
+    let second = session.call_with_progress(8, "search_symbols", json!({"query": "Order"})).await;
     let over = answer(session.call(9, "search_symbols", json!({"query": "Money"})).await).await;
     assert_eq!(over["id"], json!(9));
     assert_eq!(over["result"]["structuredContent"]["error"]["code"], json!("TOO_MANY_REQUESTS"), "{over}");

@@ -1,13 +1,17 @@
 //! The first answer after a load, against a bare in-process Roslyn (`benches/probe`, MSBuildWorkspace and
 //! SymbolFinder alone) in the same run, on the Shop fixture:
 //! - the service as it runs, up and idle with its spare host ready (the host has logged its rehearsed
-//!   load): `initialize_workspace` (answers once loaded), the warm-up that follows (diagnose's
+//!   load and searches): `initialize_workspace` (answers once loaded), the warm-up that follows (diagnose's
 //!   `warmUp`), the first find_references after it, then warm ones;
 //! - the same with `--spare-host false`: the load starts its host;
 //! - the probe: load, compile every project, the first FindReferencesAsync, then warm ones.
 //!
-//! Reported: load + first answer of each and their ratio, and the first answer after the warm-up against a
-//! warm one. `cargo bench -p broker --bench first_answer` (ROSLYN_MCP_BENCH_ROUNDS sets the rounds).
+//! Then the service on the Moves fixture (4 projects, about 20 types).
+//!
+//! Reported: load + first answer of each and their ratio, the first answer after the warm-up against a
+//! warm one (back to back, and after a pause of a few seconds, as an agent's next call comes), and the host's
+//! resident memory once warmed up. `cargo bench -p broker --bench first_answer`
+//! (ROSLYN_MCP_BENCH_ROUNDS sets the rounds).
 
 #[path = "common/probe.rs"]
 mod probe;
@@ -24,7 +28,13 @@ use support::{Fixture, Server};
 /// Warm calls measured, after as many again unmeasured (as the end_to_end bench does, so the runtime has
 /// settled on its optimized code).
 const WARM_CALLS: usize = 200;
+/// Warm calls each after a pause, as an agent's calls come (its model thinks between them): a host idle for
+/// seconds answers slower than one answering back to back, whatever it has cached.
+const PAUSED_CALLS: usize = 5;
+const PAUSE: Duration = Duration::from_secs(3);
 const POSITION: (&str, u32, u32) = ("src/Shop.Core/Models/Customer.cs", 6, 14);
+/// `IShape` in Moves: implemented and used across its projects.
+const MOVES_POSITION: (&str, u32, u32) = ("src/Moves.Core/Models/Shapes.cs", 6, 18);
 
 fn main() {
     let rounds: usize = std::env::var("ROSLYN_MCP_BENCH_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(3);
@@ -37,6 +47,10 @@ struct Round {
     warm_up: f64,
     first: f64,
     warm: f64,
+    /// Median of warm calls each after a pause.
+    paused: f64,
+    /// The host's resident memory (MiB) once warmed up.
+    host_mib: f64,
 }
 
 async fn run(rounds: usize) {
@@ -47,11 +61,13 @@ async fn run(rounds: usize) {
     // Restores the copied fixture once, so that neither side pays for it below.
     bare(0);
 
-    let (mut service, mut unspared, mut probed) = (Vec::new(), Vec::new(), Vec::new());
+    let moves = Fixture::copy("Moves");
+    let (mut service, mut unspared, mut probed, mut moves_service) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for _ in 0..rounds {
-        service.push(service_round(&shop, Spare::Ready).await);
-        unspared.push(service_round(&shop, Spare::Off).await);
+        service.push(service_round(&shop, POSITION, Spare::Ready).await);
+        unspared.push(service_round(&shop, POSITION, Spare::Off).await);
         probed.push(bare(WARM_CALLS));
+        moves_service.push(service_round(&moves, MOVES_POSITION, Spare::Ready).await);
     }
     let median = |values: Vec<f64>| percentiles(&mut values.clone()).0;
     let field = |name: &str| median(probed.iter().map(|p| p[name].as_f64().expect(name)).collect());
@@ -63,6 +79,7 @@ async fn run(rounds: usize) {
             median(rounds.iter().map(|r| r.warm).collect()),
         )
     };
+    let memory = |rounds: &[Round]| median(rounds.iter().map(|r| r.host_mib).collect());
     let (s_load, s_warm_up, s_first, s_warm) = medians(&service);
     let (u_load, u_warm_up, u_first, u_warm) = medians(&unspared);
     let (p_load, p_compile, p_first, p_warm) =
@@ -90,6 +107,18 @@ async fn run(rounds: usize) {
         s_first / s_warm,
         p_first / p_warm
     );
+    for (fixture, label, rounds) in [("Shop", "Customer", &service), ("Moves", "IShape", &moves_service)] {
+        let (_, warm_up, first, warm) = medians(rounds);
+        let paused = median(rounds.iter().map(|r| r.paused).collect());
+        println!(
+            "{fixture}, find_references of {label}: warm-up {warm_up:.1} ms, first {first:.1} ms against warm {warm:.2} ms ({:.2}x) \
+             and warm after a {}s pause {paused:.2} ms ({:.2}x), host {:.0} MiB once warmed up",
+            first / warm,
+            PAUSE.as_secs(),
+            first / paused,
+            memory(rounds)
+        );
+    }
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -100,19 +129,23 @@ enum Spare {
     Off,
 }
 
-async fn service_round(shop: &Fixture, spare: Spare) -> Round {
-    let args: &[&str] = if spare == Spare::Ready { &[] } else { &["--spare-host", "false"] };
-    let server = Server::start(&shop.root, args).await;
+async fn service_round(fixture: &Fixture, position: (&str, u32, u32), spare: Spare) -> Round {
+    // The test harness turns the spare off unless asked.
+    let args = ["--spare-host", if spare == Spare::Ready { "true" } else { "false" }];
+    let server = Server::start(&fixture.root, &args).await;
     if spare == Spare::Ready {
-        assert!(server.logs("load rehearsed", Duration::from_secs(120)).await, "the spare host never rehearsed a load");
+        let rehearsed = server.logs("searches rehearsed", Duration::from_secs(120)).await;
+        assert!(rehearsed, "the spare host never rehearsed a load and its searches");
     }
     let began = Instant::now();
-    server.ok("initialize_workspace", json!({"workingDirectory": shop.root.display().to_string()})).await;
+    server.ok("initialize_workspace", json!({"workingDirectory": fixture.root.display().to_string()})).await;
     let load = ms(began.elapsed());
     let began = Instant::now();
-    server.warm_up_finished(Duration::from_secs(300)).await;
+    let diagnose = server.warm_up_finished(Duration::from_secs(300)).await;
     let warm_up = ms(began.elapsed());
-    let question = json!({"filePath": shop.file(POSITION.0), "line": POSITION.1, "column": POSITION.2});
+    let host_mib = diagnose["workspaces"][0]["hostResidentBytes"].as_f64().unwrap_or_default() / (1024.0 * 1024.0);
+    let (file, line, column) = position;
+    let question = json!({"filePath": fixture.file(file), "line": line, "column": column});
     let began = Instant::now();
     server.ok("find_references", question.clone()).await;
     let first = ms(began.elapsed());
@@ -125,6 +158,13 @@ async fn service_round(shop: &Fixture, spare: Spare) -> Round {
         server.ok("find_references", question.clone()).await;
         warm.push(ms(began.elapsed()));
     }
+    let mut paused = Vec::with_capacity(PAUSED_CALLS);
+    for _ in 0..PAUSED_CALLS {
+        tokio::time::sleep(PAUSE).await;
+        let began = Instant::now();
+        server.ok("find_references", question.clone()).await;
+        paused.push(ms(began.elapsed()));
+    }
     server.stop().await;
-    Round { load, warm_up, first, warm: percentiles(&mut warm).0 }
+    Round { load, warm_up, first, warm: percentiles(&mut warm).0, paused: percentiles(&mut paused).0, host_mib }
 }

@@ -87,6 +87,11 @@ pub struct ServiceArgs {
     /// A test run executes the repository's code as the service's user, as a build does.
     #[arg(long, env = "ROSLYN_MCP_TEST_RUNS", default_value_t = true, action = clap::ArgAction::Set, value_parser = clap::builder::BoolishValueParser::new())]
     pub test_runs: bool,
+    /// How many steps below the service's own CPU priority (nice) its Roslyn hosts run, and the builds and
+    /// test runs it starts: when they fill every core, health checks, metrics and diagnose still answer at
+    /// once. 0 runs them at the service's priority.
+    #[arg(long, env = "ROSLYN_MCP_HOST_NICE", default_value_t = 10, value_parser = clap::value_parser!(i32).range(0..=19))]
+    pub host_nice: i32,
     /// Seconds one read may take in the Roslyn host before it is cancelled (TIMEOUT).
     #[arg(long, env = "ROSLYN_MCP_REQUEST_TIMEOUT_SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=120))]
     pub request_timeout_secs: u64,

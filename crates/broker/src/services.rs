@@ -47,7 +47,7 @@ pub struct Services {
 
 impl Services {
     pub fn start(args: &ServiceArgs) -> Arc<Self> {
-        let located = roslyn_host::locate();
+        let located = roslyn_host::locate(args.host_nice);
         let telemetry = Telemetry::new();
         let limits = Unloading {
             max_solutions: args.max_solutions,

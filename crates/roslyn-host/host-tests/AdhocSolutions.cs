@@ -1,5 +1,6 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
+using RoslynMcp.Host.Workspace;
 
 namespace RoslynMcp.Host.Tests;
 
@@ -30,17 +31,8 @@ internal static class AdhocSolutions
         Func<string, string> pathOf,
         string? projectFile = null)
     {
-        var id = ProjectId.CreateNewId();
-        solution = solution.AddProject(ProjectInfo.Create(
-            id,
-            VersionStamp.Default,
-            name,
-            name,
-            LanguageNames.CSharp,
-            filePath: projectFile,
-            compilationOptions: new CSharpCompilationOptions(OutputKind.DynamicallyLinkedLibrary, nullableContextOptions: NullableContextOptions.Enable),
-            parseOptions: parseOptions,
-            metadataReferences: FrameworkReferences.Value));
+        var id = InMemoryProjects.Add(
+            ref solution, name, OutputKind.DynamicallyLinkedLibrary, FrameworkReferences.Value, parseOptions: parseOptions, projectFile: projectFile);
         foreach (var (file, text) in files)
         {
             solution = solution.AddDocument(DocumentId.CreateNewId(id), file, Microsoft.CodeAnalysis.Text.SourceText.From(text), filePath: pathOf(file));

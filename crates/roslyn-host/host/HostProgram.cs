@@ -21,7 +21,7 @@ public static class HostProgram
         Composition.Begin();
         if (args.Length == 3)
         {
-            LoadRehearsal.Begin();
+            LoadRehearsal.Begin(SearchRehearsal.RunOnceAsync);
         }
 
         using var socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);

@@ -7,11 +7,13 @@ use std::path::{Path, PathBuf};
 pub const HOST_DLL_ENV: &str = "ROSLYN_MCP_HOST_DLL";
 const HOST_DLL_NAME: &str = "RoslynMcp.Host.dll";
 
-/// A runnable host: the `dotnet` muxer and the host assembly it runs.
+/// A runnable host: the `dotnet` muxer, the host assembly it runs, and how many steps below the service's
+/// CPU priority (nice) it runs, with the builds and test runs the service starts through `dotnet`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HostInstall {
     pub dotnet: PathBuf,
     pub host_dll: PathBuf,
+    pub nice: i32,
 }
 
 /// Where the host would be, whether or not it is there; diagnose reports both paths.
@@ -21,6 +23,8 @@ pub struct Located {
     pub host_dll: PathBuf,
     /// What the build script said of the host build (`ok`, or why it was not built).
     pub build_status: &'static str,
+    /// As [`HostInstall::nice`].
+    pub nice: i32,
 }
 
 impl Located {
@@ -46,17 +50,18 @@ impl Located {
             .suggest("Run `cargo build` on a machine with the .NET SDK and NuGet access")
             .suggest(format!("Or point {HOST_DLL_ENV} at a built RoslynMcp.Host.dll")));
         }
-        Ok(HostInstall { dotnet, host_dll: self.host_dll.clone() })
+        Ok(HostInstall { dotnet, host_dll: self.host_dll.clone(), nice: self.nice })
     }
 }
 
 /// Looks in order: `ROSLYN_MCP_HOST_DLL`, `roslyn-host/` beside the executable, the build script's output.
-pub fn locate() -> Located {
+/// What runs from it runs `nice` steps below the service.
+pub fn locate(nice: i32) -> Located {
     let host_dll = std::env::var_os(HOST_DLL_ENV)
         .map(PathBuf::from)
         .or_else(beside_executable)
         .unwrap_or_else(|| PathBuf::from(env!("ROSLYN_MCP_BUILT_HOST_DLL")));
-    Located { dotnet: find_dotnet(), host_dll, build_status: env!("ROSLYN_MCP_HOST_BUILD_STATUS") }
+    Located { dotnet: find_dotnet(), host_dll, build_status: env!("ROSLYN_MCP_HOST_BUILD_STATUS"), nice }
 }
 
 fn beside_executable() -> Option<PathBuf> {

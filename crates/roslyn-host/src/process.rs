@@ -9,7 +9,7 @@ use interprocess::local_socket::tokio::prelude::*;
 use interprocess::local_socket::{GenericFilePath, ListenerOptions};
 use interprocess::os::unix::local_socket::ListenerOptionsExt;
 use paths::{PrivateTempDir, is_private_dir};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -44,7 +44,7 @@ impl HostProcess {
             .create_tokio()
             .map_err(|e| HostFailure::Spawn(format!("listening on {}: {e}", socket.display())))?;
         // Its own process group: the MSBuild build hosts it starts go down with it (see `kill_group`).
-        let mut child = dotnet_command(&install.dotnet)
+        let mut child = dotnet_command(install)
             .arg(&install.host_dll)
             .arg("--socket")
             .arg(&socket)
@@ -107,10 +107,13 @@ impl Drop for HostProcess {
     }
 }
 
-/// `dotnet` as the service starts it: no input, no telemetry or banner, no MSBuild node left behind, and
-/// the leader of its own process group ([`kill_group`] ends what it started), killed if dropped.
-pub fn dotnet_command(dotnet: &Path) -> Command {
-    let mut command = Command::new(dotnet);
+/// `dotnet` as the service starts it: no input, no telemetry or banner, no MSBuild node left behind, the
+/// leader of its own process group ([`kill_group`] ends what it started), killed if dropped, and
+/// `install.nice` steps below the service's CPU priority, it and every thread and process it starts: when
+/// Roslyn's work fills the cores, the service's own threads (health checks, metrics, diagnose, relaying
+/// answers) still get a core at once.
+pub fn dotnet_command(install: &HostInstall) -> Command {
+    let mut command = Command::new(&install.dotnet);
     command
         .stdin(Stdio::null())
         .env("DOTNET_CLI_TELEMETRY_OPTOUT", "1")
@@ -118,6 +121,18 @@ pub fn dotnet_command(dotnet: &Path) -> Command {
         .env("MSBUILDDISABLENODEREUSE", "1")
         .process_group(0)
         .kill_on_drop(true);
+    let nice = install.nice;
+    if nice > 0 {
+        #[allow(unsafe_code)]
+        // SAFETY: between fork and exec, `nice` is two system calls (getpriority, setpriority) on the child
+        // alone. Its result is not checked: -1 is a valid new value, and at the floor (19) it only clamps.
+        unsafe {
+            command.pre_exec(move || {
+                libc::nice(nice);
+                Ok(())
+            });
+        }
+    }
     command
 }
 

@@ -9,7 +9,7 @@ use tokio_util::sync::CancellationToken;
 
 async fn start() -> Arc<HostProcess> {
     let install =
-        roslyn_host::locate().install().unwrap_or_else(|e| panic!("the host must be built for this test: {e}"));
+        roslyn_host::locate(0).install().unwrap_or_else(|e| panic!("the host must be built for this test: {e}"));
     Arc::new(HostProcess::start(&install, "host-process-test", Duration::from_secs(60)).await.expect("host starts"))
 }
 

@@ -372,7 +372,8 @@ mod tests {
         let settings =
             WorkspaceSettings { events: loads.clone(), load_timeout: Duration::from_secs(10), ..Default::default() };
         // A "dotnet" that exits at once: the host never answers its handshake.
-        let install = HostInstall { dotnet: PathBuf::from("/bin/false"), host_dll: dir.path().join("Host.dll") };
+        let install =
+            HostInstall { dotnet: PathBuf::from("/bin/false"), host_dll: dir.path().join("Host.dll"), nice: 0 };
         let workspace = spawn(solution.clone(), install, settings);
         assert!(workspace.load().await.is_err());
         assert_eq!(*loads.0.lock().expect("loads"), vec![(solution, false)]);
@@ -382,7 +383,8 @@ mod tests {
     #[tokio::test]
     async fn a_request_to_a_stopped_workspace_comes_back_unsent_with_its_body() {
         let dir = tempfile::tempdir().expect("temp dir");
-        let install = HostInstall { dotnet: PathBuf::from("/bin/false"), host_dll: dir.path().join("Host.dll") };
+        let install =
+            HostInstall { dotnet: PathBuf::from("/bin/false"), host_dll: dir.path().join("Host.dll"), nice: 0 };
         let workspace = spawn(dir.path().join("App.sln"), install, WorkspaceSettings::default());
         workspace.stop().await;
         let body = RequestBody::Ping(PingRequest { delay_ms: 7 });
@@ -401,7 +403,7 @@ mod tests {
         std::fs::write(&dotnet, format!("#!/bin/sh\necho $$ > {}\nexec sleep 3600\n", pid_file.display()))
             .expect("script");
         std::fs::set_permissions(&dotnet, std::os::unix::fs::PermissionsExt::from_mode(0o755)).expect("chmod");
-        let install = HostInstall { dotnet, host_dll: dir.path().join("Host.dll") };
+        let install = HostInstall { dotnet, host_dll: dir.path().join("Host.dll"), nice: 0 };
         let settings = WorkspaceSettings { load_timeout: Duration::from_secs(3600), ..Default::default() };
         let workspace = Arc::new(spawn(dir.path().join("App.sln"), install, settings));
         let call = tokio::spawn({

@@ -8,6 +8,7 @@ pub mod haproxy;
 pub mod hold;
 pub mod large;
 pub mod other_user;
+pub mod raw_session;
 pub mod schemas;
 pub mod stateless;
 

@@ -1,70 +1,49 @@
 // Warm call latency as the official MCP TypeScript SDK client (what most MCP clients are built on) sees it,
-// over stdio (`roslyn-mcp stdio --embedded`) and over Streamable HTTP (`roslyn-mcp serve`), in one run:
-// find_references and diagnose, p50/p95 of each, and HTTP minus stdio at p50.
+// over Streamable HTTP and through a `roslyn-mcp stdio` bridge to the same daemon (`roslyn-mcp serve`), so the
+// difference is the transport: find_references and diagnose, p50/p99 of each and HTTP minus the bridge at
+// p50. Beside them, the same two paths with bare clients (raw.mjs), which give the service's share of that
+// difference. Every path is asked in turn, call by call, each going first in turn.
 // Usage: npm install && node latency.mjs <path of roslyn-mcp> <copy of tests/fixtures/Shop> [calls]
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, existsSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+// (another code base: as in load.mjs, with ROSLYN_MCP_BENCH_QUESTION).
+import { startDaemon, timed, percentiles, call, question, asked } from "./daemon.mjs";
+import { rawHttp, rawBridge } from "./raw.mjs";
 
 const [bin, root, callsArg] = process.argv.slice(2);
 const calls = Number(callsArg ?? 300);
-const question = { filePath: `${root}/src/Shop.Core/Models/Customer.cs`, line: 6, column: 14 };
-
-async function measure(client) {
-  await client.callTool({ name: "initialize_workspace", arguments: { workingDirectory: root } });
-  for (let i = 0; i < 30; i++) await client.callTool({ name: "find_references", arguments: question });
-  const result = {};
-  for (const [tool, args] of [["find_references", question], ["diagnose", {}]]) {
-    const samples = [];
+const daemon = await startDaemon(bin, root);
+try {
+  const paths = {
+    HTTP: await daemon.http(),
+    bridge: await daemon.bridge(),
+    "raw HTTP": await rawHttp(daemon.url, daemon.token),
+    "raw bridge": await rawBridge(bin, root, daemon.state),
+  };
+  const questions = [["find_references", question(root)], ["diagnose", {}]];
+  for (const client of Object.values(paths)) {
+    await call(client, "initialize_workspace", { workingDirectory: root });
+    for (let i = 0; i < 30; i++) for (const [tool, args] of questions) await call(client, tool, args);
+  }
+  const names = Object.keys(paths);
+  const samples = Object.fromEntries(names.map((path) => [path, {}]));
+  for (const [tool, args] of questions) {
+    for (const path of Object.keys(paths)) samples[path][tool] = [];
     for (let i = 0; i < calls; i++) {
-      const began = process.hrtime.bigint();
-      const answer = await client.callTool({ name: tool, arguments: args });
-      samples.push(Number(process.hrtime.bigint() - began) / 1e6);
-      if (answer.isError) throw new Error(`${tool}: ${JSON.stringify(answer.structuredContent)}`);
+      const order = names.map((_, k) => names[(i + k) % names.length]);
+      for (const path of order) samples[path][tool].push(await timed(() => call(paths[path], tool, args)));
     }
-    samples.sort((a, b) => a - b);
-    result[tool] = { p50: samples[Math.floor(calls * 0.5)], p95: samples[Math.floor(calls * 0.95)] };
   }
-  return result;
-}
-
-async function overStdio() {
-  const client = new Client({ name: "node-bench", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: bin, args: ["stdio", "--embedded"], cwd: root, stderr: "ignore" }));
-  try { return await measure(client); } finally { await client.close(); }
-}
-
-async function overHttp() {
-  const state = mkdtempSync(join(tmpdir(), "roslyn-mcp-bench-"));
-  const env = { ...process.env, ROSLYN_MCP_STATE_DIR: state, ROSLYN_MCP_HTTP: "127.0.0.1:0" };
-  const daemon = spawn(bin, ["serve"], { cwd: root, env, stdio: "ignore" });
-  try {
-    const info = join(state, "run", "daemon.json");
-    for (let i = 0; i < 300 && !existsSync(info); i++) await new Promise((r) => setTimeout(r, 100));
-    const { http } = JSON.parse(readFileSync(info, "utf8"));
-    const token = readFileSync(join(state, "http-token"), "utf8").trim();
-    const transport = new StreamableHTTPClientTransport(new URL(`http://${http}/mcp`), {
-      requestInit: { headers: { Authorization: `Bearer ${token}` } },
-    });
-    const client = new Client({ name: "node-bench", version: "1.0.0" });
-    await client.connect(transport);
-    try { return await measure(client); } finally { await client.close(); }
-  } finally {
-    daemon.kill("SIGTERM");
+  console.log(`TypeScript SDK client, one daemon, ${calls} warm calls of each tool on each path, interleaved, ${asked()}`);
+  const stats = {};
+  for (const path of Object.keys(paths)) {
+    stats[path] = Object.fromEntries(Object.entries(samples[path]).map(([tool, s]) => [tool, percentiles(s)]));
+    const row = Object.entries(stats[path]).map(([tool, p]) => `${tool} p50 ${p.p50.toFixed(2)} ms p99 ${p.p99.toFixed(2)} ms`);
+    console.log(`${path.padEnd(11)}${row.join("   ")}`);
   }
+  const gap = (http, bridge, tool) => (stats[http][tool].p50 - stats[bridge][tool].p50).toFixed(2);
+  for (const [label, http, bridge] of [["SDK", "HTTP", "bridge"], ["bare", "raw HTTP", "raw bridge"]]) {
+    console.log(`HTTP - bridge at p50, ${label} clients: find_references ${gap(http, bridge, "find_references")} ms, diagnose ${gap(http, bridge, "diagnose")} ms`);
+  }
+  await Promise.all(Object.values(paths).map((c) => c.close()));
+} finally {
+  daemon.stop();
 }
-
-const stdio = await overStdio();
-const http = await overHttp();
-const row = (label, r) =>
-  `${label.padEnd(6)} find_references p50 ${r.find_references.p50.toFixed(2)} ms p95 ${r.find_references.p95.toFixed(2)} ms` +
-  `   diagnose p50 ${r.diagnose.p50.toFixed(2)} ms p95 ${r.diagnose.p95.toFixed(2)} ms`;
-console.log(`TypeScript SDK client, ${calls} warm calls of each tool, Shop fixture`);
-console.log(row("stdio", stdio));
-console.log(row("HTTP", http));
-console.log(`HTTP - stdio at p50: find_references ${(http.find_references.p50 - stdio.find_references.p50).toFixed(2)} ms, ` +
-  `diagnose ${(http.diagnose.p50 - stdio.diagnose.p50).toFixed(2)} ms`);

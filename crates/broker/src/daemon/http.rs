@@ -3,8 +3,8 @@
 //! everything but `/healthz` (which says nothing but "ok") wants the bearer token (see [`super::access`]).
 //! A body that is not JSON-RPC gets a JSON-RPC error, not a transport's plain text.
 
-use super::connections;
 use super::http_requests::{Holding, HttpRequests};
+use super::{connections, json_answers};
 use crate::resolve;
 use crate::server::RoslynMcp;
 use crate::services::Services;
@@ -133,7 +133,8 @@ struct Bodies {
 
 /// A POST's body is read within the read timeout and must be a JSON-RPC message: else the client gets
 /// a JSON-RPC error (-32700 parse error, -32600 invalid request) rather than the transport's plain text.
-/// A request is then counted in flight until its response ends (see [`super::http_requests`]).
+/// A request is then counted in flight until its response ends (see [`super::http_requests`]), and answered
+/// with one JSON body when its event stream would carry nothing else (see [`super::json_answers`]).
 async fn json_rpc_body(State(bodies): State<Bodies>, request: Request, next: Next) -> Response {
     if request.method() != Method::POST || !is_json(request.headers()) {
         return next.run(request).await;
@@ -166,7 +167,11 @@ async fn json_rpc_body(State(bodies): State<Bodies>, request: Request, next: Nex
     let session = parts.headers.get(SESSION_HEADER).and_then(|v| v.to_str().ok());
     match bodies.requests.admit(session, &request.request, &request.id) {
         Ok(ticket) => {
-            let response = next.run(Request::from_parts(parts, Body::from(bytes))).await;
+            let streamed = json_answers::asks_for_progress(&bytes);
+            let mut response = next.run(Request::from_parts(parts, Body::from(bytes))).await;
+            if !streamed {
+                response = json_answers::prefer_json(response).await;
+            }
             response.map(|body| Body::new(Holding::new(body, ticket)))
         }
         Err(refusal) => axum::Json(*refusal).into_response(),

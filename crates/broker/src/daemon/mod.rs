@@ -7,6 +7,7 @@ mod access;
 mod connections;
 mod http;
 mod http_requests;
+mod json_answers;
 mod port_holder;
 mod socket;
 

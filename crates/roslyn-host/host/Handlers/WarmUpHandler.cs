@@ -9,12 +9,15 @@ namespace RoslynMcp.Host.Handlers;
 /// metadata read and every method body bound; then answers find_references for one of its types, which builds
 /// the per-document indexes every search reads across the solution and readies the search's own code.
 /// Roslyn keeps what that computes for the snapshot (and carries it to the next one for documents that did not
-/// change), so the first question after a load is answered from warm state instead of paying for it.
+/// change), so the first question after a load is answered from warm state instead of paying for it. Before
+/// the first, the process rehearses searches of every kind of symbol (see <see cref="SearchRehearsal"/>),
+/// unless a spare host already did while idle.
 /// </summary>
 public static class WarmUpHandler
 {
     public static async Task<WarmedUp> HandleAsync(Solution solution, WarmUpRequest request, CancellationToken cancellationToken)
     {
+        await SearchRehearsal.RunOnceAsync(cancellationToken);
         var documents = 0;
         foreach (var project in ProjectLookup.Find(solution, request.Project))
         {

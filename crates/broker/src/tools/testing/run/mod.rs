@@ -19,6 +19,7 @@ use protocol::tools::testing::{
     RunTestsInput, RunTestsOutput, StackFrame, TestOutcome, TestResultItem, TestRunSummary,
 };
 use protocol::{ErrorCode, ToolError};
+use roslyn_host::HostInstall;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -131,7 +132,7 @@ pub async fn execute(
     held: Option<&WriteGuard>,
 ) -> Result<RunTestsOutput, ToolError> {
     let runs = enabled(call)?;
-    let dotnet = call.services.located.install()?.dotnet;
+    let dotnet = call.services.located.install()?;
     let mut output = RunTestsOutput {
         results: Vec::new(),
         passed_omitted: 0,
@@ -289,7 +290,7 @@ struct ProjectResults {
 
 struct Runner<'a> {
     call: &'a Call,
-    dotnet: &'a Path,
+    dotnet: &'a HostInstall,
     folders: &'a RunFolders,
     deadline: Instant,
     resolved: &'a Resolved,

@@ -6,6 +6,7 @@
 use crate::progress::Progress;
 use crate::test_runs::compiler;
 use protocol::{ErrorCode, ToolError};
+use roslyn_host::HostInstall;
 use std::path::Path;
 use std::process::{ExitStatus, Stdio};
 use std::time::Duration;
@@ -64,8 +65,8 @@ const TEST_HOST_MARK: &str = "--internal-testhostcontroller-pid";
 
 /// A `dotnet` command of a test run ([`roslyn_host::dotnet_command`]), its output read in English for the
 /// progress it shows.
-pub fn dotnet(exe: &Path, working_dir: &Path) -> Command {
-    let mut command = roslyn_host::dotnet_command(exe);
+pub fn dotnet(install: &HostInstall, working_dir: &Path) -> Command {
+    let mut command = roslyn_host::dotnet_command(install);
     command.current_dir(working_dir).stdout(Stdio::piped()).stderr(Stdio::null()).env("DOTNET_CLI_UI_LANGUAGE", "en");
     command
 }

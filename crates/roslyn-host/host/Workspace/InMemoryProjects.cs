@@ -1,0 +1,32 @@
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+
+namespace RoslynMcp.Host.Workspace;
+
+/// <summary>A C# project added to a solution in memory, nothing of it on disk (the search rehearsal's).</summary>
+public static class InMemoryProjects
+{
+    public static ProjectId Add(
+        ref Solution solution,
+        string name,
+        OutputKind kind,
+        IEnumerable<MetadataReference> references,
+        IEnumerable<ProjectReference>? projectReferences = null,
+        ParseOptions? parseOptions = null,
+        string? projectFile = null)
+    {
+        var id = ProjectId.CreateNewId();
+        solution = solution.AddProject(ProjectInfo.Create(
+            id,
+            VersionStamp.Default,
+            name,
+            name,
+            LanguageNames.CSharp,
+            filePath: projectFile,
+            compilationOptions: new CSharpCompilationOptions(kind, nullableContextOptions: NullableContextOptions.Enable),
+            parseOptions: parseOptions,
+            metadataReferences: references,
+            projectReferences: projectReferences));
+        return id;
+    }
+}

@@ -31,6 +31,9 @@ use tracing::Instrument;
 /// The outcome recorded for a call the client cancelled (not a catalog code: the client gets no answer).
 const CANCELLED: &str = "CANCELLED";
 
+/// The header naming a request's MCP session over HTTP; a request without it has none (2026-07-28).
+pub const SESSION_HEADER: &str = "mcp-session-id";
+
 #[derive(Clone)]
 pub struct RoslynMcp {
     services: Arc<Services>,
@@ -66,7 +69,7 @@ impl RoslynMcp {
         let stateless = context
             .extensions
             .get::<axum::http::request::Parts>()
-            .is_some_and(|parts| !parts.headers.contains_key("mcp-session-id"));
+            .is_some_and(|parts| !parts.headers.contains_key(SESSION_HEADER));
         let outcome = async {
             // Health must answer even while the client's roots are unknown; no path passes then.
             let scope = match kind {

@@ -42,9 +42,5 @@ internal static class AdhocSolutions
 
     // The running framework's assemblies: what an SDK project would reference.
     private static readonly Lazy<MetadataReference[]> FrameworkReferences = new(() =>
-        ((string)AppContext.GetData("TRUSTED_PLATFORM_ASSEMBLIES")!)
-            .Split(Path.PathSeparator)
-            .Where(p => Path.GetFileName(p).StartsWith("System.", StringComparison.Ordinal) || Path.GetFileName(p) == "netstandard.dll")
-            .Select(p => (MetadataReference)MetadataReference.CreateFromFile(p))
-            .ToArray());
+        InMemoryProjects.RuntimeAssemblies(name => name.StartsWith("System.", StringComparison.Ordinal) || name == "netstandard.dll"));
 }

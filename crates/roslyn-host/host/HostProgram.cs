@@ -21,7 +21,13 @@ public static class HostProgram
         Composition.Begin();
         if (args.Length == 3)
         {
-            LoadRehearsal.Begin(SearchRehearsal.RunOnceAsync);
+            LoadRehearsal.Begin(async cancellationToken =>
+            {
+                await SearchRehearsal.RunOnceAsync(cancellationToken);
+                // What both rehearsals allocated is garbage now: an idle spare gives back the heap it grew.
+                HeapTrim.CollectAll();
+                Log.Info($"rehearsals done: {GC.GetGCMemoryInfo().HeapSizeBytes / (1024 * 1024)} MiB of heap live");
+            });
         }
 
         using var socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);

@@ -11,6 +11,23 @@ import { join } from "node:path";
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/// A client over Streamable HTTP to the daemon at `url` (a session of its own).
+export async function httpClient(url, token, name = "node-bench") {
+  const client = new Client({ name, version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  return client;
+}
+
+/// CPU milliseconds (user + system) a process has used, from /proc; null once it is gone.
+export function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
 /// Starts `bin serve` in `root` with `env` added; resolves once it has written its address.
 export async function startDaemon(bin, root, env = {}) {
   const state = mkdtempSync(join(tmpdir(), "roslyn-mcp-bench-"));
@@ -25,10 +42,8 @@ export async function startDaemon(bin, root, env = {}) {
     url: `http://${http}`,
     headers: { Authorization: `Bearer ${token}` },
     /// A client over Streamable HTTP (a session of its own).
-    async http() {
-      const client = new Client({ name: "node-bench", version: "1.0.0" });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${this.url}/mcp`), { requestInit: { headers: this.headers } }));
-      return client;
+    http() {
+      return httpClient(this.url, token);
     },
     /// A client through a `roslyn-mcp stdio` bridge process to this daemon.
     async bridge() {

@@ -12,14 +12,12 @@
 // Another code base: its folder as the second argument and ROSLYN_MCP_BENCH_QUESTION=<file>:<line>:<column>
 // (the file relative to that folder) for find_references, e.g. Markdig's `src/Markdig` and
 // `Helpers/LineReader.cs:14:15`.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { spawn } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { startDaemon, sleep, timed, percentiles, call, question, asked } from "./daemon.mjs";
+import { startDaemon, sleep, timed, percentiles, call, question, asked, httpClient, cpuMs } from "./daemon.mjs";
 
 const self = fileURLToPath(import.meta.url);
 const [mode, ...rest] = process.argv.slice(2);
@@ -111,28 +109,16 @@ function bucketOf99(before = {}, after = {}) {
   return { calls: total, p99AtMostMs: bound === "+Inf" ? null : Number(bound) * 1000 };
 }
 
-/// CPU milliseconds (user + system) of the daemon and of its children (the Roslyn hosts), from /proc.
+/// CPU milliseconds of the daemon and of its children (the Roslyn hosts).
 function cpu(pid) {
-  const stat = (p) => { try { return readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1].split(" "); } catch { return null; } };
-  const used = (f) => (Number(f[11]) + Number(f[12])) * 10;
-  let hosts = 0;
-  for (const entry of readdirSync("/proc")) {
-    const f = /^\d+$/.test(entry) && stat(entry);
-    if (f && Number(f[1]) === pid) hosts += used(f);
-  }
-  return { daemon: used(stat(pid)), hosts };
-}
-
-async function connect(url, token, name) {
-  const client = new Client({ name, version: "1.0.0" });
-  const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
-  await client.connect(transport);
-  return client;
+  const parentOf = (entry) => { try { return Number(readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1].split(" ")[1]); } catch { return null; } };
+  const hosts = readdirSync("/proc").filter((entry) => /^\d+$/.test(entry) && parentOf(entry) === pid);
+  return { daemon: cpuMs(pid), hosts: hosts.reduce((sum, host) => sum + (cpuMs(host) ?? 0), 0) };
 }
 
 /// A client process: `count` sessions, warmed up, then (on "go") `rounds` rounds each; prints their samples.
 async function sessions(url, token, root, count, rounds) {
-  const clients = await Promise.all(Array.from({ length: Number(count) }, () => connect(url, token, "node-bench")));
+  const clients = await Promise.all(Array.from({ length: Number(count) }, () => httpClient(url, token)));
   const about = question(root);
   const samples = { diagnose: [], find_references: [] };
   const loop = (n, keep) => Promise.all(clients.map(async (client) => {
@@ -159,7 +145,7 @@ async function sessions(url, token, root, count, rounds) {
 
 /// Asks /healthz, /metrics and diagnose every 20 ms until its input ends, then prints their percentiles.
 async function probe(url, token) {
-  const client = await connect(url, token, "node-bench-prober");
+  const client = await httpClient(url, token, "node-bench-prober");
   const samples = { healthz: [], metrics: [], diagnose: [] };
   const get = async (path) => {
     const response = await fetch(`${url}${path}`, { headers: { Authorization: `Bearer ${token}` } });

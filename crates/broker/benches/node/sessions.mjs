@@ -3,12 +3,10 @@
 // period): calls per second, p50/p99, and the CPU per call of the daemon and of this client (both share the
 // machine's cores). One JSON line.
 // Usage: npm install && node sessions.mjs <path of roslyn-mcp> <copy of tests/fixtures/Shop> [sessions] [calls] [pace]
-import { readFileSync } from "node:fs";
-import { startDaemon, sleep, timed, percentiles } from "./daemon.mjs";
+import { startDaemon, sleep, timed, percentiles, cpuMs as cpu } from "./daemon.mjs";
 
 const [bin, root, sessionsArg, callsArg, paceArg] = process.argv.slice(2);
 const sessions = Number(sessionsArg ?? 50), calls = Number(callsArg ?? 200), pace = Number(paceArg ?? 0);
-const cpu = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" "); return (Number(f[11]) + Number(f[12])) * 10; };
 const daemon = await startDaemon(bin, root);
 try {
   const clients = await Promise.all(Array.from({ length: sessions }, () => daemon.http()));

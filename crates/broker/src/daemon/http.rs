@@ -6,7 +6,7 @@
 use super::http_requests::{Holding, HttpRequests};
 use super::{connections, json_answers};
 use crate::resolve;
-use crate::server::RoslynMcp;
+use crate::server::{RoslynMcp, SESSION_HEADER};
 use crate::services::Services;
 use crate::session::Session;
 use crate::telemetry;
@@ -17,7 +17,7 @@ use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use rmcp::model::ClientJsonRpcMessage;
+use rmcp::model::{ClientJsonRpcMessage, GetMeta};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use std::sync::Arc;
@@ -27,8 +27,6 @@ use tokio_util::sync::CancellationToken;
 
 /// Names a loopback daemon answers to; any other `Host` is a rebinding attempt.
 const LOOPBACK_HOSTS: &[&str] = &["localhost", "127.0.0.1", "[::1]"];
-/// The header naming a request's MCP session.
-const SESSION_HEADER: &str = "mcp-session-id";
 /// The largest request body accepted (a snippet is at most 64 KiB; JSON escaping can double it).
 pub const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
 
@@ -167,7 +165,8 @@ async fn json_rpc_body(State(bodies): State<Bodies>, request: Request, next: Nex
     let session = parts.headers.get(SESSION_HEADER).and_then(|v| v.to_str().ok());
     match bodies.requests.admit(session, &request.request, &request.id) {
         Ok(ticket) => {
-            let streamed = json_answers::asks_for_progress(&bytes);
+            // A client that asked for progress reads the notifications as they come.
+            let streamed = request.request.get_meta().get_progress_token().is_some();
             let mut response = next.run(Request::from_parts(parts, Body::from(bytes))).await;
             if !streamed {
                 response = json_answers::prefer_json(response).await;
@@ -179,10 +178,15 @@ async fn json_rpc_body(State(bodies): State<Bodies>, request: Request, next: Nex
 }
 
 fn is_json(headers: &HeaderMap) -> bool {
+    is_media_type(headers, "application/json")
+}
+
+/// Whether `Content-Type` names `essence`, whatever its parameters.
+pub(super) fn is_media_type(headers: &HeaderMap, essence: &str) -> bool {
     headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.split(';').next().unwrap_or_default().trim().eq_ignore_ascii_case("application/json"))
+        .is_some_and(|v| v.split(';').next().unwrap_or_default().trim().eq_ignore_ascii_case(essence))
 }
 
 fn json_rpc_error(status: StatusCode, code: i32, message: &str) -> Response {

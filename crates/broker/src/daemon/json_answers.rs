@@ -4,8 +4,8 @@
 //! millisecond a call on a large answer. Both are allowed for a request (the client must accept both), so
 //! the stream is read here until its first message: an answer becomes the whole body; anything else (a
 //! progress or log notification, a request to the client), or no answer within [`JSON_WAIT`], and the
-//! stream goes on as it began, what was read first, so nothing is lost or reordered. A request that asks
-//! for progress keeps its stream from the start: its client reads notifications as they come.
+//! stream goes on as it began, what was read first, so nothing is lost or reordered. (A request that asks
+//! for progress is not brought here: [`super::http`] leaves its stream as it is.)
 
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderValue, header};
@@ -19,10 +19,12 @@ use std::time::Duration;
 /// its stream, so its keep-alive comments (rmcp's, every 15 s) and progress reach the client and no proxy
 /// or client times out waiting for headers.
 const JSON_WAIT: Duration = Duration::from_secs(10);
+/// Bytes of stream past which reading the first message is done off the async workers.
+const LARGE: usize = 64 * 1024;
 
 /// `response` with its first message as the whole JSON body when that message is the answer.
 pub async fn prefer_json(response: Response) -> Response {
-    if !is_event_stream(&response) {
+    if !super::http::is_media_type(response.headers(), "text/event-stream") {
         return response;
     }
     let (mut parts, body) = response.into_parts();
@@ -37,7 +39,10 @@ pub async fn prefer_json(response: Response) -> Response {
         };
         let Some(Ok(chunk)) = chunk else { break };
         read.extend_from_slice(&chunk);
-        match first_message(&read) {
+        // Parsing is in proportion to the answer (up to --max-response-bytes): a large one leaves the worker.
+        let first =
+            if read.len() > LARGE { crate::offload::cpu(|| first_message(&read)) } else { first_message(&read) };
+        match first {
             First::Unfinished => {}
             First::Other => break,
             First::Answer(answer) => {
@@ -50,33 +55,6 @@ pub async fn prefer_json(response: Response) -> Response {
     }
     let begun = futures::stream::once(async move { Ok::<_, axum::Error>(Bytes::from(read)) });
     Response::from_parts(parts, Body::from_stream(begun.chain(stream)))
-}
-
-/// Whether a request's body asks for progress (`params._meta.progressToken`).
-pub fn asks_for_progress(body: &[u8]) -> bool {
-    #[derive(Deserialize)]
-    struct Message {
-        params: Option<Params>,
-    }
-    #[derive(Deserialize)]
-    struct Params {
-        #[serde(rename = "_meta")]
-        meta: Option<Meta>,
-    }
-    #[derive(Deserialize)]
-    struct Meta {
-        #[serde(rename = "progressToken")]
-        progress_token: Option<IgnoredAny>,
-    }
-    serde_json::from_slice::<Message>(body).ok().and_then(|m| m.params?.meta?.progress_token).is_some()
-}
-
-fn is_event_stream(response: &Response) -> bool {
-    response
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.split(';').next().unwrap_or_default().trim().eq_ignore_ascii_case("text/event-stream"))
 }
 
 /// What the first event with data in `stream` (an event stream's first bytes) is.
@@ -158,15 +136,6 @@ mod tests {
         assert_eq!(first_message(progress), First::Other);
         let request = b"data: {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"roots/list\"}\n\n";
         assert_eq!(first_message(request), First::Other);
-    }
-
-    #[test]
-    fn a_progress_token_is_seen_in_the_request() {
-        assert!(asks_for_progress(
-            br#"{"id":1,"method":"tools/call","params":{"name":"x","_meta":{"progressToken":7}}}"#
-        ));
-        assert!(!asks_for_progress(br#"{"id":1,"method":"tools/call","params":{"name":"x","_meta":{}}}"#));
-        assert!(!asks_for_progress(br#"{"id":1,"method":"ping"}"#));
     }
 
     #[test]

@@ -51,6 +51,13 @@ public sealed class HeapTrim(TimeSpan idle, Func<long>? committedBytes = null)
         _ = Task.Delay(idle).ContinueWith(_ => TrimIfStillIdle(mine), TaskScheduler.Default);
     }
 
+    /// <summary>One full, compacting collection (the large object heap too) that decommits what it frees.</summary>
+    public static void CollectAll()
+    {
+        GCSettings.LargeObjectHeapCompactionMode = GCLargeObjectHeapCompactionMode.CompactOnce;
+        GC.Collect(GC.MaxGeneration, GCCollectionMode.Aggressive, blocking: true, compacting: true);
+    }
+
     public static bool Worth(long committed, long before) =>
         committed - before >= Math.Max(MinimumGrowthBytes, before / 4);
 
@@ -68,8 +75,7 @@ public sealed class HeapTrim(TimeSpan idle, Func<long>? committedBytes = null)
             {
                 return;
             }
-            GCSettings.LargeObjectHeapCompactionMode = GCLargeObjectHeapCompactionMode.CompactOnce;
-            GC.Collect(GC.MaxGeneration, GCCollectionMode.Aggressive, blocking: true, compacting: true);
+            CollectAll();
             Trims++;
             committedAfterTrim = committed();
             Log.Info($"heap trimmed after a burst: {before / (1024 * 1024)} MiB committed, {committedAfterTrim / (1024 * 1024)} MiB after");

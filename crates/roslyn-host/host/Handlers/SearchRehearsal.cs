@@ -198,9 +198,6 @@ public static class SearchRehearsal
     /// <summary>The running framework's assemblies the program needs (not all of them: each is read whole into
     /// memory, and the workspace is thrown away).</summary>
     private static MetadataReference[] FrameworkReferences() =>
-        ((string?)AppContext.GetData("TRUSTED_PLATFORM_ASSEMBLIES") ?? "")
-            .Split(Path.PathSeparator)
-            .Where(p => Path.GetFileName(p) is "System.Private.CoreLib.dll" or "System.Runtime.dll" or "System.Collections.dll" or "System.Console.dll")
-            .Select(p => (MetadataReference)MetadataReference.CreateFromFile(p))
-            .ToArray();
+        InMemoryProjects.RuntimeAssemblies(name =>
+            name is "System.Private.CoreLib.dll" or "System.Runtime.dll" or "System.Collections.dll" or "System.Console.dll");
 }

@@ -6,6 +6,15 @@ namespace RoslynMcp.Host.Workspace;
 /// <summary>A C# project added to a solution in memory, nothing of it on disk (the search rehearsal's).</summary>
 public static class InMemoryProjects
 {
+    /// <summary>The running framework's assemblies whose file name <paramref name="wanted"/> accepts, as
+    /// references (each is read whole into memory).</summary>
+    public static MetadataReference[] RuntimeAssemblies(Func<string, bool> wanted) =>
+        ((string?)AppContext.GetData("TRUSTED_PLATFORM_ASSEMBLIES") ?? "")
+            .Split(Path.PathSeparator)
+            .Where(path => wanted(Path.GetFileName(path)))
+            .Select(path => (MetadataReference)MetadataReference.CreateFromFile(path))
+            .ToArray();
+
     public static ProjectId Add(
         ref Solution solution,
         string name,

@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Runtime;
 using Microsoft.CodeAnalysis.MSBuild;
 
 namespace RoslynMcp.Host.Workspace;
@@ -49,14 +48,12 @@ public static class LoadRehearsal
             var project = Path.Combine(folder.FullName, "Rehearsal.csproj");
             await File.WriteAllTextAsync(project, ProjectText, cancellationToken);
             var clock = Stopwatch.StartNew();
-            using var workspace = MSBuildWorkspace.Create(await Composition.ServicesAsync().WaitAsync(cancellationToken));
-            await workspace.OpenProjectAsync(project, cancellationToken: cancellationToken);
+            using (var workspace = MSBuildWorkspace.Create(await Composition.ServicesAsync().WaitAsync(cancellationToken)))
+            {
+                await workspace.OpenProjectAsync(project, cancellationToken: cancellationToken);
+            }
             Log.Info($"load rehearsed in {clock.ElapsedMilliseconds} ms");
             await next(cancellationToken);
-            // What both rehearsals allocated is garbage now; an idle spare gives the heap it grew back.
-            GCSettings.LargeObjectHeapCompactionMode = GCLargeObjectHeapCompactionMode.CompactOnce;
-            GC.Collect(GC.MaxGeneration, GCCollectionMode.Aggressive, blocking: true, compacting: true);
-            Log.Info($"rehearsals done: {GC.GetGCMemoryInfo().HeapSizeBytes / (1024 * 1024)} MiB of heap live");
         }
         catch (OperationCanceledException)
         {

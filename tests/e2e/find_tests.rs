@@ -7,7 +7,7 @@ use crate::support::{Fixture, Server, assert_same_tree, eventually, git, tree};
 use serde_json::{Value, json};
 use std::time::Duration;
 
-fn ids(found: &Value) -> Vec<String> {
+pub(crate) fn ids(found: &Value) -> Vec<String> {
     found["tests"].as_array().expect("tests").iter().map(|t| t["id"].as_str().expect("id").to_owned()).collect()
 }
 

@@ -5,7 +5,7 @@
 //! no process of a run left behind but the service's compiler server, and that one gone with the service.
 
 use crate::support::daemon::{Agent, StateDir};
-use crate::support::{Fixture, SLOTS, Server, assert_same_tree, eventually, tree};
+use crate::support::{Fixture, SLOTS, Server, assert_same_tree, eventually, processes_mentioning, tree};
 use rmcp::model::{CallToolRequest, CallToolRequestParams, ClientRequest};
 use rmcp::service::PeerRequestOptions;
 use serde_json::{Value, json};
@@ -14,18 +14,6 @@ use std::time::Duration;
 
 fn results<'a>(run: &'a Value, test: &str) -> Vec<&'a Value> {
     run["results"].as_array().expect("results").iter().filter(|r| r["test"] == test).collect()
-}
-
-/// Running processes whose command line mentions `text`.
-fn processes_mentioning(text: &str) -> Vec<String> {
-    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
-    entries
-        .flatten()
-        .filter(|e| e.file_name().to_str().is_some_and(|n| n.parse::<u32>().is_ok()))
-        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
-        .map(|cmdline| String::from_utf8_lossy(&cmdline).replace('\0', " "))
-        .filter(|cmdline| cmdline.contains(text))
-        .collect()
 }
 
 async fn nothing_left_running(state: &Path) {

@@ -65,10 +65,9 @@ async fn referenced_assemblies_and_generated_code_read_as_source() {
     assert_eq!(declarations.len(), 2, "{log}");
     let generated = declarations.iter().find(|d| d["generated"] == json!(true)).expect("the generated part");
     assert_eq!(generated["generator"], json!(LOGGING_GENERATOR));
-    assert_eq!(
-        generated["filePath"],
-        json!(format!("roslyn-mcp://generated/App/{LOGGING_GENERATOR}/LoggerMessage.g.cs"))
-    );
+    let generated_path = generated["filePath"].as_str().expect("virtual path");
+    assert!(generated_path.starts_with("roslyn-mcp://generated/App/"), "{generated_path}");
+    assert!(generated_path.ends_with(&format!("/{LOGGING_GENERATOR}/LoggerMessage.g.cs")), "{generated_path}");
     assert!(
         declarations.iter().any(|d| d["filePath"] == json!(fixture.file("App/Log.cs")) && d.get("generated").is_none())
     );
@@ -76,8 +75,11 @@ async fn referenced_assemblies_and_generated_code_read_as_source() {
     // The generated documents, listed, and one read in pages.
     let listed = server.ok("list_generated_documents", json!({"project": "App"})).await;
     let documents = listed["documents"].as_array().expect("documents");
-    let generators: Vec<&str> = documents.iter().map(|d| d["generator"].as_str().expect("generator")).collect();
-    assert!(generators.contains(&LOGGING_GENERATOR), "{listed}");
+    let logging = documents
+        .iter()
+        .find(|d| d["generator"] == json!(LOGGING_GENERATOR))
+        .expect("the logging generator's document");
+    assert_eq!(logging["path"], json!(generated_path), "the listing and the declaration name it alike");
     let regex = documents
         .iter()
         .find(|d| d["generator"].as_str().is_some_and(|g| g.ends_with(".RegexGenerator")))
@@ -128,7 +130,13 @@ async fn reading_source_is_refused_outside_the_roots_and_for_what_does_not_exist
     }
     let unknown = "roslyn-mcp://metadata/Widgets/9.9.9.9/Sources.Widgets.Widget.cs";
     server.fails("read_source", json!({"path": unknown}), "SOURCE_FILE_NOT_FOUND").await;
-    server.fails("read_source", json!({"path": "roslyn-mcp://generated/Nope/G/x.g.cs"}), "SOURCE_FILE_NOT_FOUND").await;
+    // A generator's folder of App with a document it did not write; a project the solution does not have.
+    let listed = server.ok("list_generated_documents", json!({"project": "App"})).await;
+    let written = listed["documents"][0]["path"].as_str().expect("a generated document's path");
+    let missing = format!("{}/Nothing.g.cs", written.rsplit_once('/').expect("a hint name").0);
+    server.fails("read_source", json!({"path": missing}), "SOURCE_FILE_NOT_FOUND").await;
+    let nope = "roslyn-mcp://generated/Nope/G/x.g.cs";
+    server.fails("read_source", json!({"path": nope}), "SOURCE_NOT_IN_WORKSPACE").await;
     let project = fixture.file("App/App.csproj");
     server.fails("read_source", json!({"path": project}), "SOURCE_FILE_NOT_FOUND").await;
     let program = fixture.file("App/Program.cs");

@@ -4,7 +4,7 @@
 //! memory given back, and a request reusing an id in flight is refused without touching the first.
 
 use crate::support::daemon::StateDir;
-use crate::support::{Fixture, SLOTS, eventually};
+use crate::support::{Fixture, SLOTS, eventually, memory_kib};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -157,9 +157,7 @@ fn names(answer: &Value) -> Vec<String> {
 }
 
 fn rss_kib(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("process status");
-    let line = status.lines().find(|l| l.starts_with("VmRSS:")).expect("VmRSS");
-    line.split_whitespace().nth(1).and_then(|v| v.parse().ok()).expect("VmRSS value")
+    memory_kib(pid, "VmRSS")
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -48,7 +48,9 @@ impl ComponentsCell {
 
 /// The last non-empty line a short command prints, if it succeeds within a few seconds.
 async fn first_line(program: &std::path::Path, args: &[&str]) -> Option<String> {
-    let run = tokio::process::Command::new(program)
+    let mut command = tokio::process::Command::new(program);
+    roslyn_host::withhold_token(command.as_std_mut());
+    let run = command
         .args(args)
         .env("DOTNET_CLI_TELEMETRY_OPTOUT", "1")
         .env("DOTNET_NOLOGO", "1")

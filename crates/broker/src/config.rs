@@ -23,6 +23,16 @@ pub enum Command {
     /// What an MCP client launches: relays one MCP session on standard input and output to the daemon,
     /// starting it when none runs (`--embedded` serves in this process instead).
     Stdio(StdioArgs),
+    /// The guardian a service starts beside itself (see `guardian.rs`): not for people to run.
+    #[command(hide = true)]
+    Guard(GuardArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct GuardArgs {
+    /// The pipe of the service's compiler server, ended with the service.
+    #[arg(long)]
+    pub pipe: String,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -35,7 +45,7 @@ pub struct ServeArgs {
     /// A file holding the bearer token HTTP clients must send (`Authorization: Bearer ...`); the
     /// ROSLYN_MCP_TOKEN variable may hold it instead. Without either, a token is generated at first
     /// start into `<state-dir>/http-token` (readable by this user only).
-    #[arg(long, env = "ROSLYN_MCP_TOKEN_FILE")]
+    #[arg(long, env = roslyn_host::TOKEN_FILE_VARIABLE)]
     pub token_file: Option<PathBuf>,
     /// Serve HTTP on loopback without a token: every local user may then call the daemon, and loading a
     /// project runs its MSBuild targets as this user. Refused for any address but loopback.

@@ -15,11 +15,15 @@ pub async fn serve(args: ServiceArgs) -> anyhow::Result<()> {
     let (stdin, stdout) = rmcp::transport::stdio();
     let transport = in_flight::Guarded::new(AsyncRwTransport::new_server(stdin, stdout), &services.requests);
     let running = server::RoslynMcp::new(services.clone(), session).serve(transport).await?;
-    tokio::select! {
-        result = running.waiting() => { result?; }
-        _ = lifecycle::shutdown_signal() => tracing::info!("signal received; shutting down"),
-    }
-    // Every host is asked to exit and waited for: none is left behind.
+    let ended = tokio::select! {
+        result = running.waiting() => result.map(drop),
+        _ = lifecycle::shutdown_signal() => {
+            tracing::info!("signal received; shutting down");
+            Ok(())
+        }
+    };
+    // Every host is asked to exit and waited for, and the compiler server stopped, however the session
+    // ended: none is left behind.
     services.shutdown().await;
-    Ok(())
+    Ok(ended?)
 }

@@ -9,6 +9,7 @@ mod config;
 mod daemon;
 mod embedded;
 mod envelope;
+mod guardian;
 mod heap;
 mod in_flight;
 mod lifecycle;
@@ -36,6 +37,10 @@ fn main() -> std::process::ExitCode {
     let service = match &cli.command {
         Command::Serve(args) => &args.service,
         Command::Stdio(args) => &args.service,
+        Command::Guard(args) => {
+            guardian::run(&args.pipe);
+            return std::process::ExitCode::SUCCESS;
+        }
     };
     let _telemetry = init_logging(service);
     match run(cli.command) {
@@ -58,6 +63,10 @@ fn run(command: Command) -> anyhow::Result<()> {
         Command::Serve(args) => runtime.block_on(daemon::serve(args)),
         Command::Stdio(args) if args.embedded => runtime.block_on(embedded::serve(args.service)),
         Command::Stdio(args) => runtime.block_on(bridge::relay(args)),
+        Command::Guard(args) => {
+            guardian::run(&args.pipe);
+            Ok(())
+        }
     };
     // The service has drained; a thread still busy (a file-system call, a large answer) does not hold the
     // exit. Dropping the runtime would wait for it.

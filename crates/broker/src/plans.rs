@@ -2,8 +2,9 @@
 //! showed, never a recomputation. Shared by every session (an id is unguessable; applying still passes the
 //! applying session's walls), bounded in time and in bytes, and fair: each session has a share of the
 //! bytes, within which its own oldest plans make room for its newest; only when the whole store is full
-//! does another session lose a plan, the oldest of the session that holds the most. A plan that cannot be
-//! kept is never given an id, and an id that is gone says why.
+//! does another session lose a plan, the oldest of the session that holds the most. Requests without a
+//! session (each its own session) hold one share together, so that a flood of them weighs no more than one
+//! session. A plan that cannot be kept is never given an id, and an id that is gone says why.
 
 use protocol::host::FileEdit;
 use protocol::tools::plans::PlanSummary;
@@ -22,6 +23,8 @@ const MAX_BYTES: usize = 256 * 1024 * 1024;
 const SESSION_SHARE: usize = MAX_BYTES / 4;
 /// Ids of plans gone, remembered to say why.
 const GONE_REMEMBERED: usize = 4096;
+/// The holder of every plan previewed without a session (session ids are hexadecimal: never this).
+const STATELESS: &str = "stateless";
 
 /// A writing tool's whole effect, computed by the host on an immutable snapshot.
 #[derive(Debug, Clone)]
@@ -110,6 +113,13 @@ pub fn new_id() -> String {
     format!("plan-{}", uuid::Uuid::new_v4())
 }
 
+/// Who holds a plan's share of the store: its session, or for a request without one (MCP 2026-07-28 over
+/// HTTP, a fresh session per request) every such request together, whatever connection it came by: they
+/// present the same token, and a connection costs nothing to open.
+pub fn holder(session: &str, stateless: bool) -> &str {
+    if stateless { STATELESS } else { session }
+}
+
 impl PlanStore {
     fn with_limits(total: usize, session: usize, ttl: Duration) -> Self {
         Self { store: Mutex::default(), limits: Limits { total, session, ttl } }
@@ -173,8 +183,9 @@ impl PlanStore {
             Some(Gone::OverShare { at }) => (
                 "evicted",
                 format!(
-                    "Plan {id} was evicted at {}: the session that previewed it kept more than its share of {} of \
-                     plans, and its oldest made room for its newest",
+                    "Plan {id} was evicted at {}: the session that previewed it (or, for a request without a \
+                     session, all such requests together) kept more than its share of {} of plans, and its oldest \
+                     made room for its newest",
                     humantime::format_rfc3339_seconds(*at),
                     mib(self.limits.session)
                 ),
@@ -322,6 +333,22 @@ mod tests {
         assert_eq!(reason(&store, &flood[0]), "evicted");
         let message = store.get(&flood[0]).expect_err("gone").message;
         assert!(message.contains("its share"), "{message}");
+    }
+
+    #[test]
+    fn a_flood_of_stateless_plans_weighs_one_share_and_loses_its_oldest_first() {
+        let store = PlanStore::with_limits(1000 * 1024, 250 * 1024, PLAN_TTL);
+        let fresh = id(store.keep(holder("socket", false), plan(240)));
+        // Each request without a session comes as a session of its own, the newest with the greatest id.
+        let flood: Vec<String> =
+            (0..20).map(|n| id(store.keep(holder(&format!("request-{n:02}"), true), plan(100)))).collect();
+        assert!(store.get(&fresh).is_ok(), "a session's fresh plan outlives a flood of stateless ones");
+        assert!(store.get(&flood[19]).is_ok() && store.get(&flood[18]).is_ok(), "the newest stateless plans stay");
+        for gone in &flood[..18] {
+            assert_eq!(reason(&store, gone), "evicted", "the oldest stateless plans went first");
+        }
+        let message = store.get(&flood[0]).expect_err("gone").message;
+        assert!(message.contains("all such requests together"), "{message}");
     }
 
     #[test]

@@ -155,7 +155,25 @@ pub fn target(
             .collect(),
         scope.client_roots.clone(),
     );
+    admit_solution(&solution, &roots)?;
     Ok(Target { solution, roots })
+}
+
+/// The one rule for what a session may load: a solution outside the client's roots is refused before
+/// anything of it runs (no restore, no design-time build, no test), whichever tool names it.
+pub fn admit_solution(solution: &Path, roots: &Roots) -> Result<(), ToolError> {
+    if roots.contains(solution) {
+        return Ok(());
+    }
+    Err(roots
+        .describe(
+            ToolError::new(
+                ErrorCode::SOURCE_NOT_IN_WORKSPACE,
+                format!("{} is outside the roots this client offered; nothing of it was loaded", solution.display()),
+            )
+            .detail("solutionPath", solution.display().to_string()),
+        )
+        .suggest("Name a solution inside one of the client's roots, or have the client offer its folder as a root"))
 }
 
 /// The loaded solution whose project folder holding `file` is deepest; on a tie the session's, then the

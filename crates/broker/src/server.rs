@@ -31,7 +31,7 @@ use tracing::Instrument;
 /// The outcome recorded for a call the client cancelled (not a catalog code: the client gets no answer).
 const CANCELLED: &str = "CANCELLED";
 
-/// The header naming a request's MCP session over HTTP; a request without it has none (2026-07-28).
+/// The header naming a request's MCP session over HTTP (before 2026-07-28, which has no sessions).
 pub const SESSION_HEADER: &str = "mcp-session-id";
 
 #[derive(Clone)]
@@ -65,11 +65,9 @@ impl RoslynMcp {
         let host_micros = Arc::new(AtomicU64::new(0));
         let cancel = ClientCancel::token(&context.ct, &context.extensions);
         let cancelled = cancel.clone();
-        // Over HTTP without Mcp-Session-Id (a 2026-07-28 client): no session, so nothing of an earlier call counts.
-        let stateless = context
-            .extensions
-            .get::<axum::http::request::Parts>()
-            .is_some_and(|parts| !parts.headers.contains_key(SESSION_HEADER));
+        // Over HTTP without a session `initialize` opened (a 2026-07-28 client, whatever Mcp-Session-Id it sends):
+        // nothing of an earlier call counts.
+        let stateless = context.extensions.get::<axum::http::request::Parts>().is_some() && !self.session.initialized();
         let outcome = async {
             // Health must answer even while the client's roots are unknown; no path passes then.
             let scope = match kind {
@@ -176,6 +174,7 @@ impl ServerHandler for RoslynMcp {
         context: RequestContext<RoleServer>,
     ) -> Result<InitializeResult, ErrorData> {
         roots::offered(&self.session, &request);
+        self.session.mark_initialized();
         context.peer.set_peer_info(request.clone());
         self.negotiate_initialize(&request)
     }

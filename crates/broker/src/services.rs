@@ -47,6 +47,7 @@ pub struct Services {
 
 impl Services {
     pub fn start(args: &ServiceArgs) -> Arc<Self> {
+        crate::guardian::start(crate::test_runs::compiler::pipe());
         let located = roslyn_host::locate(args.host_nice);
         let telemetry = Telemetry::new();
         let limits = Unloading {
@@ -77,7 +78,7 @@ impl Services {
             plans: PlanStore::default(),
             actions: ActionStore::default(),
             telemetry,
-            test_runs: args.test_runs_dir().map(crate::test_runs::TestRuns::new),
+            test_runs: args.test_runs_dir().map(|dir| crate::test_runs::TestRuns::new(dir, args.state_dir())),
             http: OnceLock::new(),
             requests,
             spare,

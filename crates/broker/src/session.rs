@@ -9,6 +9,7 @@ use crate::telemetry::SessionGuard;
 use protocol::{ErrorCode, ToolError};
 use std::path::PathBuf;
 use std::sync::RwLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tokio::sync::watch;
 
@@ -35,6 +36,9 @@ pub struct Session {
     state: RwLock<State>,
     /// Where the client's roots stand; calls wait briefly while they are pending.
     roots: watch::Sender<Roots>,
+    /// Whether `initialize` opened it. Over HTTP, rmcp serves a 2026-07-28 request on a fresh one that never
+    /// is, whatever `Mcp-Session-Id` the request carries.
+    initialized: AtomicBool,
     _open: Option<SessionGuard>,
 }
 
@@ -69,8 +73,19 @@ impl Session {
             cwd,
             state: RwLock::default(),
             roots: watch::Sender::new(Roots::NotOffered),
+            initialized: AtomicBool::new(false),
             _open: open,
         }
+    }
+
+    /// `initialize` was answered: calls from here on belong to a session.
+    pub fn mark_initialized(&self) {
+        self.initialized.store(true, Ordering::Release);
+    }
+
+    /// Whether the call belongs to a session `initialize` opened (else, over HTTP, to none).
+    pub fn initialized(&self) -> bool {
+        self.initialized.load(Ordering::Acquire)
     }
 
     /// The session as a call sees it, once the client's roots (if it offered any) have arrived; without

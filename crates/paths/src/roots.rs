@@ -43,6 +43,11 @@ impl Roots {
         real_path(path).is_some_and(|real| self.holds(&real))
     }
 
+    /// Whether a real path is a root itself, the workspace's or the client's: a folder no write removes.
+    pub fn is_root(&self, real: &Path) -> bool {
+        self.roots.iter().chain(self.client_roots.iter().flatten()).any(|root| root == real)
+    }
+
     /// Whether a real path lies under the roots and the client's.
     fn holds(&self, real: &Path) -> bool {
         let under = |roots: &[PathBuf]| roots.iter().any(|root| real.starts_with(root));

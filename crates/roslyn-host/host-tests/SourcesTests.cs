@@ -9,6 +9,9 @@ public sealed class SourcesTests(SourcesSolution fixture)
 {
     private const string LoggingGenerator = "Microsoft.Extensions.Logging.Generators.LoggerMessageGenerator";
 
+    /// <summary>App's generated documents' folder: its name, then the id of its project file.</summary>
+    private string AppFolder => $"roslyn-mcp://generated/App/{GeneratedDocuments.ProjectId(fixture.PathOf("App/App.csproj"))}/";
+
     [Fact]
     public async Task ListsWhatTheRegexAndLoggingGeneratorsWrite()
     {
@@ -16,7 +19,7 @@ public sealed class SourcesTests(SourcesSolution fixture)
 
         var regex = Assert.Single(list.Value.Documents, d => d.Generator.EndsWith(".RegexGenerator", StringComparison.Ordinal));
         Assert.Equal("RegexGenerator.g.cs", regex.HintName);
-        Assert.Equal($"roslyn-mcp://generated/App/{regex.Generator}/RegexGenerator.g.cs", regex.Path);
+        Assert.Equal($"{AppFolder}{regex.Generator}/RegexGenerator.g.cs", regex.Path);
         Assert.Equal("net10.0", regex.Framework);
         Assert.True(regex.Length > 0 && regex.Lines > 1);
         var logging = Assert.Single(list.Value.Documents, d => d.Generator == LoggingGenerator);
@@ -36,8 +39,8 @@ public sealed class SourcesTests(SourcesSolution fixture)
 
         Assert.Equal(2, type.Value.Declarations.Count);
         Assert.Contains(type.Value.Declarations, d => d.Span.File == fixture.PathOf("App/Log.cs"));
-        var generated = Assert.Single(type.Value.Declarations, d => d.Span.File.StartsWith("roslyn-mcp://generated/App/", StringComparison.Ordinal));
-        Assert.Equal($"roslyn-mcp://generated/App/{LoggingGenerator}/LoggerMessage.g.cs", generated.Span.File);
+        var generated = Assert.Single(type.Value.Declarations, d => d.Span.File.StartsWith(AppFolder, StringComparison.Ordinal));
+        Assert.Equal($"{AppFolder}{LoggingGenerator}/LoggerMessage.g.cs", generated.Span.File);
         Assert.Null(type.Value.Metadata);
     }
 
@@ -49,7 +52,7 @@ public sealed class SourcesTests(SourcesSolution fixture)
 
         var generated = references.Value.References.Where(r => r.Span.File.StartsWith(GeneratedDocuments.Scheme, StringComparison.Ordinal)).ToList();
         Assert.NotEmpty(generated);
-        Assert.All(generated, r => Assert.Equal($"roslyn-mcp://generated/App/{LoggingGenerator}/LoggerMessage.g.cs", r.Span.File));
+        Assert.All(generated, r => Assert.Equal($"{AppFolder}{LoggingGenerator}/LoggerMessage.g.cs", r.Span.File));
         Assert.Contains(references.Value.References, r => r.Span.File == fixture.PathOf("App/Program.cs"));
     }
 
@@ -160,7 +163,10 @@ public sealed class SourcesTests(SourcesSolution fixture)
         {
             "roslyn-mcp://metadata/Widgets/9.9.9.9/Sources.Widgets.Widget.cs",
             "roslyn-mcp://metadata/Widgets/1.0.0.0/Sources.Widgets.Nothing.cs",
-            "roslyn-mcp://generated/App/Some.Generator/Nothing.g.cs",
+            $"{AppFolder}Some.Generator/Nothing.g.cs",
+            // App's document named by the project's name alone, or with the id of another App's file.
+            $"roslyn-mcp://generated/App/{LoggingGenerator}/LoggerMessage.g.cs",
+            $"roslyn-mcp://generated/App/{GeneratedDocuments.ProjectId("/elsewhere/App/App.csproj")}/{LoggingGenerator}/LoggerMessage.g.cs",
             fixture.PathOf("App/App.csproj"),
         })
         {

@@ -11,5 +11,8 @@ mod spare;
 pub use connection::{HostConnection, HostReply};
 pub use failure::HostFailure;
 pub use locate::{HOST_DLL_ENV, HostInstall, Located, locate};
-pub use process::{HostProcess, dotnet_command, group_members, has_argument, kill_group, kill_process, processes};
+pub use process::{
+    HostProcess, TOKEN_FILE_VARIABLE, TOKEN_VARIABLE, dotnet_command, group_members, has_argument, kill_group,
+    kill_process, processes, withhold_token,
+};
 pub use spare::{SpareHost, SpareState};

@@ -107,18 +107,31 @@ impl Drop for HostProcess {
     }
 }
 
-/// `dotnet` as the service starts it: no input, no telemetry or banner, no MSBuild node left behind, the
-/// leader of its own process group ([`kill_group`] ends what it started), killed if dropped, and
-/// `install.nice` steps below the service's CPU priority, it and every thread and process it starts: when
-/// Roslyn's work fills the cores, the service's own threads (health checks, metrics, diagnose, relaying
-/// answers) still get a core at once.
+/// The variable that hands the daemon its HTTP bearer token, and the one naming a file that holds it.
+pub const TOKEN_VARIABLE: &str = "ROSLYN_MCP_TOKEN";
+pub const TOKEN_FILE_VARIABLE: &str = "ROSLYN_MCP_TOKEN_FILE";
+
+/// Takes the token's variables out of what `command` inherits (a tokio command: `as_std_mut`): a host,
+/// build, test or git runs a repository's code or hooks, whose output may reach a client or a log.
+pub fn withhold_token(command: &mut std::process::Command) -> &mut std::process::Command {
+    command.env_remove(TOKEN_VARIABLE).env_remove(TOKEN_FILE_VARIABLE)
+}
+
+/// `dotnet` as the service starts it: no input, no telemetry or banner, no MSBuild node left behind, no
+/// HTTP token ([`withhold_token`]), the leader of its own process group ([`kill_group`] ends what it
+/// started), killed if dropped, and `install.nice` steps below the service's CPU priority, it and every
+/// thread and process it starts: when Roslyn's work fills the cores, the service's own threads (health
+/// checks, metrics, diagnose, relaying answers) still get a core at once.
 pub fn dotnet_command(install: &HostInstall) -> Command {
     let mut command = Command::new(&install.dotnet);
+    withhold_token(command.as_std_mut());
     command
         .stdin(Stdio::null())
         .env("DOTNET_CLI_TELEMETRY_OPTOUT", "1")
         .env("DOTNET_NOLOGO", "1")
         .env("MSBUILDDISABLENODEREUSE", "1")
+        // What a host makes in the temporary folder carries it: the service's guardian removes it.
+        .env("ROSLYN_MCP_SERVICE_PID", std::process::id().to_string())
         .process_group(0)
         .kill_on_drop(true);
     let nice = install.nice;

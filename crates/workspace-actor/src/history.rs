@@ -10,6 +10,7 @@
 
 use crate::checksum::{sha256_hex, without_bom};
 use crate::write::{Change, Content, FileRecord, FileWrite, read_current};
+use paths::Roots;
 use protocol::tools::plans::{FileChangeSummary, HistoryBound, OperationRecord, OperationState, Verification};
 use protocol::{ErrorCode, ToolError};
 use serde::{Deserialize, Serialize};
@@ -30,6 +31,17 @@ pub const DEFAULT_BOUND: HistoryBound = HistoryBound { max_operations: 100, max_
 pub struct OperationMeta {
     pub tool: String,
     pub summary: String,
+    /// Its tests run after it is written (`verify: "tests"`), within these roots: until their verdict is
+    /// recorded it is pending, and a service that ends before that rolls it back at its next start.
+    pub verifying: Option<Roots>,
+}
+
+/// A written operation whose tests never gave their verdict: the service ended while they ran.
+#[derive(Debug)]
+pub struct Unverified {
+    pub operation: Operation,
+    pub solution: PathBuf,
+    pub roots: Roots,
 }
 
 /// Which way to move an operation.
@@ -73,6 +85,16 @@ struct Record {
     files: Vec<FileEntry>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     verification: Option<Verification>,
+    /// Written, its tests not done yet: what rolling it back at the next start needs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pending: Option<Pending>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Pending {
+    solution: PathBuf,
+    roots: Roots,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -96,6 +118,7 @@ struct Side {
 #[derive(Debug, Clone)]
 pub struct History {
     dir: PathBuf,
+    solution: PathBuf,
     bound: HistoryBound,
 }
 
@@ -112,7 +135,7 @@ impl History {
     /// The history of `solution` under `root` (the service's history folder).
     pub fn new(root: &Path, solution: &Path, bound: HistoryBound) -> Self {
         let key = sha256_hex(solution.as_os_str().as_encoded_bytes());
-        Self { dir: root.join(&key[..16]), bound }
+        Self { dir: root.join(&key[..16]), solution: solution.to_path_buf(), bound }
     }
 
     pub fn bound(&self) -> HistoryBound {
@@ -147,6 +170,7 @@ impl History {
                 state: OperationState::Applied,
                 files: entries,
                 verification: None,
+                pending: meta.verifying.clone().map(|roots| Pending { solution: self.solution.clone(), roots }),
             };
             write_record(&temp, &record)?;
             fs::rename(&temp, self.dir.join(format!("{:020}-{id}", self.next_sequence())))
@@ -228,12 +252,53 @@ impl History {
 
     /// Records what the operation's tests found (after it, under the write lock).
     pub fn verified(&self, id: &str, verification: &Verification) -> Result<(), ToolError> {
+        self.update(id, |record| {
+            record.verification = Some(verification.clone());
+            record.pending = None;
+        })
+    }
+
+    /// The operation's verification ended without a verdict, the operation undone: nothing is left to roll
+    /// back at the next start.
+    pub fn settled(&self, id: &str) -> Result<(), ToolError> {
+        self.update(id, |record| record.pending = None)
+    }
+
+    fn update(&self, id: &str, change: impl FnOnce(&mut Record)) -> Result<(), ToolError> {
         let folder = self.folder_of(id).ok_or_else(|| {
             ToolError::new(ErrorCode::OPERATION_NOT_FOUND, format!("No operation {id} in this solution's history"))
         })?;
         let mut record = read_record(&folder).map_err(|e| history_error(&folder, "cannot read", &e))?;
-        record.verification = Some(verification.clone());
+        change(&mut record);
         write_record(&folder, &record).map_err(|e| history_error(&folder, "cannot record the verification", &e))
+    }
+
+    /// Every operation, of every solution under the history folder `root`, written to be verified and left
+    /// without a verdict.
+    pub fn unverified(root: &Path) -> Vec<Unverified> {
+        let solutions = fs::read_dir(root).into_iter().flatten().flatten().map(|e| e.path());
+        let folders =
+            solutions.flat_map(|dir| History { dir, solution: PathBuf::new(), bound: DEFAULT_BOUND }.folders());
+        folders
+            .filter_map(|folder| {
+                let pending = read_record(&folder).ok()?.pending?;
+                let id = folder.file_name()?.to_str()?.split_once('-')?.1.to_owned();
+                let operation = History::new(root, &pending.solution, DEFAULT_BOUND).read(&id).ok()?;
+                Some(Unverified { operation, solution: pending.solution, roots: pending.roots })
+            })
+            .collect()
+    }
+
+    /// Records that the operation in `folder` was cut off by the service's end while its tests ran: undone
+    /// when `rolled_back`, else left as it is (its files moved on since).
+    pub fn interrupted(folder: &Path, rolled_back: bool) -> Result<(), ToolError> {
+        let mut record = read_record(folder).map_err(|e| history_error(folder, "cannot read", &e))?;
+        record.pending = None;
+        record.verification = Some(Verification { interrupted: true, ..Verification::default() });
+        if rolled_back {
+            record.state = OperationState::Undone;
+        }
+        write_record(folder, &record).map_err(|e| history_error(folder, "cannot record the verification", &e))
     }
 
     /// Marks the operation kept in `folder` as moved `direction`; called once its files are written, under
@@ -419,7 +484,7 @@ mod tests {
     }
 
     fn meta(summary: &str) -> OperationMeta {
-        OperationMeta { tool: "rename_symbol".into(), summary: summary.into() }
+        OperationMeta { tool: "rename_symbol".into(), summary: summary.into(), verifying: None }
     }
 
     struct Setup {

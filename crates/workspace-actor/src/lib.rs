@@ -44,13 +44,54 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 /// Settles every write a crash interrupted under `journal` (see [`write::recover`]): one that the history under
-/// `history` records is complete and stands.
+/// `history` records is complete and stands, unless it was written to be verified and its tests gave no
+/// verdict: that one is rolled back, as a failed verification would have. The operations undone.
 pub fn recover(journal: &Path, history: &Path) -> Vec<String> {
-    let history = history.to_path_buf();
+    let root = history.to_path_buf();
     let recorded: write::Recorded = Arc::new(move |solution: &Path, operation: &str| {
-        history::History::new(&history, solution, history::DEFAULT_BOUND).has(operation)
+        history::History::new(&root, solution, history::DEFAULT_BOUND).has(operation)
     });
-    write::recover(journal, recorded)
+    let mut undone = write::recover(journal, recorded);
+    for unverified in history::History::unverified(history) {
+        let id = unverified.operation.id.clone();
+        let rolled_back = match roll_back_unverified(journal, &unverified) {
+            Ok(rolled_back) => rolled_back,
+            Err(error) => {
+                // Left pending: the next start tries again.
+                tracing::error!(%error, operation = id, "cannot roll back a write whose tests were cut off");
+                continue;
+            }
+        };
+        match history::History::interrupted(&unverified.operation.folder, rolled_back) {
+            Ok(()) if rolled_back => undone.push(id),
+            Ok(()) => tracing::error!(operation = id, "a write whose tests were cut off stands: its files moved on"),
+            Err(error) => tracing::error!(%error, operation = id, "cannot record a cut-off verification"),
+        }
+    }
+    undone
+}
+
+/// Undoes an operation whose verification was cut off, as one journaled write within the roots it was
+/// written in: whether it is undone now (it may have been already); not when its files moved on since.
+fn roll_back_unverified(journal: &Path, unverified: &history::Unverified) -> Result<bool, ToolError> {
+    let operation = &unverified.operation;
+    if operation.state == protocol::tools::plans::OperationState::Undone {
+        return Ok(true);
+    }
+    let Ok(writes) = operation.writes(history::Direction::Undo) else { return Ok(false) };
+    let name = format!("unverified-{}", operation.id);
+    let mut transaction =
+        write::Transaction::prepare(journal, &name, &unverified.solution, unverified.roots.clone(), &writes)?;
+    match transaction.commit() {
+        Ok(()) => {
+            transaction.finish();
+            Ok(true)
+        }
+        Err(error) => {
+            transaction.rollback()?;
+            Err(error)
+        }
+    }
 }
 
 pub struct Workspace {

@@ -150,18 +150,23 @@ impl StateDir {
 
     /// `roslyn-mcp serve` on this folder, on any free loopback port, with extra arguments and variables.
     pub fn serve(&self, args: &[&str], env: &[(&str, &str)]) -> std::process::Child {
+        self.serve_command(args, env).spawn().expect("spawn roslyn-mcp serve")
+    }
+
+    /// [`StateDir::serve`]'s command, not yet started (to give it another working directory).
+    pub fn serve_command(&self, args: &[&str], env: &[(&str, &str)]) -> std::process::Command {
         let log =
             std::fs::OpenOptions::new().create(true).append(true).open(self.path().join("serve.log")).expect("log");
-        std::process::Command::new(env!("CARGO_BIN_EXE_roslyn-mcp"))
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_roslyn-mcp"));
+        command
             .arg("serve")
             .args(args)
             .envs(self.env())
             .envs(env.iter().copied())
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
-            .stderr(log)
-            .spawn()
-            .expect("spawn roslyn-mcp serve")
+            .stderr(log);
+        command
     }
 
     /// Live `roslyn-mcp serve` processes of this folder (read from their environment).

@@ -288,11 +288,30 @@ where
 }
 
 /// Whether a process is running (a zombie counts as gone).
+/// Running processes whose command line mentions `text`.
+pub fn processes_mentioning(text: &str) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+    entries
+        .flatten()
+        .filter(|e| e.file_name().to_str().is_some_and(|n| n.parse::<u32>().is_ok()))
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+        .map(|cmdline| String::from_utf8_lossy(&cmdline).replace('\0', " "))
+        .filter(|cmdline| cmdline.contains(text))
+        .collect()
+}
+
 pub fn alive(pid: u32) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         Ok(stat) => stat.rsplit(')').next().and_then(|rest| rest.split_whitespace().next()) != Some("Z"),
         Err(_) => false,
     }
+}
+
+/// A memory figure of a process from `/proc/<pid>/status`, in KiB: `VmRSS` (now), `VmHWM` (its peak so far).
+pub fn memory_kib(pid: u32, field: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("process status");
+    let line = status.lines().find(|l| l.strip_prefix(field).is_some_and(|rest| rest.starts_with(':')));
+    line.and_then(|l| l.split_whitespace().nth(1)).and_then(|v| v.parse().ok()).expect(field)
 }
 
 pub fn kill9(pid: u32) {

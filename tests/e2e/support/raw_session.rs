@@ -26,6 +26,11 @@ impl RawSession {
         session
     }
 
+    /// The session's id (`Mcp-Session-Id`).
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
     /// POSTs `body`; answers once the response's headers arrived.
     pub async fn post(&self, body: &str) -> reqwest::Response {
         let mut request = self

@@ -12,6 +12,17 @@ pub async fn call(
     arguments: Value,
     solution_header: Option<Option<String>>,
 ) -> (u16, String) {
+    send(request(url, token, tool, arguments, solution_header)).await
+}
+
+/// [`call`]'s request, not yet sent (to add a header).
+pub fn request(
+    url: &str,
+    token: &str,
+    tool: &str,
+    arguments: Value,
+    solution_header: Option<Option<String>>,
+) -> reqwest::RequestBuilder {
     let mirrored = arguments.get("solutionPath").and_then(Value::as_str).map(str::to_owned);
     let body = json!({
         "jsonrpc": "2.0", "id": 1, "method": "tools/call",
@@ -36,6 +47,11 @@ pub async fn call(
     if let Some(header) = solution_header.unwrap_or(mirrored) {
         request = request.header("Mcp-Param-SolutionPath", header);
     }
+    request
+}
+
+/// Sends `request`: (status, body).
+pub async fn send(request: reqwest::RequestBuilder) -> (u16, String) {
     let response = request.send().await.expect("POST");
     (response.status().as_u16(), response.text().await.expect("body"))
 }

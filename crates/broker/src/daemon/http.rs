@@ -1,7 +1,8 @@
 //! The daemon's HTTP face: MCP Streamable HTTP on `/mcp` (rmcp's transport), `/healthz` for service
 //! managers and `/metrics` for Prometheus. Every route checks `Host` and `Origin` against DNS rebinding;
 //! everything but `/healthz` (which says nothing but "ok") wants the bearer token (see [`super::access`]).
-//! A body that is not JSON-RPC gets a JSON-RPC error, not a transport's plain text.
+//! A body that is not JSON-RPC gets a JSON-RPC error, not a transport's plain text; a session this daemon
+//! does not hold gets 404, whatever the request's protocol version.
 
 use super::http_requests::{Holding, HttpRequests};
 use super::{connections, json_answers};
@@ -18,6 +19,7 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use rmcp::model::{ClientJsonRpcMessage, GetMeta};
+use rmcp::transport::streamable_http_server::session::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use std::sync::Arc;
@@ -54,17 +56,21 @@ pub async fn serve(
         .with_max_request_body_bytes(MAX_BODY_BYTES)
         .with_cancellation_token(stop.child_token());
     let sessions = services.clone();
+    let held = Arc::new(LocalSessionManager::default());
     let mcp = StreamableHttpService::new(
         move || {
             let open = sessions.telemetry.session_opened("http");
             Ok(RoslynMcp::new(sessions.clone(), Session::new(resolve::working_directory(), Some(open))))
         },
-        Arc::new(LocalSessionManager::default()),
+        held.clone(),
         config,
     );
     let guard = Guard { token: token.map(Arc::from), loopback_hosts_only: loopback };
     let bodies = Bodies { read_timeout, requests: HttpRequests::new(services.requests.clone()) };
-    let mcp = Router::new().nest_service("/mcp", mcp).layer(middleware::from_fn_with_state(bodies, json_rpc_body));
+    let mcp = Router::new()
+        .nest_service("/mcp", mcp)
+        .layer(middleware::from_fn_with_state(bodies, json_rpc_body))
+        .layer(middleware::from_fn_with_state(held, known_session));
     let router = Router::new()
         .merge(mcp)
         .route("/metrics", get(metrics))
@@ -85,9 +91,16 @@ async fn metrics(State(services): State<Arc<Services>>) -> impl IntoResponse {
     ([(header::CONTENT_TYPE, telemetry::METRICS_CONTENT_TYPE)], body)
 }
 
-/// `Host` and `Origin` on every route (403), then the token on every route but `/healthz` (401).
+/// One `Host` and at most one `Authorization` (400), `Host` and `Origin` on every route (403), then the token
+/// on every route but `/healthz` (401).
 async fn check(State(guard): State<Guard>, request: Request, next: Next) -> Response {
     let headers = request.headers();
+    // A proxy in front may read another copy than this guard does: a request carrying two says nothing certain.
+    if let Some(name) =
+        [header::HOST, header::AUTHORIZATION].into_iter().find(|n| headers.get_all(n).iter().nth(1).is_some())
+    {
+        return (StatusCode::BAD_REQUEST, format!("Bad Request: more than one {name} header\n")).into_response();
+    }
     if guard.loopback_hosts_only && !headers.get(header::HOST).and_then(|h| h.to_str().ok()).is_some_and(loopback_host)
     {
         return (StatusCode::FORBIDDEN, "Forbidden: the Host header must name this machine's loopback\n")
@@ -104,6 +117,21 @@ async fn check(State(guard): State<Guard>, request: Request, next: Next) -> Resp
     {
         return (StatusCode::UNAUTHORIZED, [(header::WWW_AUTHENTICATE, "Bearer")], "a bearer token is required\n")
             .into_response();
+    }
+    next.run(request).await
+}
+
+/// A request naming a session this daemon does not hold gets 404, as the MCP spec says of an unknown or expired
+/// one: rmcp serves a 2026-07-28 request without looking at `Mcp-Session-Id`, so a made-up id would pass.
+async fn known_session(State(held): State<Arc<LocalSessionManager>>, request: Request, next: Next) -> Response {
+    if let Some(id) = request.headers().get(SESSION_HEADER) {
+        let known = match id.to_str() {
+            Ok(id) => held.has_session(&Arc::from(id)).await.unwrap_or(false),
+            Err(_) => false,
+        };
+        if !known {
+            return (StatusCode::NOT_FOUND, "Not Found: Session not found\n").into_response();
+        }
     }
     next.run(request).await
 }

@@ -9,10 +9,10 @@ use std::sync::OnceLock;
 static PIPE: OnceLock<String> = OnceLock::new();
 
 /// The pipe of this service's compiler server: unique to the process and not guessable.
-fn pipe() -> &'static str {
+pub fn pipe() -> &'static str {
     PIPE.get_or_init(|| {
         let random = uuid::Uuid::new_v4().simple().to_string();
-        format!("roslyn-mcp-{}-{}", std::process::id(), &random[..12])
+        format!("{}{}-{}", crate::guardian::PIPE_PREFIX, std::process::id(), &random[..12])
     })
 }
 

@@ -48,12 +48,17 @@ const READ_FROM_ABOVE: [&str; 7] = [
 
 /// The folder a copy for `solution_dir` starts at: the topmost folder, up to the repository's root (its
 /// `.git`), holding a file the build reads from above (so a `Directory.Build.props` or `.editorconfig` there
-/// comes along), and never below the solution's folder or a test project's. A repository that is a whole home
-/// folder is not copied whole unless its top holds such a file.
-pub fn source_root<'a>(solution_dir: &Path, projects: impl IntoIterator<Item = &'a Path>) -> PathBuf {
+/// comes along), and never below the solution's folder or a test project's. It never climbs to a folder
+/// `inside` refuses (above the session's roots): a repository that is a whole home folder, or a test project
+/// listed from elsewhere, never brings in what the session may not read; such a project is left out.
+pub fn source_root<'a>(
+    solution_dir: &Path,
+    projects: impl IntoIterator<Item = &'a Path>,
+    inside: impl Fn(&Path) -> bool,
+) -> PathBuf {
     let mut root = solution_dir;
     if let Some(repository) = solution_dir.ancestors().find(|dir| dir.join(".git").exists()) {
-        for dir in solution_dir.ancestors() {
+        for dir in solution_dir.ancestors().take_while(|dir| inside(dir)) {
             if READ_FROM_ABOVE.iter().any(|file| dir.join(file).exists()) {
                 root = dir;
             }
@@ -63,22 +68,22 @@ pub fn source_root<'a>(solution_dir: &Path, projects: impl IntoIterator<Item = &
         }
     }
     for project in projects {
-        while !project.starts_with(root) {
-            let Some(parent) = root.parent() else { break };
-            root = parent;
+        if let Some(common) = root.ancestors().find(|dir| project.starts_with(dir)).filter(|dir| inside(dir)) {
+            root = common;
         }
     }
     root.to_path_buf()
 }
 
-/// Makes `copy` hold what `source` holds (build output folders aside).
-pub fn sync(source: &Path, copy: &Path) -> io::Result<Synced> {
+/// Makes `copy` hold what `source` holds (build output folders aside), leaving out the service's own folder
+/// `state` wherever it lies: a copy that held it would copy itself into itself until the disk is full.
+pub fn sync(source: &Path, copy: &Path, state: &Path) -> io::Result<Synced> {
     let mut synced = Synced::default();
-    sync_dir(source, copy, &mut synced)?;
+    sync_dir(source, copy, state, &mut synced)?;
     Ok(synced)
 }
 
-fn sync_dir(source: &Path, copy: &Path, synced: &mut Synced) -> io::Result<()> {
+fn sync_dir(source: &Path, copy: &Path, state: &Path, synced: &mut Synced) -> io::Result<()> {
     match fs::symlink_metadata(copy) {
         Ok(meta) if meta.is_dir() => {}
         Ok(_) => {
@@ -92,12 +97,12 @@ fn sync_dir(source: &Path, copy: &Path, synced: &mut Synced) -> io::Result<()> {
         let entry = entry?;
         let name = entry.file_name();
         let meta = entry.metadata()?;
-        if meta.is_dir() && is_output(&name) {
+        let (from, to) = (entry.path(), copy.join(&name));
+        if meta.is_dir() && (is_output(&name) || from == state) {
             continue;
         }
-        let (from, to) = (entry.path(), copy.join(&name));
         if meta.is_dir() {
-            sync_dir(&from, &to, synced)?;
+            sync_dir(&from, &to, state, synced)?;
         } else if meta.is_symlink() {
             sync_link(&from, &to, synced)?;
         } else if meta.is_file() {
@@ -175,13 +180,17 @@ mod tests {
     fn the_copy_follows_the_source_and_keeps_its_own_build_output() {
         let dir = tempfile::tempdir().expect("test files");
         let (source, copy) = (dir.path().join("repo"), dir.path().join("copy"));
+        let state = source.join("state");
         write(&source.join("src/A.cs"), "class A {}");
         write(&source.join("src/Data/spec.md"), "# spec");
         write(&source.join("src/bin/Debug/user.dll"), "the user's build");
         write(&source.join(".git/HEAD"), "ref");
         std::os::unix::fs::symlink("Data/spec.md", source.join("src/linked.md")).expect("test files");
 
-        let first = sync(&source, &copy).expect("test files");
+        // The service's own folder, inside the repository here, is never copied.
+        write(&state.join("test-runs/x/tree/big.bin"), "a run's copy");
+        let first = sync(&source, &copy, &state).expect("test files");
+        assert!(!copy.join("state").exists(), "the service's state folder was copied");
         assert_eq!(first, Synced { files: 3, copied: 3, removed: 0, restore_inputs: false });
         assert_eq!(fs::read_to_string(copy.join("src/linked.md")).expect("test files"), "# spec");
         assert!(!copy.join("src/bin").exists() && !copy.join(".git").exists());
@@ -192,25 +201,25 @@ mod tests {
         write(&copy.join("src/obj/A.dll"), "the copy's build");
         write(&source.join("src/A.cs"), "class A { int changed; }");
         fs::remove_file(source.join("src/Data/spec.md")).expect("test files");
-        let second = sync(&source, &copy).expect("test files");
+        let second = sync(&source, &copy, &state).expect("test files");
         assert_eq!((second.copied, second.removed, second.restore_inputs), (1, 1, false), "{second:?}");
         assert_eq!(fs::read_to_string(copy.join("src/A.cs")).expect("test files"), "class A { int changed; }");
         assert!(copy.join("src/obj/A.dll").exists() && !copy.join("src/Data/spec.md").exists());
 
         assert_eq!(
-            sync(&source, &copy).expect("test files"),
+            sync(&source, &copy, &state).expect("test files"),
             Synced { files: 2, copied: 0, removed: 0, restore_inputs: false }
         );
 
         // A project file, a package source or a whole folder: the next build restores.
         write(&source.join("src/A.csproj"), "<Project />");
-        assert!(sync(&source, &copy).expect("test files").restore_inputs);
+        assert!(sync(&source, &copy, &state).expect("test files").restore_inputs);
         write(&source.join("NuGet.Config"), "<configuration />");
-        assert!(sync(&source, &copy).expect("test files").restore_inputs);
+        assert!(sync(&source, &copy, &state).expect("test files").restore_inputs);
         fs::remove_dir_all(source.join("src/Data")).expect("test files");
-        assert!(sync(&source, &copy).expect("test files").restore_inputs);
+        assert!(sync(&source, &copy, &state).expect("test files").restore_inputs);
         write(&source.join("src/B.cs"), "class B {}");
-        assert!(!sync(&source, &copy).expect("test files").restore_inputs);
+        assert!(!sync(&source, &copy, &state).expect("test files").restore_inputs);
     }
 
     #[test]
@@ -219,16 +228,32 @@ mod tests {
         let (repo, solution) = (dir.path().join("home/repo"), dir.path().join("home/repo/src"));
         fs::create_dir_all(&solution).expect("test files");
         let none: [&Path; 0] = [];
+        let anywhere = |_: &Path| true;
         // Outside a repository: the solution's folder, and what its test projects need.
         write(&dir.path().join("home/.editorconfig"), "root = true");
-        assert_eq!(source_root(&solution, none), solution);
+        assert_eq!(source_root(&solution, none, anywhere), solution);
         let outside = dir.path().join("home/repo/tests/T.csproj");
-        assert_eq!(source_root(&solution, [outside.as_path()]), repo);
+        assert_eq!(source_root(&solution, [outside.as_path()], anywhere), repo);
         // In a repository (here the whole home folder): up to the topmost folder with a build file in it.
         fs::create_dir(dir.path().join("home/.git")).expect("test files");
         fs::remove_file(dir.path().join("home/.editorconfig")).expect("test files");
-        assert_eq!(source_root(&solution, none), solution);
+        assert_eq!(source_root(&solution, none, anywhere), solution);
         write(&repo.join("Directory.Build.props"), "<Project />");
-        assert_eq!(source_root(&solution, none), repo);
+        assert_eq!(source_root(&solution, none, anywhere), repo);
+    }
+
+    #[test]
+    fn the_copy_never_climbs_above_the_roots() {
+        let dir = tempfile::tempdir().expect("test files");
+        let (home, solution) = (dir.path().join("home"), dir.path().join("home/ws/acme"));
+        fs::create_dir_all(&solution).expect("test files");
+        fs::create_dir(home.join(".git")).expect("test files");
+        write(&home.join("Directory.Build.props"), "<Project />");
+        let roots = |path: &Path| path.starts_with(&solution);
+        // Neither the build file above the roots nor a test project listed from elsewhere widens the copy.
+        let elsewhere = dir.path().join("home/shared/X.Tests/X.Tests.csproj");
+        assert_eq!(source_root(&solution, [elsewhere.as_path()], roots), solution);
+        let inside = solution.join("tests/A.Tests/A.Tests.csproj");
+        assert_eq!(source_root(&solution, [inside.as_path()], roots), solution);
     }
 }

@@ -5,6 +5,7 @@
 pub mod compiler;
 mod mirror;
 
+use paths::Roots;
 use protocol::{ErrorCode, ToolError};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -17,6 +18,8 @@ use workspace_actor::checksum::sha256_hex;
 /// The test runs of every solution the service serves.
 pub struct TestRuns {
     dir: PathBuf,
+    /// The service's state folder, never copied into a run's copy.
+    state: PathBuf,
     /// One run per solution at a time: a second build would overwrite the assemblies the first one's tests
     /// are running from.
     locks: Mutex<HashMap<PathBuf, Arc<tokio::sync::Mutex<()>>>>,
@@ -28,6 +31,7 @@ pub struct RunFolders {
     /// The repository's folder the copy mirrors.
     source: PathBuf,
     tree: PathBuf,
+    state: PathBuf,
     /// A mark per project whose packages were restored in the copy since a file restoring reads last changed.
     restored: PathBuf,
     pub results: PathBuf,
@@ -35,16 +39,20 @@ pub struct RunFolders {
 }
 
 impl TestRuns {
-    pub fn new(dir: PathBuf) -> Self {
-        Self { dir, locks: Mutex::default() }
+    /// The runs under `dir`, whose results folders a killed service left are removed now.
+    pub fn new(dir: PathBuf, state: PathBuf) -> Self {
+        sweep_results(&dir);
+        let state = std::fs::canonicalize(&state).unwrap_or(state);
+        Self { dir, state, locks: Mutex::default() }
     }
 
     /// Waits for the solution's previous run to end (until `deadline`: then WORKSPACE_BUSY), then makes this
-    /// run's folders.
+    /// run's folders. The copy's root lies inside the call's `roots`.
     pub async fn begin(
         &self,
         solution: &Path,
         projects: &[&Path],
+        roots: &Roots,
         deadline: Instant,
         cancel: &CancellationToken,
     ) -> Result<RunFolders, ToolError> {
@@ -65,17 +73,18 @@ impl TestRuns {
         };
         let base = self.dir.join(digest(solution));
         let (tree, restored) = (base.join("tree"), base.join("restored"));
-        let results = base.join(format!("run-{}", uuid::Uuid::new_v4().simple()));
+        let results = base.join(format!("run-{}-{}", std::process::id(), uuid::Uuid::new_v4().simple()));
         // Each level checked, not only made: a folder someone else planted would let them swap what runs. The
         // copy's root is found by looking at the folders above: file-system work, off the async workers too.
         crate::offload::cpu(|| {
-            let source = mirror::source_root(solution.parent().unwrap_or(Path::new("/")), projects.iter().copied());
+            let folder = solution.parent().unwrap_or(Path::new("/"));
+            let source = mirror::source_root(folder, projects.iter().copied(), |dir| roots.contains(dir));
             for dir in [&self.dir, &base, &tree, &restored, &results] {
                 paths::create_private_dir(dir).map_err(|e| {
                     ToolError::new(ErrorCode::FILESYSTEM_ERROR, format!("preparing the test run's folder failed: {e}"))
                 })?;
             }
-            Ok(RunFolders { source, tree, restored, results, _turn: turn })
+            Ok(RunFolders { source, tree, state: self.state.clone(), restored, results, _turn: turn })
         })
     }
 }
@@ -85,7 +94,7 @@ impl RunFolders {
     /// restoring reads changed, every project is restored again at its next build.
     pub fn sync(&self) -> Result<(), ToolError> {
         crate::offload::cpu(|| {
-            let synced = mirror::sync(&self.source, &self.tree)?;
+            let synced = mirror::sync(&self.source, &self.tree, &self.state)?;
             if synced.restore_inputs {
                 std::fs::remove_dir_all(&self.restored)?;
                 paths::create_private_dir(&self.restored)?;
@@ -109,6 +118,11 @@ impl RunFolders {
         let _ = crate::offload::cpu(|| std::fs::write(self.restored.join(digest(project)), []));
     }
 
+    /// Whether the copy holds the file: a test project elsewhere is left out of the run.
+    pub fn holds(&self, path: &Path) -> bool {
+        path.starts_with(&self.source)
+    }
+
     /// Where a file of the repository is in the copy.
     pub fn in_copy(&self, path: &Path) -> PathBuf {
         path.strip_prefix(&self.source).map_or_else(|_| path.to_path_buf(), |rest| self.tree.join(rest))
@@ -118,6 +132,22 @@ impl RunFolders {
     /// repository's again.
     pub fn in_source(&self, text: &str) -> String {
         text.replace(&*self.tree.to_string_lossy(), &self.source.to_string_lossy())
+    }
+}
+
+/// Removes the results folders (`<solution>/run-<pid>-<id>`) of runs whose service is gone: killed
+/// mid-run, it never removed them.
+fn sweep_results(dir: &Path) {
+    let gone = |name: &str| {
+        let pid = name.strip_prefix("run-").and_then(|rest| rest.split('-').next()?.parse::<u32>().ok());
+        pid.is_some_and(|pid| !crate::guardian::alive(pid))
+    };
+    for solution in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        for run in std::fs::read_dir(solution.path()).into_iter().flatten().flatten() {
+            if run.file_name().to_str().is_some_and(gone) && run.file_type().is_ok_and(|t| t.is_dir()) {
+                let _ = std::fs::remove_dir_all(run.path());
+            }
+        }
     }
 }
 

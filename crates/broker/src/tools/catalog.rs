@@ -171,7 +171,7 @@ catalog! {
         input: io::sources::ReadSourceInput,
         output: io::sources::ReadSourceOutput,
         run: sources::read_source,
-        description: "Lines of a C# document: a file of the solution, a document a source generator wrote (roslyn-mcp://generated/<project>/<generator>/<hint name>) or a referenced assembly's type (roslyn-mcp://metadata/<assembly>/<version>/<Namespace.Type>.cs: the source its PDB embeds, else decompiled with ICSharpCode.Decompiler), as the paths answers give. startLine and lineCount (default 200, at most 2000) choose the lines; nextStartLine continues. Paths outside the workspace roots are refused.",
+        description: "Lines of a C# document: a file of the solution, a document a source generator wrote (roslyn-mcp://generated/<project>/<project id>/<generator>/<hint name>, the id naming the project file) or a referenced assembly's type (roslyn-mcp://metadata/<assembly>/<version>/<Namespace.Type>.cs: the source its PDB embeds, else decompiled with ICSharpCode.Decompiler), as the paths answers give. startLine and lineCount (default 200, at most 2000) choose the lines; nextStartLine continues. Paths outside the workspace roots are refused.",
     }
 
     get_symbol_source {

@@ -20,9 +20,34 @@ pub fn stable_id(canonical: &str) -> String {
     format!("sha256:{}", hex::encode(Sha256::digest(canonical.as_bytes())))
 }
 
+/// The id a generated document's virtual path gives its project: the first 16 hex digits of the sha256 of
+/// the project file's path, as the host writes it (`GeneratedDocuments.ProjectId`). It names the file, not
+/// the project's name, which an outside project may share.
+pub fn generated_project_id(project_file: &str) -> String {
+    let mut id = hex::encode(Sha256::digest(project_file.as_bytes()));
+    id.truncate(16);
+    id
+}
+
+/// A generated document's virtual path, `roslyn-mcp://generated/<project>/<project id>/<generator>/<hint name>`.
+struct GeneratedPath<'a> {
+    project: &'a str,
+    project_id: &'a str,
+    generator: &'a str,
+}
+
+impl<'a> GeneratedPath<'a> {
+    fn parse(file: &'a str) -> Option<Self> {
+        let mut parts = file.strip_prefix(GENERATED_SCHEME)?.splitn(4, '/');
+        let (project, project_id, generator) = (parts.next()?, parts.next()?, parts.next()?);
+        parts.next()?;
+        Some(Self { project, project_id, generator })
+    }
+}
+
 /// A place; one in a source generator's document says so, with the generator its virtual path names.
 pub fn location(span: &host::Span) -> Location {
-    let generator = span.file.strip_prefix(GENERATED_SCHEME).and_then(|rest| rest.split('/').nth(1)).map(str::to_owned);
+    let generator = GeneratedPath::parse(&span.file).map(|path| path.generator.to_owned());
     Location {
         file_path: span.file.clone(),
         line: span.start_line,
@@ -66,8 +91,9 @@ pub fn site(location: &host::SourceLocation) -> SourceSite {
 /// link or a linked folder can put any file's text in its answers; those places, their line text and
 /// diagnostics are dropped and counted (`omittedOutsideRoots`). Each distinct path is resolved once.
 /// A referenced assembly's document (`roslyn-mcp://metadata/...`) is not a file of anyone's: it passes. A
-/// generated document (`roslyn-mcp://generated/<project>/...`) is its project's: it passes when the project
-/// file does, since a generator may copy any file its project gives it into what it writes.
+/// generated document (`roslyn-mcp://generated/<project>/<project id>/...`) is its project's: it passes when
+/// the project file its id names does, since a generator may copy any file its project gives it into what it
+/// writes. Never by the name alone: an outside project referenced from inside may have the same name.
 pub struct RootGate<'a> {
     target: &'a Target,
     projects: Option<Arc<host::WorkspaceSummary>>,
@@ -103,12 +129,18 @@ impl<'a> RootGate<'a> {
         if file.starts_with(METADATA_SCHEME) {
             return true;
         }
-        let Some(rest) = file.strip_prefix(GENERATED_SCHEME) else {
+        if !file.starts_with(GENERATED_SCHEME) {
             return self.target.contains(Path::new(file));
+        }
+        let Some(named) = GeneratedPath::parse(file) else {
+            return false;
         };
-        let project = rest.split('/').next().unwrap_or_default();
         self.projects.as_ref().is_some_and(|summary| {
-            summary.projects.iter().any(|p| p.name == project && self.target.contains(Path::new(&p.file_path)))
+            summary.projects.iter().any(|p| {
+                p.name == named.project
+                    && generated_project_id(&p.file_path) == named.project_id
+                    && self.target.contains(Path::new(&p.file_path))
+            })
         })
     }
 
@@ -226,7 +258,7 @@ mod tests {
     }
 
     #[test]
-    fn a_generated_document_is_admitted_with_its_project_and_a_metadata_one_always() {
+    fn a_generated_document_is_admitted_with_its_project_file_and_a_metadata_one_always() {
         let (_dir, root, outside) = root_and_outside();
         let target = Target { solution: root.join("S.sln"), roots: paths::Roots::new(vec![root.clone()], None) };
         let project = |name: &str, file: &Path| host::ProjectSummary {
@@ -237,23 +269,29 @@ mod tests {
             document_count: 1,
             project_references: vec![],
         };
+        let (inside, twin) = (root.join("In.csproj"), outside.join("In.csproj"));
         let summary = host::WorkspaceSummary {
             solution_path: target.solution.display().to_string(),
-            projects: vec![project("In", &root.join("In.csproj")), project("Out", &outside.join("Out.csproj"))],
+            projects: vec![project("In", &inside), project("In", &twin), project("Out", &outside.join("Out.csproj"))],
             workspace_diagnostics: vec![],
+        };
+        let path = |name: &str, file: &Path| {
+            format!(
+                "roslyn-mcp://generated/{name}/{}/Gen.Regex/R.g.cs",
+                generated_project_id(&file.display().to_string())
+            )
         };
         let gate = RootGate::new(&target, Some(Arc::new(summary)));
         assert!(gate.admits("roslyn-mcp://metadata/System.Runtime/10.0.0.0/System.String.cs"));
-        assert!(gate.admits("roslyn-mcp://generated/In/Gen.Regex/R.g.cs"));
-        assert!(!gate.admits("roslyn-mcp://generated/Out/Gen.Regex/R.g.cs"), "its project is outside the roots");
-        assert!(!gate.admits("roslyn-mcp://generated/Unknown/Gen.Regex/R.g.cs"));
-        assert!(
-            !RootGate::new(&target, None).admits("roslyn-mcp://generated/In/Gen.Regex/R.g.cs"),
-            "no projects known"
-        );
-        assert_eq!(gate.omitted(), 2);
+        assert!(gate.admits(&path("In", &inside)));
+        assert!(!gate.admits(&path("In", &twin)), "a project of the same name outside the roots");
+        assert!(!gate.admits(&path("Out", &outside.join("Out.csproj"))), "its project is outside the roots");
+        assert!(!gate.admits(&path("Out", &inside)), "the id of another project's file");
+        assert!(!gate.admits("roslyn-mcp://generated/In/Gen.Regex/R.g.cs"), "a name alone");
+        assert!(!RootGate::new(&target, None).admits(&path("In", &inside)), "no projects known");
+        assert_eq!(gate.omitted(), 4);
         let place = location(&host::Span {
-            file: "roslyn-mcp://generated/In/Gen.Regex/R.g.cs".into(),
+            file: path("In", &inside),
             start_line: 1,
             start_column: 1,
             end_line: 1,

@@ -35,6 +35,9 @@ pub async fn initialize_workspace(
     }
     let found = discover(&root);
     let primary = choose(&found, input.preferred_solution.as_deref(), &root)?;
+    // The nearest solution above the folder may lie above the client's roots too.
+    let folder = primary.parent().unwrap_or(&primary).to_path_buf();
+    resolve::admit_solution(&primary, &Roots::new(vec![folder], call.scope.client_roots.clone()))?;
     let workspace = call.services.workspace(primary.clone())?;
     let workspace = call.load(&workspace).await?;
     call.services.note_host_versions(&workspace);

@@ -2,7 +2,7 @@
 //! source generator's document, a referenced assembly's type) as well as of the solution's documents.
 
 use super::{Call, Resolved, convert};
-use protocol::host::{ProjectRequest, ReadSourceRequest, SourceOrigin, SymbolSourcesRequest, ask};
+use protocol::host::{ProjectRequest, ReadSourceRequest, SymbolSourcesRequest, ask};
 use protocol::tools::sources::*;
 use protocol::{ErrorCode, ToolError};
 
@@ -23,15 +23,20 @@ pub async fn read_source(call: &Call, input: ReadSourceInput) -> Result<ReadSour
             .detail("field", "lineCount"));
     }
     let (resolved, path) = source_path(call, &input)?;
-    let document = call.ask(&resolved.workspace, ask::read_source(ReadSourceRequest { path })).await?.body;
-    // Asked first: the projects a generated document's path names are known once the solution is loaded.
-    if document.origin == SourceOrigin::Generated && !convert::RootGate::of(&resolved).admits(&document.path) {
+    let asked = call.ask(&resolved.workspace, ask::read_source(ReadSourceRequest { path: path.clone() })).await;
+    // Asked first: the projects a generated document's path names are known once the solution is loaded. Found
+    // or not, a path that names no project file inside the roots (a name alone, an outside project's id) is
+    // refused alike, so the answer tells nothing of outside projects.
+    let found_or_not = asked.as_ref().err().is_none_or(|e| e.code == ErrorCode::SOURCE_FILE_NOT_FOUND);
+    if path.starts_with(GENERATED_SCHEME) && found_or_not && !convert::RootGate::of(&resolved).admits(&path) {
         return Err(ToolError::new(
             ErrorCode::SOURCE_NOT_IN_WORKSPACE,
-            format!("{} is a document of a project outside the workspace roots", document.path),
+            format!("{path} names no project file inside the workspace roots"),
         )
-        .detail("path", document.path));
+        .detail("path", path)
+        .suggest("list_generated_documents gives the paths of a project's generated documents"));
     }
+    let document = asked?.body;
     // A document can be megabytes (a generated one, a decompiled type, a large file): cut off the async workers.
     let (total, text) = crate::offload::cpu(|| page(&document.text, start, count));
     if start > total.max(1) {

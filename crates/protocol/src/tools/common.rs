@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 #[serde(rename_all = "camelCase")]
 pub struct Location {
     /// The file, or for what has no file a virtual path that read_source answers:
-    /// `roslyn-mcp://generated/<project>/<generator>/<hint name>` for a source generator's document,
+    /// `roslyn-mcp://generated/<project>/<project id>/<generator>/<hint name>` for a source generator's document,
     /// `roslyn-mcp://metadata/<assembly>/<version>/<Namespace.Type>.cs` for a referenced assembly's type.
     pub file_path: String,
     pub line: u32,

@@ -101,6 +101,13 @@ pub struct Verification {
     pub new_failures: Vec<String>,
     /// Building and running, the second run on the rolled-back files included.
     pub ms: u64,
+    /// Test projects and tests the write reaches that lie outside the roots: never built or run.
+    #[serde(default, skip_serializing_if = "super::testing::is_zero")]
+    pub omitted_outside_roots: u32,
+    /// The service ended while the tests ran: no verdict was given, and the write was rolled back when the
+    /// service started again.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub interrupted: bool,
 }
 
 /// Counts over the whole plan.

@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 
 /// The virtual paths of a referenced assembly's types: `<assembly>/<version>/<Namespace.Type>.cs` follows.
 pub const METADATA_SCHEME: &str = "roslyn-mcp://metadata/";
-/// The virtual paths of source generators' documents: `<project>/<generator>/<hint name>` follows.
+/// The virtual paths of source generators' documents: `<project>/<project id>/<generator>/<hint name>` follows,
+/// the project id the first 16 hex digits of the sha256 of the project file's path.
 pub const GENERATED_SCHEME: &str = "roslyn-mcp://generated/";
 
 /// Where a symbol of a referenced assembly reads as C#: read_source answers its virtual path.

@@ -37,12 +37,19 @@ public static class LoadRehearsal
 
     public static void Begin(Func<CancellationToken, Task> next) => _ = Task.Run(() => RehearseAsync(next, Stopping.Token));
 
+    /// <summary>
+    /// The service that started this host names its rehearsal folders, so that its guardian removes them
+    /// however the host ends (a killed host never runs its <c>finally</c>).
+    /// </summary>
+    private static string ServicePid =>
+        Environment.GetEnvironmentVariable("ROSLYN_MCP_SERVICE_PID") ?? Environment.ProcessId.ToString();
+
     /// <summary>Cancels a rehearsal still running: a real load needs the cores.</summary>
     public static void Stop() => Stopping.Cancel();
 
     private static async Task RehearseAsync(Func<CancellationToken, Task> next, CancellationToken cancellationToken)
     {
-        var folder = Directory.CreateTempSubdirectory("roslyn-mcp-rehearsal-");
+        var folder = Directory.CreateTempSubdirectory($"roslyn-mcp-rehearsal-{ServicePid}-");
         try
         {
             var project = Path.Combine(folder.FullName, "Rehearsal.csproj");

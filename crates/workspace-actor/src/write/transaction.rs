@@ -246,8 +246,9 @@ impl Transaction {
     }
 
     /// Removes each folder this write's deletions left empty, and each above it that is left empty in turn,
-    /// up to the solution's folder (kept). An undo that puts a file back creates its folders again. A folder
-    /// something else fills in the meantime is not empty, so it stays.
+    /// up to the solution's folder or the deepest root holding the file (the workspace's or the client's),
+    /// both kept. An undo that puts a file back creates its folders again. A folder something else fills in
+    /// the meantime is not empty, so it stays.
     fn remove_emptied_folders(&self) {
         let solution = &self.manifest.solution;
         let Some(top) = (if solution.is_dir() { Some(solution.as_path()) } else { solution.parent() }) else { return };
@@ -258,7 +259,10 @@ impl Transaction {
         folders.dedup();
         for folder in folders {
             for dir in folder.ancestors().take_while(|d| d.starts_with(top) && *d != top) {
-                let emptied = self.roots.admit_write(dir).is_ok_and(|dir| fs::remove_dir(dir).is_ok());
+                let emptied = self
+                    .roots
+                    .admit_write(dir)
+                    .is_ok_and(|dir| !self.roots.is_root(dir.path()) && fs::remove_dir(dir).is_ok());
                 if !emptied {
                     break;
                 }
@@ -641,6 +645,32 @@ mod tests {
         assert!(!s.root.join("Deep").exists(), "Deep and Deep/Er are left empty: both go");
         assert!(s.root.join("Full").is_dir(), "a folder with another file stays");
         assert!(s.root.is_dir(), "the solution's folder stays, even empty of C#");
+    }
+
+    #[test]
+    fn emptied_folders_are_removed_up_to_the_deepest_root_holding_the_file_never_a_root_itself() {
+        let s = setup(&[]);
+        let files = [("Client/Sub/A.cs", "class A {}"), ("Ws/Deep/B.cs", "class B {}")];
+        let mut writes = Vec::new();
+        for (name, text) in files {
+            fs::create_dir_all(s.root.join(name).parent().expect("folder")).expect("folder");
+            fs::write(s.root.join(name), text).expect("write");
+            writes.push(FileWrite {
+                path: s.root.join(name),
+                change: Change::Delete { base: sha256_hex(text.as_bytes()) },
+            });
+        }
+        // A client root that each write empties, and a workspace root below a client root.
+        let roots = Roots::new(
+            vec![s.root.clone(), s.root.join("Ws/Deep")],
+            Some(vec![s.root.join("Client"), s.root.join("Ws")]),
+        );
+        let mut transaction = Transaction::prepare(&s.journal, "op1", &s.root, roots, &writes).expect("prepared");
+        transaction.commit().expect("committed");
+        transaction.finish();
+        assert!(!s.root.join("Client/Sub").exists(), "a folder left empty under the root goes");
+        assert!(s.root.join("Client").is_dir(), "the client's root stays, empty");
+        assert!(s.root.join("Ws/Deep").is_dir(), "a workspace root stays, empty");
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! `operationId` and `planId`: the lines a write changed, or would change, in the files as they are now.
+//! `operationId`, `planId` and `changedSince`: the lines a write changed, would change, or that differ from a
+//! revision, in the files as they are now.
 
 use crate::tools::writes::diff;
 use protocol::host::LineRange;

@@ -1,7 +1,7 @@
 //! find_tests: the tests a change reaches. The change is a symbol, the files' difference from a git revision,
 //! an operation of the history or a kept plan; the host follows the solution's uses from it up to the tests.
 
-mod changes;
+pub(crate) mod changes;
 
 pub(crate) mod run;
 
@@ -17,7 +17,7 @@ use protocol::tools::SymbolItem;
 use protocol::tools::plans::OperationState;
 use protocol::tools::testing::{FindTestsInput, FindTestsOutput, TestItem, TestProjectItem};
 use protocol::{ErrorCode, ToolError};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
 /// What the whole listing carries besides its tests.
@@ -57,11 +57,18 @@ pub async fn find_tests(call: &Call, input: FindTestsInput) -> Result<FindTestsO
     })
 }
 
+/// The tests and test projects found, those outside the roots (a test project the solution lists from
+/// elsewhere, a test in a file from elsewhere) left out and counted.
 fn listing(gate: &RootGate, found: &FoundTests) -> (Header, Vec<TestItem>) {
+    let inside: HashSet<&str> =
+        found.projects.iter().map(|p| p.file_path.as_str()).filter(|path| gate.admits(path)).collect();
     let mut tests: Vec<TestItem> = found
         .tests
         .iter()
-        .filter(|test| test.method.location.as_ref().is_none_or(|l| gate.admits(&l.span.file)))
+        .filter(|test| {
+            inside.contains(test.project_path.as_str())
+                && test.method.location.as_ref().is_none_or(|l| gate.admits(&l.span.file))
+        })
         .map(|test| TestItem {
             id: test.fully_qualified_name.clone(),
             framework: test.framework.name().into(),
@@ -80,6 +87,7 @@ fn listing(gate: &RootGate, found: &FoundTests) -> (Header, Vec<TestItem>) {
     let projects = found
         .projects
         .iter()
+        .filter(|project| inside.contains(project.file_path.as_str()))
         .map(|project| {
             let taken = selected.get(project.name.as_str()).copied().unwrap_or(0);
             TestProjectItem {

@@ -96,7 +96,8 @@ async fn preview(call: &Call, plan: Plan, began: Instant) -> Result<PlanPreview<
     let mut warnings = plan.warnings.clone();
     warnings.extend(render::cut_warnings(&pending_changes));
     let solution = plan.solution.display().to_string();
-    let (plan_id, expires_at, not_kept) = match call.services.plans.keep(&call.session.id, plan) {
+    let holder = plans::holder(&call.session.id, call.stateless);
+    let (plan_id, expires_at, not_kept) = match call.services.plans.keep(holder, plan) {
         Kept::Yes { id, expires_at } => (Some(id), Some(rfc3339(expires_at)), None),
         Kept::No(why) => {
             warnings.push(why.clone());
@@ -146,7 +147,8 @@ async fn apply(call: &Call, write: Write<'_>, plan_id: String, kept: bool) -> Re
     let operation_id = format!("op-{}", uuid::Uuid::new_v4());
     tracing::info!(operation_id, plan_id, tool = plan.tool, files = plan.edits.len(), "applying plan");
     call.progress.step(format!("Writing {} files", plan.edits.len())).await;
-    let meta = OperationMeta { tool: plan.tool.to_owned(), summary: history_line(&plan) };
+    let verifying = checks.is_some().then(|| resolved.target.roots.clone());
+    let meta = OperationMeta { tool: plan.tool.to_owned(), summary: history_line(&plan), verifying };
     let (cancel, operation, roots, writer) =
         (call.cancel.clone(), operation_id.clone(), resolved.target.roots.clone(), workspace.clone());
     let write = tokio::spawn(async move {

@@ -4,9 +4,10 @@
 //! there too was failing already and does not block the write, which is then redone. A test that passed
 //! before and fails after keeps the write undone (TESTS_FAILED), its plan kept for inspection.
 
-use crate::plans::{Kept, Plan};
+use crate::plans::{self, Kept, Plan};
 use crate::tools::Call;
 use crate::tools::Resolved;
+use crate::tools::convert::RootGate;
 use crate::tools::testing::plan_lines;
 use crate::tools::testing::run::{self, ProjectRun, RunLimits};
 use protocol::tools::plans::Verification;
@@ -22,6 +23,8 @@ use workspace_actor::{Workspace, WriteGuard};
 /// The tests a write reaches, chosen before it is written.
 pub struct Checks {
     projects: Vec<ProjectRun>,
+    /// Test projects and tests it reaches outside the roots: left out.
+    outside: u32,
 }
 
 impl Checks {
@@ -30,7 +33,8 @@ impl Checks {
         run::enabled(call)?;
         let origin = plan_lines(resolved, plan).await?;
         let found = run::find(call, resolved, origin.clone(), None, None).await?;
-        Ok(Self { projects: run::plan(&origin, None, &found)? })
+        let (projects, outside) = run::plan(&origin, None, &found, &RootGate::of(resolved))?;
+        Ok(Self { projects, outside })
     }
 }
 
@@ -69,6 +73,7 @@ pub async fn verdict(
         tests_selected: selected,
         cases_run: after.results.iter().filter(|r| r.outcome != TestOutcome::NotRun).count() as u32,
         passed: after.summary.passed,
+        omitted_outside_roots: checks.outside + after.omitted_outside_roots,
         ..Verification::default()
     };
     if failing.is_empty() {
@@ -160,7 +165,17 @@ async fn step(resolved: &Resolved, written: &Written<'_>, direction: Direction) 
 /// `error`, after undoing the write it could not verify.
 async fn undone(resolved: &Resolved, written: &Written<'_>, error: ToolError) -> ToolError {
     match step(resolved, written, Direction::Undo).await {
-        Ok(()) => error.detail("rolledBack", true).detail("operationId", written.operation_id),
+        Ok(()) => {
+            let (history, id) = (written.workspace.history(), written.operation_id.to_owned());
+            // Undone already: nothing for the next start to roll back. Only logged if it cannot be said, since
+            // a start rolling back what is undone changes nothing.
+            match tokio::task::spawn_blocking(move || history.settled(&id)).await {
+                Ok(Err(failure)) => tracing::warn!(%failure, "cannot mark an undone write as settled"),
+                Err(failure) => tracing::warn!(%failure, "cannot mark an undone write as settled"),
+                Ok(Ok(())) => {}
+            }
+            error.detail("rolledBack", true).detail("operationId", written.operation_id)
+        }
         Err(undo) => undo.detail("rolledBack", false).detail("cause", error.to_string()),
     }
 }
@@ -197,7 +212,7 @@ fn tests_failed(call: &Call, written: &Written<'_>, new: &[&TestResultItem], ver
         .collect();
     let plan_id = match written.kept_as {
         Some(id) => Some(id.to_owned()),
-        None => match call.services.plans.keep(&call.session.id, written.plan.clone()) {
+        None => match call.services.plans.keep(plans::holder(&call.session.id, call.stateless), written.plan.clone()) {
             Kept::Yes { id, .. } => Some(id),
             Kept::No(_) => None,
         },

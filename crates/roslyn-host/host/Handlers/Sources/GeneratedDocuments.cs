@@ -7,8 +7,10 @@ namespace RoslynMcp.Host.Handlers.Sources;
 /// <summary>
 /// The documents source generators add to a project. Roslyn writes each one's path as
 /// <c>&lt;base&gt;/&lt;generator assembly&gt;/&lt;generator type&gt;/&lt;hint name&gt;</c>, a file that is not on
-/// disk; answers name it by a virtual path instead, <c>roslyn-mcp://generated/&lt;project&gt;/&lt;generator
-/// type&gt;/&lt;hint name&gt;</c>, which <see cref="FindAsync"/> turns back into the document.
+/// disk; answers name it by a virtual path instead, <c>roslyn-mcp://generated/&lt;project&gt;/&lt;project
+/// id&gt;/&lt;generator type&gt;/&lt;hint name&gt;</c>, which <see cref="FindAsync"/> turns back into the document.
+/// The project id (<see cref="ProjectId"/>) names the project file: two projects of one name (one outside the
+/// workspace roots, say) never share a path, and the broker gates the path by that file.
 /// </summary>
 public static class GeneratedDocuments
 {
@@ -32,8 +34,13 @@ public static class GeneratedDocuments
         return new Generator(Path.GetFileName(Path.GetDirectoryName(typeFolder) ?? ""), Path.GetFileName(typeFolder));
     }
 
+    /// <summary>The first 16 hex digits of the SHA-256 of the project file's path (UTF-8), as the broker computes it.</summary>
+    public static string ProjectId(string? projectFile) => Plans.TextHash.Sha256(projectFile ?? "")[..16];
+
     public static string VirtualPath(Project project, SourceGeneratedDocument document) =>
-        $"{Scheme}{project.Name}/{GeneratorOf(document).Type}/{document.HintName}";
+        $"{ProjectFolder(project)}{GeneratorOf(document).Type}/{document.HintName}";
+
+    private static string ProjectFolder(Project project) => $"{Scheme}{project.Name}/{ProjectId(project.FilePath)}/";
 
     /// <summary>The generated document a virtual path names, or null.</summary>
     public static async Task<SourceGeneratedDocument?> FindAsync(Solution solution, string path, CancellationToken cancellationToken)
@@ -42,7 +49,7 @@ public static class GeneratedDocuments
         {
             return null;
         }
-        foreach (var project in solution.Projects.Where(p => path.StartsWith($"{Scheme}{p.Name}/", StringComparison.Ordinal)))
+        foreach (var project in solution.Projects.Where(p => path.StartsWith(ProjectFolder(p), StringComparison.Ordinal)))
         {
             foreach (var document in await project.GetSourceGeneratedDocumentsAsync(cancellationToken))
             {

@@ -11,6 +11,7 @@ mod trx;
 use crate::test_runs::{RunFolders, TestRuns, compiler};
 
 use super::{Change, origin};
+use crate::tools::convert::RootGate;
 use crate::tools::{Call, Resolved};
 use process::{Ended, Stop, Watchdog};
 use protocol::host::ask;
@@ -29,6 +30,8 @@ use workspace_actor::WriteGuard;
 const DEFAULT_TIMEOUT_SECS: u32 = 300;
 /// What the runner needs after its own session limit to write the results so far.
 const RUNNER_MARGIN: Duration = Duration::from_secs(15);
+/// What a stack frame's text says in place of a file outside the roots.
+const OUTSIDE_THE_ROOTS: &str = "<outside the roots>";
 /// How a runner's console line starts when a test case finished.
 const FINISHED: [&str; 6] = ["Passed ", "Failed ", "Skipped ", "passed ", "failed ", "skipped "];
 
@@ -52,11 +55,13 @@ const WHOLE_FROM: usize = 200;
 
 pub async fn run_tests(call: &Call, input: RunTestsInput) -> Result<RunTestsOutput, ToolError> {
     enabled(call)?;
+    input.filter.as_deref().map_or(Ok(()), platform::check_filter)?;
     let limits = RunLimits::new(input.timeout_seconds, input.test_timeout_seconds);
     let (resolved, origin) = selection(call, &input).await?;
     let found = find(call, &resolved, origin.clone(), input.project.clone(), Some(limits.remaining())).await?;
-    let plan = plan(&origin, input.tests.as_deref(), &found)?;
+    let (plan, outside) = plan(&origin, input.tests.as_deref(), &found, &RootGate::of(&resolved))?;
     let mut output = execute(call, &resolved, &plan, &limits, input.filter.as_deref(), None).await?;
+    output.omitted_outside_roots += outside;
     crate::offload::cpu(|| fit(&mut output, call.services.limits.response_bytes));
     Ok(output)
 }
@@ -138,7 +143,7 @@ pub async fn execute(
         passed_omitted: 0,
         results_omitted: 0,
         summary: TestRunSummary::default(),
-        projects: plan.iter().map(|p| p.name.clone()).collect(),
+        projects: Vec::new(),
         complete: true,
         files_changed_during_run: false,
         omitted_outside_roots: 0,
@@ -148,7 +153,12 @@ pub async fn execute(
         return Ok(output);
     }
     let projects: Vec<&Path> = plan.iter().map(|p| p.path.as_path()).collect();
-    let folders = runs.begin(&resolved.target.solution, &projects, limits.deadline, &call.cancel).await?;
+    let (solution, roots) = (&resolved.target.solution, &resolved.target.roots);
+    let folders = runs.begin(solution, &projects, roots, limits.deadline, &call.cancel).await?;
+    // The copy lies inside the roots: a project it cannot hold is not built in place, but left out.
+    let (plan, elsewhere): (Vec<&ProjectRun>, Vec<&ProjectRun>) = plan.iter().partition(|p| folders.holds(&p.path));
+    output.omitted_outside_roots = elsewhere.iter().map(|p| p.tests.len().max(1) as u32).sum();
+    output.projects = plan.iter().map(|p| p.name.clone()).collect();
     let deadline = limits.deadline;
     let runner = Runner { call, dotnet: &dotnet, folders: &folders, deadline, resolved, filter };
 
@@ -207,12 +217,22 @@ async fn selection(call: &Call, input: &RunTestsInput) -> Result<(Resolved, Chan
     Ok((resolved, ChangeOrigin::Tests(input.tests.clone().unwrap_or_default())))
 }
 
-/// Each test project to run with its tests; a test id no test of the solution has is refused.
-pub fn plan(origin: &ChangeOrigin, named: Option<&[String]>, found: &FoundTests) -> Result<Vec<ProjectRun>, ToolError> {
+/// Each test project to run with its tests, and how many projects and tests were left out as outside the
+/// roots (a test project the solution lists from elsewhere, a test in a file from elsewhere: never built,
+/// run or reported); a test id no test of the solution has is refused.
+pub fn plan(
+    origin: &ChangeOrigin,
+    named: Option<&[String]>,
+    found: &FoundTests,
+    gate: &RootGate,
+) -> Result<(Vec<ProjectRun>, u32), ToolError> {
     let mut runs: BTreeMap<&str, ProjectRun> = BTreeMap::new();
+    let inside: BTreeSet<&str> =
+        found.projects.iter().map(|p| p.file_path.as_str()).filter(|path| gate.admits(path)).collect();
+    let mut outside_tests = 0;
     let whole_projects = matches!(origin, ChangeOrigin::Tests(named) if named.is_empty());
     if whole_projects {
-        for project in &found.projects {
+        for project in found.projects.iter().filter(|p| inside.contains(p.file_path.as_str())) {
             runs.insert(&project.file_path, ProjectRun::new(project));
         }
     }
@@ -220,6 +240,11 @@ pub fn plan(origin: &ChangeOrigin, named: Option<&[String]>, found: &FoundTests)
     for test in &found.tests {
         // The host lists the project of every test it selects.
         let Some(project) = project_of(&test.project_path) else { continue };
+        let placed_inside = || test.method.location.as_ref().is_none_or(|l| gate.admits(&l.span.file));
+        if !inside.contains(test.project_path.as_str()) || !placed_inside() {
+            outside_tests += 1;
+            continue;
+        }
         runs.entry(&test.project_path)
             .or_insert_with(|| ProjectRun::new(project))
             .tests
@@ -239,7 +264,7 @@ pub fn plan(origin: &ChangeOrigin, named: Option<&[String]>, found: &FoundTests)
     }
     let mut runs: Vec<ProjectRun> = runs.into_values().collect();
     runs.sort_by(|a, b| (&a.name, &a.path).cmp(&(&b.name, &b.path)));
-    Ok(runs)
+    Ok((runs, gate.omitted() + outside_tests))
 }
 
 impl ProjectRun {
@@ -518,22 +543,26 @@ impl Runner<'_> {
 
     /// A stack trace's frames, those in the solution's files with their place.
     fn frames(&self, trace: &str) -> Vec<StackFrame> {
-        trace
-            .lines()
-            .map(str::trim)
-            .filter(|line| !line.is_empty())
-            .map(|line| {
-                let place = line.rsplit_once(" in ").and_then(|(_, place)| place.rsplit_once(":line "));
-                let place = place
-                    .and_then(|(file, line)| Some((PathBuf::from(file), line.trim().parse::<u32>().ok()?)))
-                    .filter(|(file, _)| self.resolved.target.contains(file));
-                StackFrame {
-                    text: line.to_owned(),
-                    file_path: place.as_ref().map(|(file, _)| file.display().to_string()),
-                    line: place.map(|(_, line)| line),
-                }
-            })
-            .collect()
+        let inside = |file: &Path| self.resolved.target.contains(file);
+        trace.lines().map(str::trim).filter(|line| !line.is_empty()).map(|line| frame(line, inside)).collect()
+    }
+}
+
+/// One line of a stack trace: placed when its file is `inside` the roots; a file outside keeps its method but
+/// not where that file lies.
+fn frame(line: &str, inside: impl Fn(&Path) -> bool) -> StackFrame {
+    let named = line.rsplit_once(" in ").and_then(|(_, place)| place.rsplit_once(":line "));
+    let place = named
+        .and_then(|(file, line)| Some((PathBuf::from(file), line.trim().parse::<u32>().ok()?)))
+        .filter(|(file, _)| inside(file));
+    let text = match (named, &place) {
+        (Some((file, _)), None) => line.replacen(file, OUTSIDE_THE_ROOTS, 1),
+        _ => line.to_owned(),
+    };
+    StackFrame {
+        text,
+        file_path: place.as_ref().map(|(file, _)| file.display().to_string()),
+        line: place.map(|(_, line)| line),
     }
 }
 
@@ -617,6 +646,19 @@ fn cancelled() -> ToolError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_frame_outside_the_roots_keeps_its_method_but_not_its_file() {
+        let inside = |file: &Path| file.starts_with("/ws");
+        let placed = frame("at Lib.Greeter.Hello() in /ws/Lib/Greeter.cs:line 5", inside);
+        assert_eq!((placed.file_path.as_deref(), placed.line), (Some("/ws/Lib/Greeter.cs"), Some(5)));
+        assert_eq!(placed.text, "at Lib.Greeter.Hello() in /ws/Lib/Greeter.cs:line 5");
+        let outside = frame("at Evil.Leak() in /home/me/secret/Leak.cs:line 9", inside);
+        assert_eq!((outside.file_path, outside.line), (None, None));
+        assert_eq!(outside.text, "at Evil.Leak() in <outside the roots>:line 9");
+        let bare = frame("at System.Threading.Thread.StartCallback()", inside);
+        assert_eq!(bare.text, "at System.Threading.Thread.StartCallback()");
+    }
 
     #[test]
     fn a_large_share_of_a_large_project_runs_without_a_filter() {

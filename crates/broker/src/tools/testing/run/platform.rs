@@ -4,6 +4,7 @@
 use super::settings::escape;
 use super::trx::RunReport;
 use protocol::host::TestFramework;
+use protocol::{ErrorCode, ToolError};
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsString;
 use std::path::Path;
@@ -25,9 +26,27 @@ pub fn arguments(results: &Path, target_framework: Option<&str>, filter: Option<
     args.extend(["--report-trx", "--report-trx-filename", &trx, "--progress", "off", "--no-ansi"].map(OsString::from));
     args.extend(["--output", "detailed"].map(OsString::from));
     if let Some(filter) = filter {
-        args.extend([OsString::from("--treenode-filter"), filter.into()]);
+        // One argument: the platform takes what follows `=` as the option's value whole, where a separate
+        // argument would start an option of its own at `-` or name a response file at `@`.
+        let mut option = OsString::from("--treenode-filter=");
+        option.push(filter);
+        args.push(option);
     }
     args
+}
+
+/// A caller's filter the platform would read as an option (`--results-directory=/elsewhere`) or a response
+/// file (`@/tmp/evil.rsp`) is refused before anything runs, whichever runner the projects use.
+pub fn check_filter(filter: &str) -> Result<(), ToolError> {
+    match filter.trim_start().chars().next() {
+        Some(first @ ('-' | '@')) => Err(ToolError::new(
+            ErrorCode::INVALID_PARAMETER,
+            format!("filter cannot start with '{first}': a test runner would read it as an option or a response file"),
+        )
+        .detail("field", "filter")
+        .suggest("Give a VSTest filter expression (FullyQualifiedName~Name) or a tree-node filter (/*/Namespace/Class/Method)")),
+        _ => Ok(()),
+    }
 }
 
 /// Whether the run's test process died before the session ended (`Environment.Exit`, a crash).
@@ -91,5 +110,23 @@ mod tests {
             tree_filter(&tests(&["A.B.C.M1", "A.B.D.M2", "X.E.M1"])).as_deref(),
             Some("/*/(A.B)|(X)/(C)|(D)|(E)/(M1)|(M2)")
         );
+    }
+
+    #[test]
+    fn a_filter_reaches_the_platform_as_the_value_of_one_option() {
+        let args = arguments(Path::new("/r"), None, Some("/*/A/B/C --results-directory=/elsewhere @/tmp/evil.rsp"));
+        let filters: Vec<&OsString> = args.iter().filter(|a| a.to_string_lossy().contains("treenode")).collect();
+        assert_eq!(filters, ["--treenode-filter=/*/A/B/C --results-directory=/elsewhere @/tmp/evil.rsp"]);
+        assert_eq!(args.last(), filters.first().copied());
+    }
+
+    #[test]
+    fn a_filter_the_platform_would_read_as_an_option_or_a_response_file_is_refused() {
+        for filter in ["@/tmp/evil.rsp", "--results-directory=/elsewhere", "-d", " --config-file=x"] {
+            let refused = check_filter(filter).expect_err(filter);
+            assert_eq!(refused.code, ErrorCode::INVALID_PARAMETER, "{filter}");
+        }
+        assert!(check_filter("FullyQualifiedName~Checkout&Category!=Slow").is_ok());
+        assert!(check_filter("/*/Pricing/QuoteTests/*").is_ok());
     }
 }

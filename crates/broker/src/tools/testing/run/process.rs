@@ -85,6 +85,8 @@ pub async fn run(
         .spawn()
         .map_err(|e| ToolError::new(ErrorCode::SDK_NOT_FOUND, format!("starting dotnet failed: {e}")))?;
     let group = child.id();
+    // Watched from here: a service killed meanwhile leaves nothing of the group running.
+    group.into_iter().for_each(crate::guardian::watch);
     let _group = KillGroupOnDrop(group);
     let mut lines = child.stdout.take().map(|out| BufReader::new(out).lines());
     let (mut stopped, mut alive) = (None, Instant::now());
@@ -164,6 +166,7 @@ impl Drop for KillGroupOnDrop {
         let Some(group) = self.0 else { return };
         // Every process's `/proc` entry read: off the async workers.
         crate::offload::cpu(|| kill_all_but_the_compiler_server(group));
+        crate::guardian::ended(group);
     }
 }
 

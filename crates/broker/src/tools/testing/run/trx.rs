@@ -1,9 +1,20 @@
 //! The runner's structured output: VSTest's TRX files (each case's outcome, time, message and stack trace)
 //! and the blame collector's sequence files (the tests a test process was running when it died or hung).
 
+mod xml;
+
 use protocol::tools::testing::TestOutcome;
 use std::collections::HashMap;
+use std::fs::File;
+use std::io::{BufRead, BufReader};
 use std::path::Path;
+
+/// The most of a failure's message, and of its stack trace, an answer carries: the start is kept.
+const TEXT_LIMIT: usize = 64 * 1024;
+/// The most of all failures' texts one run's reports keep: past it a case's text is only where it was cut.
+const REPORT_TEXT: usize = 16 * 1024 * 1024;
+/// A report is read in chunks of this size.
+const CHUNK: usize = 64 * 1024;
 
 /// One case as the TRX reports it.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,18 +44,18 @@ pub struct RunReport {
     pub aborted: Vec<String>,
 }
 
-/// Reads every TRX and sequence file under `dir`.
+/// Reads every TRX and sequence file under `dir`, each streamed: a report of any size is read in bounded memory.
 pub fn read(dir: &Path) -> std::io::Result<RunReport> {
     let mut report = RunReport::default();
+    let mut budget = REPORT_TEXT;
     for path in files(dir)? {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        let open = || Ok::<_, std::io::Error>(BufReader::with_capacity(CHUNK, File::open(&path)?));
         if name.ends_with(".trx") {
-            let text = std::fs::read_to_string(&path)?;
             let framework = framework_of(name);
-            parse_trx(&text, framework.as_deref(), &mut report).map_err(std::io::Error::other)?;
+            parse_trx(open()?, framework.as_deref(), &mut report, &mut budget).map_err(std::io::Error::other)?;
         } else if name.starts_with("Sequence_") && name.ends_with(".xml") {
-            let text = std::fs::read_to_string(&path)?;
-            report.unfinished.extend(parse_sequence(&text).map_err(std::io::Error::other)?);
+            report.unfinished.extend(parse_sequence(open()?).map_err(std::io::Error::other)?);
         }
     }
     report.unfinished.sort();
@@ -88,82 +99,161 @@ fn is_framework(name: &str) -> bool {
     name.starts_with("net") && name.len() > 3
 }
 
-fn parse_trx(text: &str, framework: Option<&str>, report: &mut RunReport) -> Result<(), roxmltree::Error> {
-    let document = roxmltree::Document::parse(text)?;
-    let element = |name: &'static str| move |n: &roxmltree::Node| n.has_tag_name(name);
+/// A result as the TRX lists it, before its test's definition (which follows the results) names it.
+#[derive(Default)]
+struct Listed {
+    test_id: Option<String>,
+    name: String,
+    outcome: String,
+    duration: Option<String>,
+    /// Its first `ErrorInfo` (an inner result's, for a data-driven one without its own) was read.
+    has_error: bool,
+    message: Option<String>,
+    stack_trace: Option<String>,
+}
+
+/// A TRX read element by element: the results (nested for MSTest's data rows), the tests' definitions, and
+/// the run's notes.
+fn parse_trx(
+    source: impl BufRead,
+    framework: Option<&str>,
+    report: &mut RunReport,
+    budget: &mut usize,
+) -> Result<(), xml::Error> {
+    let mut events = xml::Events::new(source)?;
     // UnitTest id → its class, method and the target framework its assembly was built for.
-    let mut methods: HashMap<&str, (&str, &str, Option<&str>)> = HashMap::new();
-    for test in document.descendants().filter(element("UnitTest")) {
-        if let (Some(id), Some(method)) = (test.attribute("id"), test.children().find(element("TestMethod"))) {
-            let built_for = method.attribute("codeBase").and_then(framework_folder);
-            methods.insert(
-                id,
-                (
-                    method.attribute("className").unwrap_or_default(),
-                    method.attribute("name").unwrap_or_default(),
-                    built_for,
-                ),
-            );
+    let mut methods: HashMap<String, (String, String, Option<String>)> = HashMap::new();
+    let mut listed: Vec<Listed> = Vec::new();
+    // The results open now (indices into `listed`), those the open ErrorInfo belongs to, the open UnitTest.
+    let (mut open, mut erring, mut unit) = (Vec::<usize>::new(), Vec::<usize>::new(), None::<String>);
+    let mut run_info: Option<(Option<String>, Option<String>)> = None;
+    let mut parents: Vec<String> = Vec::new();
+    while let Some(node) = events.next()? {
+        let element = match node {
+            xml::Node::Close(name) => {
+                parents.pop();
+                match name.as_str() {
+                    "UnitTestResult" => _ = open.pop(),
+                    "ErrorInfo" => erring.clear(),
+                    "UnitTest" => unit = None,
+                    "RunInfo" => run_note(report, run_info.take()),
+                    _ => {}
+                }
+                continue;
+            }
+            xml::Node::Open(element) => element,
+        };
+        let parent = parents.last().map(String::as_str);
+        match (element.name.as_str(), parent) {
+            ("UnitTestResult", _) => {
+                open.push(listed.len());
+                listed.push(Listed {
+                    test_id: element.attribute("testId").map(str::to_owned),
+                    name: element.attribute("testName").unwrap_or_default().to_owned(),
+                    outcome: element.attribute("outcome").unwrap_or_default().to_owned(),
+                    duration: element.attribute("duration").map(str::to_owned),
+                    ..Listed::default()
+                });
+            }
+            ("ErrorInfo", _) => {
+                erring = open.iter().copied().filter(|&at| !listed[at].has_error).collect();
+                erring.iter().for_each(|&at| listed[at].has_error = true);
+            }
+            ("Message" | "StackTrace", Some("ErrorInfo")) if !erring.is_empty() => {
+                let text = cut(events.text(TEXT_LIMIT.min(*budget))?, budget);
+                for &at in &erring {
+                    let field =
+                        if element.name == "Message" { &mut listed[at].message } else { &mut listed[at].stack_trace };
+                    if field.is_none() {
+                        field.clone_from(&text);
+                    }
+                }
+            }
+            ("UnitTest", _) => unit = element.attribute("id").map(str::to_owned),
+            ("TestMethod", Some("UnitTest")) => {
+                if let Some(id) = unit.take() {
+                    let built_for = element.attribute("codeBase").and_then(framework_folder).map(str::to_owned);
+                    let class = element.attribute("className").unwrap_or_default().to_owned();
+                    methods.insert(id, (class, element.attribute("name").unwrap_or_default().to_owned(), built_for));
+                }
+            }
+            ("RunInfo", _) => run_info = Some((element.attribute("outcome").map(str::to_owned), None)),
+            ("Text", _) => {
+                if let Some((_, said @ None)) = &mut run_info {
+                    *said = Some(cut(events.text(TEXT_LIMIT.min(*budget))?, budget).unwrap_or_default());
+                }
+            }
+            _ => {}
         }
+        parents.push(element.name);
     }
-    for result in document.descendants().filter(element("UnitTestResult")) {
-        let name = result.attribute("testName").unwrap_or_default();
-        let (class, method, built_for) =
-            result.attribute("testId").and_then(|id| methods.get(id)).copied().unwrap_or(("", name, None));
+    for result in listed {
+        let (class, method, built_for) = match result.test_id.as_ref().and_then(|id| methods.get(id)) {
+            Some((class, method, built_for)) => (class.as_str(), method.as_str(), built_for.as_deref()),
+            None => ("", result.name.as_str(), None),
+        };
         let test = format!("{class}.{}", without_arguments(method));
         // xunit names a case by its full name, NUnit and MSTest by the method's.
-        let id = if class.is_empty() || name.starts_with(&format!("{class}.")) {
-            name.to_owned()
+        let id = if class.is_empty() || result.name.starts_with(&format!("{class}.")) {
+            result.name.clone()
         } else {
-            format!("{class}.{name}")
-        };
-        let error = result.descendants().find(element("ErrorInfo"));
-        let text_of = |tag: &'static str| {
-            error
-                .and_then(|e| e.children().find(element(tag)))
-                .and_then(|n| n.text())
-                .map(|t| t.trim_end().to_owned())
-                .filter(|t| !t.is_empty())
+            format!("{class}.{}", result.name)
         };
         report.cases.push(CaseResult {
             id,
             test,
             target_framework: framework.or(built_for).map(str::to_owned),
-            outcome: outcome(result.attribute("outcome").unwrap_or_default()),
-            duration_ms: result.attribute("duration").and_then(duration_ms),
-            message: text_of("Message"),
-            stack_trace: text_of("StackTrace"),
+            outcome: outcome(&result.outcome),
+            duration_ms: result.duration.as_deref().and_then(duration_ms),
+            message: result.message,
+            stack_trace: result.stack_trace,
         });
-    }
-    for info in document.descendants().filter(element("RunInfo")) {
-        let said = info.descendants().find(element("Text")).and_then(|t| t.text()).unwrap_or_default();
-        if said.contains("inactivity time") {
-            report.hung = true;
-        }
-        if said.contains("test run timeout") {
-            report.timed_out = true;
-        }
-        if info.attribute("outcome") == Some("Error") {
-            report.aborted.push(said.to_owned());
-        }
     }
     Ok(())
 }
 
+/// A failure's text as the answer carries it: its start, and where it was cut, how much there was.
+fn cut(text: xml::Text, budget: &mut usize) -> Option<String> {
+    *budget = budget.saturating_sub(text.kept.len());
+    let kept = text.kept.trim_end();
+    if text.cut {
+        let line = if kept.is_empty() { "" } else { "\n" };
+        Some(format!("{kept}{line}[… cut: {} of {} bytes kept]", kept.len(), text.total))
+    } else {
+        Some(kept.to_owned()).filter(|t| !t.is_empty())
+    }
+}
+
+/// What a `RunInfo` said: a hang, the session's time limit, or why the run was aborted.
+fn run_note(report: &mut RunReport, info: Option<(Option<String>, Option<String>)>) {
+    let Some((outcome, said)) = info else { return };
+    let said = said.unwrap_or_default();
+    if said.contains("inactivity time") {
+        report.hung = true;
+    }
+    if said.contains("test run timeout") {
+        report.timed_out = true;
+    }
+    if outcome.as_deref() == Some("Error") {
+        report.aborted.push(said);
+    }
+}
+
 /// The tests of a sequence file that started and never completed.
-fn parse_sequence(text: &str) -> Result<Vec<(String, String)>, roxmltree::Error> {
-    let document = roxmltree::Document::parse(text)?;
-    Ok(document
-        .descendants()
-        .filter(|n| n.has_tag_name("Test") && n.attribute("Completed") == Some("False"))
-        .filter_map(|n| {
-            let name = n.attribute("Name")?;
-            let display = n.attribute("DisplayName").unwrap_or(name);
-            let case =
-                if display.starts_with(name) { display.to_owned() } else { format!("{name}{}", case_of(display)) };
-            Some((without_arguments(name).to_owned(), case))
-        })
-        .collect())
+fn parse_sequence(source: impl BufRead) -> Result<Vec<(String, String)>, xml::Error> {
+    let mut events = xml::Events::new(source)?;
+    let mut unfinished = Vec::new();
+    while let Some(node) = events.next()? {
+        let xml::Node::Open(test) = node else { continue };
+        if test.name != "Test" || test.attribute("Completed") != Some("False") {
+            continue;
+        }
+        let Some(name) = test.attribute("Name") else { continue };
+        let display = test.attribute("DisplayName").unwrap_or(name);
+        let case = if display.starts_with(name) { display.to_owned() } else { format!("{name}{}", case_of(display)) };
+        unfinished.push((without_arguments(name).to_owned(), case));
+    }
+    Ok(unfinished)
 }
 
 /// `Method (1,2)` or `Method(1,2)`: the arguments part, as `(1,2)`.
@@ -223,7 +313,7 @@ Expected: 3</Message><StackTrace>   at Pricing.XunitTests.LabelTests.KnownBroken
     #[test]
     fn each_case_is_named_with_its_arguments_under_its_method() {
         let mut report = RunReport::default();
-        parse_trx(TRX, Some("net10.0"), &mut report).expect("parses");
+        parse_trx(TRX.as_bytes(), Some("net10.0"), &mut report, &mut REPORT_TEXT.clone()).expect("parses");
         let names: Vec<(&str, &str, TestOutcome)> =
             report.cases.iter().map(|c| (c.id.as_str(), c.test.as_str(), c.outcome)).collect();
         assert_eq!(
@@ -260,7 +350,7 @@ Expected: 3</Message><StackTrace>   at Pricing.XunitTests.LabelTests.KnownBroken
   <Test Name="Pricing.MstestTests.CatalogTests.PricesByQuantity" DisplayName="PricesByQuantity (2,20)" Completed="False" />
 </TestSequence>"#;
         assert_eq!(
-            parse_sequence(text).expect("parses"),
+            parse_sequence(text.as_bytes()).expect("parses"),
             [(
                 "Pricing.MstestTests.CatalogTests.PricesByQuantity".to_owned(),
                 "Pricing.MstestTests.CatalogTests.PricesByQuantity(2,20)".to_owned()
@@ -279,9 +369,36 @@ Expected: 3</Message><StackTrace>   at Pricing.XunitTests.LabelTests.KnownBroken
     <TestMethod codeBase="/c/Pricing.TunitTests/bin/Debug/net10.0/Pricing.TunitTests.dll" className="Pricing.TunitTests.QuoteTests" name="QuotesEachQuantity" />
   </UnitTest></TestDefinitions></TestRun>"#;
         let mut report = RunReport::default();
-        parse_trx(platform, framework_of("run_default.trx").as_deref(), &mut report).expect("parses");
+        let framework = framework_of("run_default.trx");
+        parse_trx(platform.as_bytes(), framework.as_deref(), &mut report, &mut REPORT_TEXT.clone()).expect("parses");
         let case = &report.cases[0];
         assert_eq!(case.id, "Pricing.TunitTests.QuoteTests.QuotesEachQuantity(1, 10)");
         assert_eq!(case.target_framework.as_deref(), Some("net10.0"));
+    }
+
+    #[test]
+    fn a_long_failure_keeps_the_start_of_its_message_and_trace_and_says_where_it_was_cut() {
+        let long = format!("START{}", "x".repeat(TEXT_LIMIT));
+        let trx = TRX.replace("Expected: 3", &long).replace("   at Pricing", &format!("{long}\n   at Pricing"));
+        let mut report = RunReport::default();
+        let mut budget = REPORT_TEXT;
+        parse_trx(trx.as_bytes(), None, &mut report, &mut budget).expect("parses");
+        let failed = &report.cases[1];
+        for text in [&failed.message, &failed.stack_trace] {
+            let text = text.as_deref().expect("a text");
+            let (kept, said) = text.split_once("\n[… cut: ").expect("a marker at the cut");
+            assert_eq!(kept.len(), TEXT_LIMIT);
+            assert!(kept.starts_with("Assert.Equal() Failure\nSTART") || kept.starts_with("START"), "{kept:.40}");
+            assert!(said.starts_with(&format!("{TEXT_LIMIT} of ")), "{said}");
+        }
+        assert!(REPORT_TEXT - budget >= 2 * TEXT_LIMIT, "the kept texts count against the run's budget");
+
+        // Past the run's budget a case's text is only where it was cut.
+        let mut report = RunReport::default();
+        parse_trx(trx.as_bytes(), None, &mut report, &mut 10).expect("parses");
+        let message = report.cases[1].message.as_deref().expect("a message");
+        assert!(message.starts_with("Assert.Equ\n[… cut: 10 of "), "{message}");
+        let trace = report.cases[1].stack_trace.as_deref().expect("a trace");
+        assert!(trace.starts_with("[… cut: 0 of "), "{trace}");
     }
 }

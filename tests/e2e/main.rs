@@ -52,3 +52,4 @@ mod walls_shares;
 mod walls_writes;
 mod watch;
 mod write_faults;
+mod write_queue;

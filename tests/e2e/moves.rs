@@ -270,8 +270,9 @@ async fn of_two_moves_at_once_one_is_refused_busy_while_diagnose_keeps_answering
     let server = Server::start_with_env(&moves.root, &[hold.env()]).await;
     let shapes = moves.file(SHAPES);
     server.ok("find_references", json!({"filePath": shapes, "line": 25, "column": 21})).await;
-    let first = json!({"sourceFile": shapes, "symbolName": "Circle", "targetFile": moves.file("src/Moves.Core/Models/Circle.cs")});
-    let second = json!({"sourceFile": shapes, "symbolName": "Square", "targetFile": moves.file("src/Moves.Core/Models/Square.cs")});
+    // Neither waits in line: the second is refused at once.
+    let first = json!({"sourceFile": shapes, "symbolName": "Circle", "targetFile": moves.file("src/Moves.Core/Models/Circle.cs"), "waitSeconds": 0});
+    let second = json!({"sourceFile": shapes, "symbolName": "Square", "targetFile": moves.file("src/Moves.Core/Models/Square.cs"), "waitSeconds": 0});
     let diagnose_while_held = async {
         let status = server.workspace_status(&moves.path("Moves.sln")).await.expect("loaded");
         assert_eq!(status["writeLocked"], json!(true), "diagnose answers while a write holds the lock: {status}");

@@ -156,8 +156,8 @@ async fn shop_traffic(daemon: &Daemon, session: &Client<Agent>, shop: &Fixture) 
 async fn busy_moves(first: &Client<Agent>, second: &Client<Agent>, moves: &Fixture, hold: &Hold) {
     let shapes = moves.file(SHAPES);
     first.ok("find_references", json!({"filePath": shapes, "line": 25, "column": 21})).await;
-    let circle = json!({"sourceFile": shapes, "symbolName": "Circle", "targetFile": moves.file("src/Moves.Core/Models/Circle.cs")});
-    let square = json!({"sourceFile": shapes, "symbolName": "Square", "targetFile": moves.file("src/Moves.Core/Models/Square.cs")});
+    let circle = json!({"sourceFile": shapes, "symbolName": "Circle", "targetFile": moves.file("src/Moves.Core/Models/Circle.cs"), "waitSeconds": 0});
+    let square = json!({"sourceFile": shapes, "symbolName": "Square", "targetFile": moves.file("src/Moves.Core/Models/Square.cs"), "waitSeconds": 0});
     let (a, b) = hold
         .one_refused(first.call("move_type_to_file", circle), second.call("move_type_to_file", square), async {})
         .await;

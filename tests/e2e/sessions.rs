@@ -1,6 +1,6 @@
 //! Fifty sessions at once, HTTP clients and stdio bridges mixed, on two solutions of one daemon: every
 //! answer is the one a lone session gets, each solution is loaded once, and the only failures are the
-//! writes that find another write in progress (WORKSPACE_BUSY).
+//! writes that will not wait for another write in progress (`waitSeconds: 0`, WORKSPACE_BUSY).
 
 use crate::daemon::metric;
 use crate::support::daemon::{Agent, StateDir, get};
@@ -103,7 +103,8 @@ async fn fifty_sessions_share_two_solutions_loaded_once() {
                 let moved = client
                     .call(
                         "move_type_to_file",
-                        json!({"sourceFile": sketch, "symbolName": "Sketch", "targetFile": canvas}),
+                        // Not waiting in line: refused at once while the first holds the lock.
+                        json!({"sourceFile": sketch, "symbolName": "Sketch", "targetFile": canvas, "waitSeconds": 0}),
                     )
                     .await;
                 answered.fetch_add(1, Ordering::SeqCst);

@@ -77,6 +77,7 @@ impl RoslynMcp {
             let outcome = match (scope, args::parse::<I>(raw)) {
                 (Ok(scope), Ok(input)) => {
                     let call = Call {
+                        tool: tool.to_owned(),
                         services: self.services.clone(),
                         session: self.session.clone(),
                         scope,

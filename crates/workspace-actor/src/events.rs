@@ -12,6 +12,10 @@ pub trait WorkspaceEvents: Send + Sync + 'static {
     fn host_restarted(&self, _solution: &Path) {}
     /// The watcher is sending `count` changed files to the host.
     fn files_changed(&self, _solution: &Path, _count: usize) {}
+    /// A writer waited `waited` in line for the write lock, and got it or was refused.
+    fn write_lock_waited(&self, _solution: &Path, _waited: Duration, _granted: bool) {}
+    /// A writer held the write lock for `held`.
+    fn write_lock_held(&self, _solution: &Path, _held: Duration) {}
 }
 
 /// Observes nothing: the default of [`crate::WorkspaceSettings`].

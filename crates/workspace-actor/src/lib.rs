@@ -25,8 +25,8 @@ pub use events::WorkspaceEvents;
 pub use liveness::PING_LIMIT;
 pub use settings::WorkspaceSettings;
 pub use write::{Change, FileWrite, JournalHold, Original, Outcome, check, read_current};
-pub use write_lock::WriteGuard;
 use write_lock::WriteLock;
+pub use write_lock::{WriteGuard, Writer};
 
 use actor::{Demand, WorkspaceArgs};
 use arc_swap::ArcSwapOption;
@@ -169,10 +169,10 @@ impl Workspace {
             prepared.spawn(args);
         });
         Self {
+            write_lock: WriteLock::new(&solution, settings.events.clone()),
             solution,
             actor,
             status,
-            write_lock: WriteLock::default(),
             in_use: tokio::sync::RwLock::new(()),
             activity,
             settings,
@@ -198,6 +198,8 @@ impl Workspace {
     pub fn status(&self) -> WorkspaceStatus {
         let mut status = WorkspaceStatus::clone(&self.status.get());
         status.write_locked = self.write_lock.is_held();
+        let queue = self.write_lock.state();
+        (status.write_holder, status.writes_waiting) = (queue.holder, queue.waiting);
         status
     }
 
@@ -226,10 +228,15 @@ impl Workspace {
         self.settings.write_timeout
     }
 
-    /// The write lock, refused at once with WORKSPACE_BUSY while another write holds it; [`Workspace::write`]
-    /// takes it.
-    pub fn begin_write(&self) -> Result<WriteGuard, ToolError> {
-        self.write_lock.try_acquire(&self.solution.display().to_string())
+    /// The write lock for `writer`, after the writers ahead of it, waiting at most `wait` while another write
+    /// holds it (then WORKSPACE_BUSY naming the holder); [`Workspace::write`] takes it.
+    pub async fn begin_write(
+        &self,
+        writer: Writer,
+        wait: std::time::Duration,
+        cancel: &CancellationToken,
+    ) -> Result<WriteGuard, ToolError> {
+        self.write_lock.acquire(writer, wait, cancel).await
     }
 
     /// Sends one request to the host, loading the solution first if needed and waiting for its warm-up, within

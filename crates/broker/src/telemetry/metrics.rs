@@ -14,6 +14,8 @@ use std::time::Duration;
 /// The transports a session can arrive on.
 const TRANSPORTS: [&str; 3] = ["http", "socket", "stdio"];
 const OUTCOMES: [&str; 2] = ["ok", "error"];
+/// How a wait for a write lock ended.
+const WRITE_LOCK_OUTCOMES: [&str; 2] = ["granted", "busy"];
 /// From a cached lookup to a cross-solution search.
 const CALL_BUCKETS: [f64; 15] =
     [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0];
@@ -115,6 +117,8 @@ pub struct Metrics {
     solutions_loaded: Gauge,
     solution_loads: Family<OutcomeLabels, Counter>,
     solution_load_duration: Histograms<OutcomeLabels>,
+    write_lock_wait: Histograms<OutcomeLabels>,
+    write_lock_hold: Histogram,
     evictions: Family<ReasonLabels, Counter>,
     host_restarts: Counter,
     host_memory: Family<SolutionLabels, Gauge>,
@@ -138,6 +142,8 @@ impl Metrics {
             solutions_loaded: Gauge::default(),
             solution_loads: Family::default(),
             solution_load_duration: Family::new_with_constructor(|| Histogram::new(LOAD_BUCKETS)),
+            write_lock_wait: Family::new_with_constructor(|| Histogram::new(CALL_BUCKETS)),
+            write_lock_hold: Histogram::new(CALL_BUCKETS),
             evictions: Family::default(),
             host_restarts: Counter::default(),
             host_memory: Family::default(),
@@ -154,6 +160,9 @@ impl Metrics {
         for outcome in OUTCOMES {
             metrics.solution_loads.get_or_create_owned(&OutcomeLabels { outcome });
             metrics.solution_load_duration.get_or_create_owned(&OutcomeLabels { outcome });
+        }
+        for outcome in WRITE_LOCK_OUTCOMES {
+            metrics.write_lock_wait.get_or_create_owned(&OutcomeLabels { outcome });
         }
         for eviction in Eviction::ALL {
             metrics.evictions.get_or_create_owned(&ReasonLabels { reason: eviction.label() });
@@ -187,6 +196,18 @@ impl Metrics {
             "Time to start a host and load a solution, by outcome",
             Unit::Seconds,
             self.solution_load_duration.clone(),
+        );
+        r.register_with_unit(
+            "roslyn_mcp_write_lock_wait",
+            "Time a write waited in line for its solution's write lock, by outcome (granted, busy)",
+            Unit::Seconds,
+            self.write_lock_wait.clone(),
+        );
+        r.register_with_unit(
+            "roslyn_mcp_write_lock_hold",
+            "Time a write held its solution's write lock, from computing the plan to its verdict",
+            Unit::Seconds,
+            self.write_lock_hold.clone(),
         );
         r.register("roslyn_mcp_solution_evictions", "Solutions unloaded by reason", self.evictions.clone());
         r.register("roslyn_mcp_host_restarts", "Roslyn hosts restarted after a crash", self.host_restarts.clone());
@@ -255,6 +276,15 @@ impl Metrics {
         let labels = OutcomeLabels { outcome: if ok { "ok" } else { "error" } };
         self.solution_loads.get_or_create(&labels).inc();
         self.solution_load_duration.get_or_create(&labels).observe(took.as_secs_f64());
+    }
+
+    pub fn write_lock_waited(&self, waited: Duration, granted: bool) {
+        let labels = OutcomeLabels { outcome: WRITE_LOCK_OUTCOMES[usize::from(!granted)] };
+        self.write_lock_wait.get_or_create(&labels).observe(waited.as_secs_f64());
+    }
+
+    pub fn write_lock_held(&self, held: Duration) {
+        self.write_lock_hold.observe(held.as_secs_f64());
     }
 
     pub fn solutions_evicted(&self, why: Eviction, count: u64) {

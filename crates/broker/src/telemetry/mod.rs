@@ -87,6 +87,14 @@ impl WorkspaceEvents for Telemetry {
     fn files_changed(&self, _: &Path, count: usize) {
         self.metrics.files_changed(count);
     }
+
+    fn write_lock_waited(&self, _: &Path, waited: Duration, granted: bool) {
+        self.metrics.write_lock_waited(waited, granted);
+    }
+
+    fn write_lock_held(&self, _: &Path, held: Duration) {
+        self.metrics.write_lock_held(held);
+    }
 }
 
 /// An open session: dropping it closes the session in the metrics and records how long it lasted.
@@ -157,6 +165,9 @@ mod tests {
         events.solution_loaded(solution, Duration::from_secs(1), false);
         events.host_restarted(solution);
         events.files_changed(solution, 3);
+        events.write_lock_waited(solution, Duration::from_millis(40), true);
+        events.write_lock_waited(solution, Duration::from_secs(30), false);
+        events.write_lock_held(solution, Duration::from_secs(2));
         telemetry.solutions_evicted(Eviction::Idle, 1);
         assert_eq!(telemetry.sessions_open(), 1);
 
@@ -171,6 +182,8 @@ mod tests {
             ("roslyn_mcp_solutions_loaded", "gauge"),
             ("roslyn_mcp_solution_loads", "counter"),
             ("roslyn_mcp_solution_load_duration_seconds", "histogram"),
+            ("roslyn_mcp_write_lock_wait_seconds", "histogram"),
+            ("roslyn_mcp_write_lock_hold_seconds", "histogram"),
             ("roslyn_mcp_solution_evictions", "counter"),
             ("roslyn_mcp_host_restarts", "counter"),
             ("roslyn_mcp_watcher_events", "counter"),

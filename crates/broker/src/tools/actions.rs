@@ -79,7 +79,8 @@ pub async fn apply_code_action(call: &Call, input: ApplyCodeActionInput) -> Resu
         options,
     }));
     let id = input.id.clone();
-    plan_then_write(call, resolved, WriteMode::new(input.preview, input.verify)?, began, request, |reply, solution| {
+    let mode = WriteMode::new(input.preview, input.verify, input.wait_seconds)?;
+    plan_then_write(call, resolved, mode, began, request, |reply, solution| {
         action_plan(&id, &action, fix_all, reply, solution)
     })
     .await

@@ -35,7 +35,8 @@ pub async fn format_document(call: &Call, input: FormatDocumentInput) -> Result<
         call.documents(input.file_path.as_deref(), input.project, input.solution_path.as_deref())?;
     call.progress.step("Formatting as .editorconfig says").await;
     let request = ask::plan_format(FormatRequest { file, project, lines });
-    plan_then_write(call, resolved, WriteMode::new(input.preview, input.verify)?, began, request, |reply, solution| {
+    let mode = WriteMode::new(input.preview, input.verify, input.wait_seconds)?;
+    plan_then_write(call, resolved, mode, began, request, |reply, solution| {
         let plan = reply.body;
         let outline = FormatOutline { documents_formatted: plan.documents, files_changed: plan.edits.len() as u32 };
         Ok(edit_plan("format_document", plan, solution, Outline::Format(outline)))
@@ -60,7 +61,8 @@ pub async fn find_replace(call: &Call, input: FindReplaceInput) -> Result<WriteO
         project,
         include_other_files: input.include_other_files.unwrap_or(false),
     });
-    plan_then_write(call, resolved, WriteMode::new(input.preview, input.verify)?, began, request, |reply, solution| {
+    let mode = WriteMode::new(input.preview, input.verify, input.wait_seconds)?;
+    plan_then_write(call, resolved, mode, began, request, |reply, solution| {
         let FindReplacePlan { plan, matches } = reply.body;
         let outline = FindReplaceOutline {
             match_count: matches.len() as u32,
@@ -87,7 +89,8 @@ pub async fn remove_unused(call: &Call, input: RemoveUnusedInput) -> Result<Writ
         kinds,
         include_public: input.include_public.unwrap_or(false),
     });
-    plan_then_write(call, resolved, WriteMode::new(input.preview, input.verify)?, began, request, |reply, solution| {
+    let mode = WriteMode::new(input.preview, input.verify, input.wait_seconds)?;
+    plan_then_write(call, resolved, mode, began, request, |reply, solution| {
         let RemoveUnusedPlan { plan, removed } = reply.body;
         let outline = RemoveUnusedOutline {
             removed_count: removed.len() as u32,

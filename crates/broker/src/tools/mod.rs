@@ -41,10 +41,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
-use workspace_actor::{RequestError, Workspace};
+use workspace_actor::{RequestError, Workspace, WriteGuard, Writer};
 
 /// What a tool call has to work with.
 pub struct Call {
+    /// The tool called: who holds a write lock, for those in line behind it.
+    pub tool: String,
     pub services: Arc<Services>,
     pub session: Arc<Session>,
     /// The session as this call sees it.
@@ -248,7 +250,22 @@ impl Call {
     }
 }
 
+/// How long a writer waits in line for a solution's write lock unless it says: a queued write still answers
+/// well inside a client's 60-second limit when the write ahead of it takes up to half of that (a rename on a
+/// large library takes seconds).
+const WRITE_WAIT: Duration = Duration::from_secs(30);
+/// The longest wait a writer may ask for.
+const MAX_WRITE_WAIT_SECS: u32 = 300;
+
 impl Call {
+    /// The solution's write lock for this call, in line behind the writers that asked first, waiting at most
+    /// `wait_seconds` (default 30, at most 300; 0: refused at once if held) before WORKSPACE_BUSY.
+    pub async fn begin_write(&self, workspace: &Workspace, wait_seconds: Option<u32>) -> Result<WriteGuard, ToolError> {
+        let wait = wait_seconds.map_or(WRITE_WAIT, |s| Duration::from_secs(s.min(MAX_WRITE_WAIT_SECS).into()));
+        let writer = Writer { tool: self.tool.clone(), session_id: self.session.id.clone() };
+        workspace.begin_write(writer, wait, &self.cancel).await
+    }
+
     /// Ensures the workspace's solution is loaded, reporting progress while it loads, and returns the
     /// workspace that holds it: a workspace stopped (evicted) meanwhile is opened again, once.
     pub async fn load(&self, workspace: &Arc<Workspace>) -> Result<Arc<Workspace>, ToolError> {

@@ -40,10 +40,8 @@ pub async fn rename_symbol(call: &Call, input: RenameSymbolInput) -> Result<Writ
         rename_in_strings: input.rename_in_strings.unwrap_or(false),
         rename_file: input.rename_file.unwrap_or(true),
     });
-    plan_then_write(call, resolved, WriteMode::new(input.preview, input.verify)?, began, request, |reply, solution| {
-        rename_plan(reply.body, solution)
-    })
-    .await
+    let mode = WriteMode::new(input.preview, input.verify, input.wait_seconds)?;
+    plan_then_write(call, resolved, mode, began, request, |reply, solution| rename_plan(reply.body, solution)).await
 }
 
 pub async fn rename_file(call: &Call, input: RenameFileInput) -> Result<WriteOutput<Outline>, ToolError> {
@@ -52,7 +50,8 @@ pub async fn rename_file(call: &Call, input: RenameFileInput) -> Result<WriteOut
     let (resolved, file) = call.resolve_file(input.solution_path.as_deref(), &file)?;
     call.progress.step(format!("Computing the rename of the file to {}", input.new_name)).await;
     let request = ask::plan_rename_file(RenameFileRequest { file: file.to_string(), new_name: input.new_name.clone() });
-    plan_then_write(call, resolved, WriteMode::new(input.preview, input.verify)?, began, request, |reply, solution| {
+    let mode = WriteMode::new(input.preview, input.verify, input.wait_seconds)?;
+    plan_then_write(call, resolved, mode, began, request, |reply, solution| {
         Ok(file_plan(*reply.body, file.to_string(), &input.new_name, solution))
     })
     .await
@@ -71,10 +70,9 @@ pub async fn sync_namespaces(call: &Call, input: SyncNamespacesInput) -> Result<
     };
     call.progress.step("Computing the namespaces the folders imply").await;
     let request = ask::plan_sync_namespaces(SyncNamespacesRequest { project: input.project, folder });
-    plan_then_write(call, resolved, WriteMode::new(input.preview, input.verify)?, began, request, |reply, solution| {
-        Ok(namespaces_plan(reply.body, solution))
-    })
-    .await
+    let mode = WriteMode::new(input.preview, input.verify, input.wait_seconds)?;
+    plan_then_write(call, resolved, mode, began, request, |reply, solution| Ok(namespaces_plan(reply.body, solution)))
+        .await
 }
 
 pub async fn move_files(call: &Call, input: MoveFilesInput) -> Result<WriteOutput<Outline>, ToolError> {
@@ -109,10 +107,8 @@ pub async fn move_files(call: &Call, input: MoveFilesInput) -> Result<WriteOutpu
         destination,
         keep_namespaces: input.keep_namespaces.unwrap_or(false),
     });
-    plan_then_write(call, resolved, WriteMode::new(input.preview, input.verify)?, began, request, |reply, solution| {
-        Ok(files_plan(*reply.body, solution))
-    })
-    .await
+    let mode = WriteMode::new(input.preview, input.verify, input.wait_seconds)?;
+    plan_then_write(call, resolved, mode, began, request, |reply, solution| Ok(files_plan(*reply.body, solution))).await
 }
 
 pub async fn organize_usings(call: &Call, input: OrganizeUsingsInput) -> Result<WriteOutput<Outline>, ToolError> {
@@ -130,10 +126,8 @@ pub async fn organize_usings(call: &Call, input: OrganizeUsingsInput) -> Result<
         call.documents(input.file_path.as_deref(), input.project, input.solution_path.as_deref())?;
     call.progress.step("Computing the using directives to remove and their order").await;
     let request = ask::plan_organize_usings(OrganizeUsingsRequest { file, project, remove_unused, sort });
-    plan_then_write(call, resolved, WriteMode::new(input.preview, input.verify)?, began, request, |reply, solution| {
-        usings_plan(reply.body, solution)
-    })
-    .await
+    let mode = WriteMode::new(input.preview, input.verify, input.wait_seconds)?;
+    plan_then_write(call, resolved, mode, began, request, |reply, solution| usings_plan(reply.body, solution)).await
 }
 
 /// The host judges identifiers (keywords, Unicode letters); this refuses what cannot be one at all.

@@ -27,10 +27,9 @@ pub async fn change_signature(call: &Call, input: ChangeSignatureInput) -> Resul
         call.position_at(&input.file_path, input.line, input.column, input.solution_path.as_deref())?;
     call.progress.step("Computing the new signature, its calls and its overrides").await;
     let request = ask::plan_change_signature(ChangeSignatureRequest { position, parameters });
-    plan_then_write(call, resolved, WriteMode::new(input.preview, input.verify)?, began, request, |reply, solution| {
-        Ok(signature_plan(*reply.body, solution))
-    })
-    .await
+    let mode = WriteMode::new(input.preview, input.verify, input.wait_seconds)?;
+    plan_then_write(call, resolved, mode, began, request, |reply, solution| Ok(signature_plan(*reply.body, solution)))
+        .await
 }
 
 /// One entry of the list as the host takes it; names are checked here as far as they can be without Roslyn.
@@ -114,10 +113,8 @@ pub async fn safe_delete(call: &Call, input: SafeDeleteInput) -> Result<WriteOut
     call.progress.step("Finding what still references it").await;
     let request =
         ask::plan_safe_delete(SafeDeleteRequest { target, include_public: input.include_public.unwrap_or(false) });
-    plan_then_write(call, resolved, WriteMode::new(input.preview, input.verify)?, began, request, |reply, solution| {
-        Ok(delete_plan(reply.body, solution))
-    })
-    .await
+    let mode = WriteMode::new(input.preview, input.verify, input.wait_seconds)?;
+    plan_then_write(call, resolved, mode, began, request, |reply, solution| Ok(delete_plan(reply.body, solution))).await
 }
 
 fn delete_plan(plan: SafeDeletePlan, solution: &Path) -> Plan {

@@ -62,6 +62,11 @@ pub struct WorkspaceStatus {
     pub host_resident_bytes: Option<u64>,
     /// Whether a writing tool holds this workspace's lock.
     pub write_locked: bool,
+    /// Who holds it, when a write does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub write_holder: Option<WriteHolder>,
+    /// Writes waiting for the lock, in arrival order.
+    pub writes_waiting: u32,
     /// Compiling every project after the load; absent before the first load.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub warm_up: Option<WarmUp>,
@@ -86,11 +91,24 @@ impl WorkspaceStatus {
             last_load_ms: None,
             host_resident_bytes: None,
             write_locked: false,
+            write_holder: None,
+            writes_waiting: 0,
             warm_up: None,
             errors: Vec::new(),
             warnings: Vec::new(),
         }
     }
+}
+
+/// The write holding a workspace's lock: what a queued or refused writer waits for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WriteHolder {
+    /// The tool writing (`rename_symbol`, `apply_plan`, `undo`, `run_tests` copying the files, ...).
+    pub tool: String,
+    pub session_id: String,
+    /// When it took the lock (RFC 3339, UTC).
+    pub since: String,
 }
 
 /// After each load the service compiles every project, one by one, as a build would; calls that arrive

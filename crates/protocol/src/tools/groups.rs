@@ -48,6 +48,11 @@ macro_rules! tool_input {
             /// that passed before fails (TESTS_FAILED).
             #[serde(default)]
             pub verify: Option<$crate::tools::plans::Verify>,
+            /// Seconds to wait in line, in arrival order, while another write holds the solution (default 30, at most
+            /// 300); past it, or at once with 0, WORKSPACE_BUSY naming the holder.
+            #[serde(default)]
+            #[schemars(range(max = 300))]
+            pub wait_seconds: Option<u32>,
         ]);
     };
     (@tail $decl:tt $head:tt [] $fields:tt) => {

@@ -173,6 +173,11 @@ tool_input! {
         /// that passed before fails (TESTS_FAILED).
         #[serde(default)]
         pub verify: Option<Verify>,
+        /// Seconds to wait in line, in arrival order, while another write holds the solution (default 30, at most
+        /// 300); past it, or at once with 0, WORKSPACE_BUSY naming the holder.
+        #[serde(default)]
+        #[schemars(range(max = 300))]
+        pub wait_seconds: Option<u32>,
     }
 }
 
@@ -184,6 +189,11 @@ tool_input! {
         /// The solution whose history holds it; the session's workspace when omitted.
         #[serde(default)]
         pub solution_path: Option<String>,
+        /// Seconds to wait in line, in arrival order, while another write holds the solution (default 30, at most
+        /// 300); past it, or at once with 0, WORKSPACE_BUSY naming the holder.
+        #[serde(default)]
+        #[schemars(range(max = 300))]
+        pub wait_seconds: Option<u32>,
     }
 }
 

@@ -28,8 +28,8 @@ pub async fn move_type_to_file(call: &Call, input: MoveTypeToFileInput) -> Resul
     });
     let job = Job::new(call, &input.source_file, input.symbol_name, input.line, destination, began)?;
     let job = Job { also_admit: Some(target), ..job };
-    run(call, "move_type_to_file", job, WriteMode::new(input.preview, input.verify)?, input.solution_path.as_deref())
-        .await
+    let mode = WriteMode::new(input.preview, input.verify, input.wait_seconds)?;
+    run(call, "move_type_to_file", job, mode, input.solution_path.as_deref()).await
 }
 
 pub async fn move_type_to_namespace(
@@ -43,14 +43,8 @@ pub async fn move_type_to_namespace(
         update_file_location: input.update_file_location.unwrap_or(false),
     });
     let job = Job::new(call, &input.source_file, input.symbol_name, input.line, destination, began)?;
-    run(
-        call,
-        "move_type_to_namespace",
-        job,
-        WriteMode::new(input.preview, input.verify)?,
-        input.solution_path.as_deref(),
-    )
-    .await
+    let mode = WriteMode::new(input.preview, input.verify, input.wait_seconds)?;
+    run(call, "move_type_to_namespace", job, mode, input.solution_path.as_deref()).await
 }
 
 struct Job {

@@ -17,7 +17,7 @@ pub async fn apply_plan(call: &Call, input: ApplyPlanInput) -> Result<AppliedPla
     let resolved = call.resolve(Some(&solution))?;
     gate(&resolved.target.roots, &plan)?;
     let workspace = call.load(&resolved.workspace).await?;
-    let guard = workspace.begin_write()?;
+    let guard = call.begin_write(&workspace, input.wait_seconds).await?;
     let deadline = tokio::time::Instant::now() + workspace.write_timeout();
     let verify = input.verify.unwrap_or_default();
     let write = Write { resolved: &resolved, workspace, guard, plan, deadline, began, verify };

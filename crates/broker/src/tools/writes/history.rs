@@ -35,7 +35,7 @@ async fn step(call: &Call, input: OperationInput, direction: Direction) -> Resul
     let began = Instant::now();
     let resolved = call.resolve(input.solution_path.as_deref())?;
     let workspace = call.load(&resolved.workspace).await?;
-    let guard = workspace.begin_write()?;
+    let guard = call.begin_write(&workspace, input.wait_seconds).await?;
     let roots = resolved.target.roots.clone();
     let deadline = tokio::time::Instant::now() + workspace.write_timeout();
     let (id, cancel) = (input.operation_id.clone(), call.cancel.clone());

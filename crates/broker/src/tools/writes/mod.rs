@@ -30,18 +30,20 @@ use workspace_actor::{Recording, Workspace, WriteGuard};
 pub struct WriteMode {
     pub preview: bool,
     pub verify: Verify,
+    /// How long to wait in line for the write lock (see [`Call::begin_write`]).
+    pub wait_seconds: Option<u32>,
 }
 
 impl WriteMode {
     /// A preview writes nothing, so it has nothing to verify: `verify` goes with the write (`apply_plan`).
-    pub fn new(preview: Option<bool>, verify: Option<Verify>) -> Result<Self, ToolError> {
+    pub fn new(preview: Option<bool>, verify: Option<Verify>, wait_seconds: Option<u32>) -> Result<Self, ToolError> {
         let (preview, verify) = (preview.unwrap_or(false), verify.unwrap_or_default());
         if preview && verify == Verify::Tests {
             return Err(ToolError::new(ErrorCode::INVALID_PARAMETER, "A preview writes nothing to verify")
                 .detail("field", "verify")
                 .suggest("Pass verify: \"tests\" to apply_plan with the preview's planId"));
         }
-        Ok(Self { preview, verify })
+        Ok(Self { preview, verify, wait_seconds })
     }
 }
 
@@ -58,7 +60,7 @@ pub async fn plan_then_write<R>(
 ) -> Result<WriteOutput<Outline>, ToolError> {
     // Loading has its own limit; the write's starts with a loaded solution.
     let workspace = call.load(&resolved.workspace).await?;
-    let guard = if mode.preview { None } else { Some(workspace.begin_write()?) };
+    let guard = if mode.preview { None } else { Some(call.begin_write(&workspace, mode.wait_seconds).await?) };
     let limit = workspace.write_timeout();
     let deadline = tokio::time::Instant::now() + limit;
     let asked = call.ask_within(&workspace, request, Some(limit));

@@ -165,7 +165,10 @@ pub async fn execute(
     // The files compiled are those on disk now: no write of the service lands while they are copied.
     let began = Instant::now();
     let version = {
-        let _no_writes = if held.is_none() { Some(resolved.workspace.begin_write()?) } else { None };
+        let _no_writes = match held {
+            None => Some(call.begin_write(&resolved.workspace, None).await?),
+            Some(_) => None,
+        };
         call.progress.step("Copying the solution's changed files for the run").await;
         folders.sync()?;
         resolved.workspace.status().workspace_version

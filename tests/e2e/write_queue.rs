@@ -1,0 +1,86 @@
+//! Writers queue: four sessions of one daemon rename four symbols at the same moment while the first write is
+//! held; the others wait their turn instead of being turned away, each plan computed on the solution as the
+//! write before it left it, and all land in a solution that builds. A writer that will not wait is refused at
+//! once naming the holder and the line; diagnose and /metrics show the queue.
+
+use crate::daemon::metric;
+use crate::support::daemon::{StateDir, get};
+use crate::support::hold::Hold;
+use crate::support::{Fixture, SLOTS, dotnet_build_errors, eventually};
+use serde_json::{Value, json};
+use std::time::Duration;
+
+/// (file, the name's place, new name) of the four renames, two of them in one file.
+const RENAMES: [(&str, &str, &str); 4] = [
+    ("src/Shop.Core/Models/Customer.cs", "Email {", "ContactEmail"),
+    ("src/Shop.Core/Models/Customer.cs", "Id {", "CustomerId"),
+    ("src/Shop.Core/Services/PriceCalculator.cs", "Round(decimal value)", "RoundToCents"),
+    ("src/Shop.Core/Services/Greeter.cs", "FormalGreeter :", "PoliteGreeter"),
+];
+
+#[tokio::test(flavor = "multi_thread")]
+async fn writers_that_find_the_solution_held_wait_their_turn_and_all_land() {
+    let _slot = SLOTS.acquire().await.expect("slot");
+    let shop = Fixture::copy("Shop");
+    let state = StateDir::default();
+    // The first write to take the lock holds it, its files replaced, until released.
+    let hold = Hold::default();
+    let mut daemon = state.serve(&[], &[hold.env()]);
+    let sessions = futures::future::join_all((0..RENAMES.len() + 1).map(|_| state.bridge(&shop.root))).await;
+    let solution = shop.path("Shop.sln");
+    let (file, needle, _) = RENAMES[0];
+    let (line, column) = shop.position_of(file, needle, 0);
+    sessions[0].ok("find_references", json!({"filePath": shop.file(file), "line": line, "column": column})).await;
+
+    let writes = RENAMES.iter().enumerate().map(|(n, _)| {
+        let arguments = rename_at(&shop, n, 300);
+        let session = &sessions[n];
+        async move { session.call("rename_symbol", arguments).await }
+    });
+    let writes = futures::future::join_all(writes);
+    let watch = async {
+        let queued = eventually(Duration::from_secs(120), || async {
+            let status = sessions[4].workspace_status(&solution).await?;
+            (status["writesWaiting"] == json!(3)).then_some(status)
+        })
+        .await;
+        let status = queued.expect("three writers waiting behind the held one");
+        assert_eq!(status["writeHolder"]["tool"], "rename_symbol", "{status}");
+        // One that will not wait is refused at once, naming who holds the lock and how many wait.
+        let refused = sessions[4].fails("rename_symbol", rename_at(&shop, 0, 0), "WORKSPACE_BUSY").await;
+        let details = &refused["details"];
+        assert_eq!(details["holder"]["tool"], "rename_symbol", "{refused}");
+        assert!(details["holder"]["sessionId"].as_str().is_some_and(|id| !id.is_empty()), "{refused}");
+        assert_eq!(details["queueLength"], 3, "{refused}");
+        hold.release();
+    };
+    let (written, ()) = tokio::join!(writes, watch);
+    for (outcome, (_, _, name)) in written.iter().zip(RENAMES) {
+        assert!(!outcome.is_error, "the rename to {name} waited its turn and landed: {}", outcome.value);
+    }
+
+    let sources = ["Models/Customer.cs", "Services/PriceCalculator.cs", "Services/Greeter.cs"]
+        .map(|file| shop.read(&format!("src/Shop.Core/{file}")))
+        .join("\n");
+    for (_, _, name) in RENAMES {
+        assert!(sources.contains(name), "{name} is in the sources");
+    }
+    assert_eq!(dotnet_build_errors(&solution).await, 0, "the solution builds after four queued writes");
+    let status = sessions[4].workspace_status(&solution).await.expect("loaded");
+    assert_eq!((status["writesWaiting"].clone(), status.get("writeHolder")), (json!(0), None), "{status}");
+
+    let text = get(&format!("{}/metrics", state.base_url().await), state.token().as_deref()).await.1;
+    let count = |series: &str| metric(&text, series);
+    assert_eq!(count("roslyn_mcp_write_lock_wait_seconds_count{outcome=\"granted\"}"), 4.0, "{text}");
+    assert_eq!(count("roslyn_mcp_write_lock_wait_seconds_count{outcome=\"busy\"}"), 1.0, "{text}");
+    assert_eq!(count("roslyn_mcp_write_lock_hold_seconds_count"), 4.0, "{text}");
+    state.terminate().await;
+    let _ = daemon.wait();
+}
+
+/// rename_symbol of the `n`th rename's name, waiting at most `wait` seconds in line.
+fn rename_at(shop: &Fixture, n: usize, wait: u32) -> Value {
+    let (file, needle, new_name) = RENAMES[n];
+    let (line, column) = shop.position_of(file, needle, 0);
+    json!({"filePath": shop.file(file), "line": line, "column": column, "newName": new_name, "waitSeconds": wait})
+}

@@ -26,6 +26,8 @@ async fn writers_that_find_the_solution_held_wait_their_turn_and_all_land() {
     // The first write to take the lock holds it, its files replaced, until released.
     let hold = Hold::default();
     let mut daemon = state.serve(&[], &[hold.env()]);
+    // The bridges come once it serves: none starts a daemon of its own, without the hold.
+    state.daemon_pid().await;
     let sessions = futures::future::join_all((0..RENAMES.len() + 1).map(|_| state.bridge(&shop.root))).await;
     let solution = shop.path("Shop.sln");
     let (file, needle, _) = RENAMES[0];

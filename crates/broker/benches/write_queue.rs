@@ -105,8 +105,13 @@ async fn run(checkout: &Path) {
     let library = copy.path().join("markdig");
     let status = std::process::Command::new("cp").arg("-r").arg(checkout).arg(&library).status().expect("cp");
     assert!(status.success(), "copying the checkout");
+    // A read-only checkout (a shared corpus) gives a read-only copy: the writes need it writable.
+    let status = std::process::Command::new("chmod").arg("-R").arg("u+w").arg(&library).status().expect("chmod");
+    assert!(status.success(), "making the copy writable");
     let state = StateDir::default();
     let mut daemon = state.serve(&[], &[("ROSLYN_MCP_REQUEST_TIMEOUT_SECS", "120")]);
+    // The bridges come once it serves: none starts a daemon of its own.
+    state.daemon_pid().await;
     let sessions = futures::future::join_all(CHANGES.iter().map(|_| state.bridge(&library))).await;
     let project = library.join(PROJECT);
     sessions[0].ok("initialize_workspace", json!({"workingDirectory": project.parent().expect("folder")})).await;
@@ -130,7 +135,7 @@ async fn run(checkout: &Path) {
     assert!(tree(&sources) == before, "undo gives every byte back");
 
     // All at once, one session each.
-    let logged = state.serve_log().len();
+    let logged = daemon_log(&state).len();
     let began = Instant::now();
     let writes = sessions.iter().enumerate().map(|(n, session)| {
         let (tool, arguments) = (CHANGES[n].tool, arguments(&library, n));
@@ -145,7 +150,7 @@ async fn run(checkout: &Path) {
     }
     let errors = dotnet_build_errors(&project).await;
     let references_at_once = references(&sessions[0], &library).await;
-    let log = state.serve_log()[logged..].to_owned();
+    let log = daemon_log(&state)[logged..].to_owned();
     let (mut held, mut waited) =
         (logged_ms(&log, "write lock released", "held_ms"), logged_ms(&log, "write lock asked", "waited_ms"));
     println!("  at once: {wall:.0} ms wall, {:.2}x the sum one by one; every write landed", wall / sum);
@@ -200,11 +205,31 @@ async fn undo_all(session: &Client<support::daemon::Agent>, ids: Vec<String>) {
     }
 }
 
-/// The `field=<ms>` of every log line saying `what`.
+/// What the daemon logged: the one the bench started, or one a bridge started if it came first.
+fn daemon_log(state: &StateDir) -> String {
+    state.serve_log() + &std::fs::read_to_string(state.log()).unwrap_or_default()
+}
+
+/// The `field=<ms>` of every log line saying `what` (the log's colours taken out first).
 fn logged_ms(log: &str, what: &str, field: &str) -> Vec<f64> {
     let key = format!("{field}=");
     log.lines()
+        .map(without_colours)
         .filter(|line| line.contains(what))
         .filter_map(|line| line.split(&key).nth(1)?.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok())
         .collect()
+}
+
+/// A line without its terminal colour sequences (`ESC [ ... m`).
+fn without_colours(line: &str) -> String {
+    let mut plain = String::with_capacity(line.len());
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            chars.by_ref().find(|c| c.is_ascii_alphabetic());
+        } else {
+            plain.push(c);
+        }
+    }
+    plain
 }

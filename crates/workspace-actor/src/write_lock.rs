@@ -51,13 +51,12 @@ impl WriteGuard {
 
 impl Drop for WriteGuard {
     fn drop(&mut self) {
-        let holder = self.lock.queue().holder.take();
+        // A stop draining the lock holds it with no writer: not a write's hold.
+        let Some(holder) = self.lock.queue().holder.take() else { return };
         let held = self.since.elapsed();
         self.lock.events.write_lock_held(&self.lock.solution, held);
-        if let Some(holder) = holder {
-            let solution = self.lock.solution.display();
-            tracing::info!(%solution, tool = holder.tool, held_ms = held.as_millis() as u64, "write lock released");
-        }
+        let solution = self.lock.solution.display();
+        tracing::info!(%solution, tool = holder.tool, held_ms = held.as_millis() as u64, "write lock released");
     }
 }
 

@@ -1,12 +1,13 @@
 //! Writers queue: four sessions of one daemon rename four symbols at the same moment while the first write is
 //! held; the others wait their turn instead of being turned away, each plan computed on the solution as the
 //! write before it left it, and all land in a solution that builds. A writer that will not wait is refused at
-//! once naming the holder and the line; diagnose and /metrics show the queue.
+//! once naming the holder and the line; diagnose and /metrics show the queue. A previewed plan whose file an
+//! editor changes while it waits in line is refused stale when its turn comes, nothing of it written.
 
 use crate::daemon::metric;
-use crate::support::daemon::{StateDir, get};
+use crate::support::daemon::{Agent, StateDir, get};
 use crate::support::hold::Hold;
-use crate::support::{Fixture, SLOTS, dotnet_build_errors, eventually};
+use crate::support::{Client, Fixture, SLOTS, assert_same_tree, dotnet_build_errors, eventually, tree};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -21,14 +22,7 @@ const RENAMES: [(&str, &str, &str); 4] = [
 #[tokio::test(flavor = "multi_thread")]
 async fn writers_that_find_the_solution_held_wait_their_turn_and_all_land() {
     let _slot = SLOTS.acquire().await.expect("slot");
-    let shop = Fixture::copy("Shop");
-    let state = StateDir::default();
-    // The first write to take the lock holds it, its files replaced, until released.
-    let hold = Hold::default();
-    let mut daemon = state.serve(&[], &[hold.env()]);
-    // The bridges come once it serves: none starts a daemon of its own, without the hold.
-    state.daemon_pid().await;
-    let sessions = futures::future::join_all((0..RENAMES.len() + 1).map(|_| state.bridge(&shop.root))).await;
+    let Held { shop, state, hold, mut daemon, sessions } = Held::start(RENAMES.len() + 1).await;
     let solution = shop.path("Shop.sln");
     let (file, needle, _) = RENAMES[0];
     let (line, column) = shop.position_of(file, needle, 0);
@@ -78,6 +72,76 @@ async fn writers_that_find_the_solution_held_wait_their_turn_and_all_land() {
     assert_eq!(count("roslyn_mcp_write_lock_hold_seconds_count"), 4.0, "{text}");
     state.terminate().await;
     let _ = daemon.wait();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_queued_plan_whose_file_an_editor_changed_is_refused_stale_and_the_solution_builds() {
+    let _slot = SLOTS.acquire().await.expect("slot");
+    let Held { shop, state, hold, mut daemon, sessions } = Held::start(3).await;
+    let (first, second, watcher) = (&sessions[0], &sessions[1], &sessions[2]);
+    let solution = shop.path("Shop.sln");
+
+    // The second session previews its rename while nothing is written yet.
+    let mut previewed = rename_at(&shop, 0, 300);
+    previewed["preview"] = json!(true);
+    let plan = second.ok("rename_symbol", previewed).await;
+    // The first session's write takes the lock and is held; the second's apply then waits in line behind it.
+    let held = first.call("rename_symbol", rename_at(&shop, 2, 300));
+    let queued = async {
+        let holding = eventually(Duration::from_secs(120), || async {
+            watcher.workspace_status(&solution).await?.get("writeHolder").map(drop)
+        })
+        .await;
+        assert!(holding.is_some(), "the first write holds the lock");
+        second.call("apply_plan", json!({"planId": plan["planId"], "waitSeconds": 300})).await
+    };
+    let edit = async {
+        let waiting = eventually(Duration::from_secs(120), || async {
+            let status = watcher.workspace_status(&solution).await?;
+            (status["writesWaiting"] == json!(1)).then_some(())
+        })
+        .await;
+        assert!(waiting.is_some(), "the apply waits in line behind the held write");
+        // An editor changes the previewed file meanwhile.
+        let customer = shop.path(RENAMES[0].0);
+        let edited = std::fs::read_to_string(&customer).expect("read") + "\n// edited by hand\n";
+        std::fs::write(&customer, edited).expect("edit");
+        hold.release();
+    };
+    let (held, queued, ()) = tokio::join!(held, queued, edit);
+    assert!(!held.is_error, "the held write lands: {}", held.value);
+    assert!(queued.is_error, "the stale plan is refused: {}", queued.value);
+    assert_eq!(queued.value["error"]["code"], "STALE_PLAN", "{}", queued.value);
+    assert_eq!(queued.value["error"]["details"]["files"], json!([shop.file(RENAMES[0].0)]), "{}", queued.value);
+    let customer = shop.read(RENAMES[0].0);
+    assert!(customer.contains("Email {") && customer.contains("// edited by hand"), "the editor's text stands");
+    assert!(shop.read(RENAMES[2].0).contains(RENAMES[2].2), "the other session's rename landed");
+    let before = tree(&shop.root);
+    assert_eq!(dotnet_build_errors(&solution).await, 0, "the solution builds");
+    assert_same_tree(&before, &shop.root, "building changed no source");
+    state.terminate().await;
+    let _ = daemon.wait();
+}
+
+/// A daemon on a copy of Shop whose first write to take the lock holds it, its files replaced, until released,
+/// and `count` bridge sessions to it.
+struct Held {
+    shop: Fixture,
+    state: StateDir,
+    hold: Hold,
+    daemon: std::process::Child,
+    sessions: Vec<Client<Agent>>,
+}
+
+impl Held {
+    async fn start(count: usize) -> Self {
+        let (shop, state, hold) = (Fixture::copy("Shop"), StateDir::default(), Hold::default());
+        let daemon = state.serve(&[], &[hold.env()]);
+        // The bridges come once it serves: none starts a daemon of its own, without the hold.
+        state.daemon_pid().await;
+        let sessions = futures::future::join_all((0..count).map(|_| state.bridge(&shop.root))).await;
+        Self { shop, state, hold, daemon, sessions }
+    }
 }
 
 /// rename_symbol of the `n`th rename's name, waiting at most `wait` seconds in line.

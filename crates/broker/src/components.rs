@@ -48,9 +48,7 @@ impl ComponentsCell {
 
 /// The last non-empty line a short command prints, if it succeeds within a few seconds.
 async fn first_line(program: &std::path::Path, args: &[&str]) -> Option<String> {
-    let mut command = tokio::process::Command::new(program);
-    roslyn_host::withhold_token(command.as_std_mut());
-    let run = command
+    let run = tokio::process::Command::new(program)
         .args(args)
         .env("DOTNET_CLI_TELEMETRY_OPTOUT", "1")
         .env("DOTNET_NOLOGO", "1")

@@ -28,6 +28,42 @@ pub enum Command {
     Guard(GuardArgs),
 }
 
+/// The variable that hands the daemon its HTTP bearer token, and the one naming a file that holds it.
+pub const TOKEN_VARIABLE: &str = "ROSLYN_MCP_TOKEN";
+pub const TOKEN_FILE_VARIABLE: &str = "ROSLYN_MCP_TOKEN_FILE";
+
+/// Takes the token's variables out of this process's environment and returns the token's value, so that
+/// nothing a service starts (Roslyn hosts, builds, test runs, git, its guardian) inherits them: a repository's
+/// code or hooks run there, and their output may reach a client or a log.
+pub fn withdraw_token() -> Option<String> {
+    let token = std::env::var(TOKEN_VARIABLE).ok();
+    #[allow(unsafe_code)]
+    // SAFETY: called first thing in `main`, before the runtime, the logging or any other thread exists:
+    // nothing reads or writes the environment meanwhile.
+    unsafe {
+        std::env::remove_var(TOKEN_VARIABLE);
+        std::env::remove_var(TOKEN_FILE_VARIABLE);
+    }
+    token
+}
+
+impl Command {
+    /// Whether it serves sessions in this process (the daemon, or `stdio --embedded`), rather than relaying
+    /// them (a bridge, which passes its environment to the daemon it starts) or guarding a service.
+    pub fn serves(&self) -> bool {
+        matches!(self, Command::Serve(_)) || matches!(self, Command::Stdio(args) if args.embedded)
+    }
+
+    /// The service's settings; none for the guardian, which serves nothing.
+    pub fn service(&self) -> Option<&ServiceArgs> {
+        match self {
+            Command::Serve(args) => Some(&args.service),
+            Command::Stdio(args) => Some(&args.service),
+            Command::Guard(_) => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Args)]
 pub struct GuardArgs {
     /// The pipe of the service's compiler server, ended with the service.
@@ -45,8 +81,12 @@ pub struct ServeArgs {
     /// A file holding the bearer token HTTP clients must send (`Authorization: Bearer ...`); the
     /// ROSLYN_MCP_TOKEN variable may hold it instead. Without either, a token is generated at first
     /// start into `<state-dir>/http-token` (readable by this user only).
-    #[arg(long, env = roslyn_host::TOKEN_FILE_VARIABLE)]
+    #[arg(long, env = TOKEN_FILE_VARIABLE)]
     pub token_file: Option<PathBuf>,
+    /// The token `ROSLYN_MCP_TOKEN` held, taken out of the environment as the process starts
+    /// ([`withdraw_token`]).
+    #[arg(skip)]
+    pub token: Option<String>,
     /// Serve HTTP on loopback without a token: every local user may then call the daemon, and loading a
     /// project runs its MSBuild targets as this user. Refused for any address but loopback.
     #[arg(long, env = "ROSLYN_MCP_HTTP_OPEN_TO_LOCAL_USERS", value_parser = clap::builder::BoolishValueParser::new())]

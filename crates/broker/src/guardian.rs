@@ -5,8 +5,8 @@
 //! The guardian is this binary run as `roslyn-mcp guard`, in a process group of its own (a terminal's
 //! Ctrl-C does not reach it). The service holds the only write end of its standard input and writes there
 //! the groups it starts and ends; the kernel closes that end when the service's process ends, whatever the
-//! way, and the guardian then kills what is left and exits. What a guardian itself killed left behind is
-//! swept when the next service starts ([`sweep`]).
+//! way, and the guardian then kills what is left and exits. As it starts, a guardian sweeps what killed
+//! services (and guardians) left behind, off its service's start-up.
 
 use std::collections::BTreeSet;
 use std::io::{BufRead, Write};
@@ -33,12 +33,11 @@ struct Guardian {
 
 static GUARDIAN: OnceLock<Guardian> = OnceLock::new();
 
-/// Starts this service's guardian, which also ends the compiler server on `pipe`, after sweeping what killed
-/// services left. A guardian that cannot start is logged: the service runs without that promise.
+/// Starts this service's guardian, which also ends the compiler server on `pipe`. A guardian that cannot start
+/// is logged: the service runs without that promise.
 pub fn start(pipe: &str) {
-    sweep();
     let started = std::env::current_exe().and_then(|exe| {
-        roslyn_host::withhold_token(&mut Command::new(exe))
+        Command::new(exe)
             .args(["guard", "--pipe", pipe])
             .stdin(Stdio::piped())
             .stdout(Stdio::null())
@@ -76,9 +75,11 @@ fn say(line: &str) {
     }
 }
 
-/// `roslyn-mcp guard`: reads the groups to watch until the service's end closes its input, then kills
-/// them and the compiler server on `pipe`, and removes the pipe and the service's rehearsal folders.
+/// `roslyn-mcp guard`: sweeps what killed services left, reads the groups to watch until its service's end
+/// closes its input, then kills them and the compiler server on `pipe`, and removes the pipe and the
+/// service's rehearsal folders.
 pub fn run(pipe: &str) {
+    sweep();
     let mut groups = BTreeSet::new();
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
@@ -95,18 +96,18 @@ pub fn run(pipe: &str) {
     // leave something the first removal misses.
     let service = owner_pid(pipe);
     let until = Instant::now() + HOSTS_GONE;
-    while remove_rehearsals(|pid| Some(pid) == service) > 0 && Instant::now() < until {
+    while remove_rehearsals(&std::env::temp_dir(), |pid| Some(pid) == service) > 0 && Instant::now() < until {
         std::thread::sleep(Duration::from_millis(200));
     }
 }
 
-/// At a service's start: what a service (or guardian) that was killed left behind, of this user and of
-/// services gone: compiler servers, their pipes, rehearsal folders.
+/// What a service (or guardian) that was killed left behind, of this user and of services gone: compiler
+/// servers, their pipes, rehearsal folders.
 fn sweep() {
-    let gone = |pid: u32| !alive(pid);
+    let gone = |pid: u32| !roslyn_host::running(pid);
     kill_compiler_servers(|name| owner_pid(name).is_some_and(gone));
     remove_pipes(|name| owner_pid(name).is_some_and(gone));
-    remove_rehearsals(gone);
+    remove_rehearsals(&std::env::temp_dir(), gone);
 }
 
 /// The pid a name of ours carries after its prefix: `roslyn-mcp-<pid>-...`.
@@ -141,17 +142,11 @@ fn remove_pipes(ours: impl Fn(&str) -> bool) {
     }
 }
 
-/// Whether the process runs: a process ended but not yet reaped by its parent (a killed service adopted by
-/// an init that reaps late) is gone.
-pub fn alive(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .is_ok_and(|stat| stat.rsplit_once(')').is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z')))
-}
-
-/// Removes this user's rehearsal folders of the services `ours` accepts (by pid); how many are left.
-fn remove_rehearsals(ours: impl Fn(u32) -> bool) -> usize {
+/// Removes this user's rehearsal folders in `folder` (the temporary one) of the services `ours` accepts (by
+/// pid); how many are left.
+fn remove_rehearsals(folder: &Path, ours: impl Fn(u32) -> bool) -> usize {
     let mut left = 0;
-    for (path, name) in entries(&std::env::temp_dir(), REHEARSAL_PREFIX) {
+    for (path, name) in entries(folder, REHEARSAL_PREFIX) {
         if name.split('-').next().and_then(|pid| pid.parse::<u32>().ok()).is_some_and(&ours) {
             left += usize::from(std::fs::remove_dir_all(&path).is_err());
         }
@@ -188,6 +183,28 @@ fn owned_by(path: &Path, uid: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_the_rehearsal_folders_of_services_gone_are_swept() {
+        let temp = tempfile::tempdir().expect("temp dir");
+        // A process that ended and was reaped: its pid names no running service.
+        let mut ended = Command::new("true").spawn().expect("a process");
+        let gone = ended.id();
+        ended.wait().expect("reaped");
+        let ours = std::process::id();
+        for name in [format!("roslyn-mcp-rehearsal-{gone}-a"), format!("roslyn-mcp-rehearsal-{ours}-b"), "other".into()]
+        {
+            std::fs::create_dir_all(temp.path().join(name).join("obj")).expect("a folder");
+        }
+        assert_eq!(remove_rehearsals(temp.path(), |pid| !roslyn_host::running(pid)), 0);
+        let mut left: Vec<String> = std::fs::read_dir(temp.path())
+            .expect("read")
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["other".to_owned(), format!("roslyn-mcp-rehearsal-{ours}-b")]);
+    }
 
     #[test]
     fn names_carry_the_pid_of_who_made_them() {

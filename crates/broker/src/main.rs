@@ -33,16 +33,15 @@ use clap::Parser;
 use config::{Cli, Command, ServiceArgs};
 
 fn main() -> std::process::ExitCode {
-    let cli = Cli::parse();
-    let service = match &cli.command {
-        Command::Serve(args) => &args.service,
-        Command::Stdio(args) => &args.service,
-        Command::Guard(args) => {
-            guardian::run(&args.pipe);
-            return std::process::ExitCode::SUCCESS;
+    let mut cli = Cli::parse();
+    // Before any thread exists: no child of a service inherits the token.
+    if cli.command.serves() {
+        let token = config::withdraw_token();
+        if let Command::Serve(args) = &mut cli.command {
+            args.token = token;
         }
-    };
-    let _telemetry = init_logging(service);
+    }
+    let _telemetry = cli.command.service().map(init_logging);
     match run(cli.command) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(error) => {
@@ -58,16 +57,22 @@ fn main() -> std::process::ExitCode {
 }
 
 fn run(command: Command) -> anyhow::Result<()> {
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    let result = match command {
-        Command::Serve(args) => runtime.block_on(daemon::serve(args)),
-        Command::Stdio(args) if args.embedded => runtime.block_on(embedded::serve(args.service)),
-        Command::Stdio(args) => runtime.block_on(bridge::relay(args)),
+    match command {
+        Command::Serve(args) => on_runtime(daemon::serve(args)),
+        Command::Stdio(args) if args.embedded => on_runtime(embedded::serve(args.service)),
+        Command::Stdio(args) => on_runtime(bridge::relay(args)),
+        // It only waits for its service's end: no runtime, no log of its own.
         Command::Guard(args) => {
             guardian::run(&args.pipe);
             Ok(())
         }
-    };
+    }
+}
+
+/// A role served on a multi-threaded runtime.
+fn on_runtime(role: impl std::future::Future<Output = anyhow::Result<()>>) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let result = runtime.block_on(role);
     // The service has drained; a thread still busy (a file-system call, a large answer) does not hold the
     // exit. Dropping the runtime would wait for it.
     runtime.shutdown_timeout(std::time::Duration::from_secs(1));

@@ -12,7 +12,6 @@ pub use connection::{HostConnection, HostReply};
 pub use failure::HostFailure;
 pub use locate::{HOST_DLL_ENV, HostInstall, Located, locate};
 pub use process::{
-    HostProcess, TOKEN_FILE_VARIABLE, TOKEN_VARIABLE, dotnet_command, group_members, has_argument, kill_group,
-    kill_process, processes, withhold_token,
+    HostProcess, dotnet_command, group_members, has_argument, kill_group, kill_process, processes, running,
 };
 pub use spare::{SpareHost, SpareState};

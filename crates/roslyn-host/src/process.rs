@@ -107,24 +107,12 @@ impl Drop for HostProcess {
     }
 }
 
-/// The variable that hands the daemon its HTTP bearer token, and the one naming a file that holds it.
-pub const TOKEN_VARIABLE: &str = "ROSLYN_MCP_TOKEN";
-pub const TOKEN_FILE_VARIABLE: &str = "ROSLYN_MCP_TOKEN_FILE";
-
-/// Takes the token's variables out of what `command` inherits (a tokio command: `as_std_mut`): a host,
-/// build, test or git runs a repository's code or hooks, whose output may reach a client or a log.
-pub fn withhold_token(command: &mut std::process::Command) -> &mut std::process::Command {
-    command.env_remove(TOKEN_VARIABLE).env_remove(TOKEN_FILE_VARIABLE)
-}
-
-/// `dotnet` as the service starts it: no input, no telemetry or banner, no MSBuild node left behind, no
-/// HTTP token ([`withhold_token`]), the leader of its own process group ([`kill_group`] ends what it
-/// started), killed if dropped, and `install.nice` steps below the service's CPU priority, it and every
+/// `dotnet` as the service starts it: no input, no telemetry or banner, no MSBuild node left behind, the
+/// leader of its own process group ([`kill_group`] ends what it started), killed if dropped, and `install.nice` steps below the service's CPU priority, it and every
 /// thread and process it starts: when Roslyn's work fills the cores, the service's own threads (health
 /// checks, metrics, diagnose, relaying answers) still get a core at once.
 pub fn dotnet_command(install: &HostInstall) -> Command {
     let mut command = Command::new(&install.dotnet);
-    withhold_token(command.as_std_mut());
     command
         .stdin(Stdio::null())
         .env("DOTNET_CLI_TELEMETRY_OPTOUT", "1")
@@ -171,16 +159,36 @@ pub fn processes() -> impl Iterator<Item = u32> {
         .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
 }
 
-/// The running processes of the group `pid` leads: in `/proc/<id>/stat`, after the parenthesized name, come
-/// the state (`Z`: ended, not yet reaped), the parent and the group.
+/// The running processes of the group `pid` leads.
 pub fn group_members(pid: u32) -> Vec<u32> {
-    let in_group = |member: u32| {
-        std::fs::read_to_string(format!("/proc/{member}/stat")).is_ok_and(|stat| {
-            let fields: Vec<&str> = stat.rsplit_once(')').map_or("", |(_, rest)| rest).split_whitespace().collect();
-            fields.first() != Some(&"Z") && fields.get(2).and_then(|g| g.parse().ok()) == Some(pid)
-        })
-    };
+    let in_group = |member: u32| stat(member).is_some_and(|s| s.running() && s.group == Some(pid));
     processes().filter(|member| in_group(*member)).collect()
+}
+
+/// Whether the process runs: one that ended but is not reaped yet (a zombie: a killed service adopted by an
+/// init that reaps late) is gone.
+pub fn running(pid: u32) -> bool {
+    stat(pid).is_some_and(|s| s.running())
+}
+
+/// What `/proc/<id>/stat` says after the parenthesized name: the state (`Z`: ended, not yet reaped) and,
+/// after the parent, the group.
+struct Stat {
+    state: String,
+    group: Option<u32>,
+}
+
+impl Stat {
+    fn running(&self) -> bool {
+        self.state != "Z"
+    }
+}
+
+fn stat(pid: u32) -> Option<Stat> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let mut fields = stat.rsplit_once(')')?.1.split_whitespace();
+    let state = fields.next()?.to_owned();
+    Some(Stat { state, group: fields.nth(1).and_then(|g| g.parse().ok()) })
 }
 
 /// Whether the process was started with `argument` as one of its arguments.

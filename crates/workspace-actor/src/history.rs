@@ -230,24 +230,9 @@ impl History {
 
     /// The operation with this id, in whatever state it is.
     pub fn read(&self, id: &str) -> Result<Operation, ToolError> {
-        let folder = self.folder_of(id).ok_or_else(|| {
-            ToolError::new(ErrorCode::OPERATION_NOT_FOUND, format!("No operation {id} in this solution's history"))
-                .detail("operationId", id)
-                .suggest("list_operations shows the operations kept for the solution")
-        })?;
+        let folder = self.folder(id)?;
         let record = read_record(&folder).map_err(|e| history_error(&folder, "cannot read the operation", &e))?;
-        let mut files = Vec::with_capacity(record.files.len());
-        for entry in record.files {
-            let read = |side: Option<Side>| -> std::io::Result<Option<Content>> {
-                side.map(|s| Ok(Content { bytes: fs::read(folder.join(&s.blob))?, mode: s.mode })).transpose()
-            };
-            let (before, after) = (read(entry.before), read(entry.after));
-            let (before, after) = before
-                .and_then(|b| Ok((b, after?)))
-                .map_err(|e| history_error(&folder, "cannot read a saved file", &e))?;
-            files.push(FileRecord { path: entry.path, before, after });
-        }
-        Ok(Operation { id: id.to_owned(), state: record.state, files, folder })
+        operation(folder, record)
     }
 
     /// Records what the operation's tests found (after it, under the write lock).
@@ -265,26 +250,19 @@ impl History {
     }
 
     fn update(&self, id: &str, change: impl FnOnce(&mut Record)) -> Result<(), ToolError> {
-        let folder = self.folder_of(id).ok_or_else(|| {
-            ToolError::new(ErrorCode::OPERATION_NOT_FOUND, format!("No operation {id} in this solution's history"))
-        })?;
-        let mut record = read_record(&folder).map_err(|e| history_error(&folder, "cannot read", &e))?;
-        change(&mut record);
-        write_record(&folder, &record).map_err(|e| history_error(&folder, "cannot record the verification", &e))
+        change_record(&self.folder(id)?, "cannot record the verification", change)
     }
 
     /// Every operation, of every solution under the history folder `root`, written to be verified and left
     /// without a verdict.
     pub fn unverified(root: &Path) -> Vec<Unverified> {
         let solutions = fs::read_dir(root).into_iter().flatten().flatten().map(|e| e.path());
-        let folders =
-            solutions.flat_map(|dir| History { dir, solution: PathBuf::new(), bound: DEFAULT_BOUND }.folders());
-        folders
+        solutions
+            .flat_map(|dir| operation_folders(&dir))
             .filter_map(|folder| {
-                let pending = read_record(&folder).ok()?.pending?;
-                let id = folder.file_name()?.to_str()?.split_once('-')?.1.to_owned();
-                let operation = History::new(root, &pending.solution, DEFAULT_BOUND).read(&id).ok()?;
-                Some(Unverified { operation, solution: pending.solution, roots: pending.roots })
+                let mut record = read_record(&folder).ok()?;
+                let Pending { solution, roots } = record.pending.take()?;
+                Some(Unverified { operation: operation(folder, record).ok()?, solution, roots })
             })
             .collect()
     }
@@ -292,21 +270,19 @@ impl History {
     /// Records that the operation in `folder` was cut off by the service's end while its tests ran: undone
     /// when `rolled_back`, else left as it is (its files moved on since).
     pub fn interrupted(folder: &Path, rolled_back: bool) -> Result<(), ToolError> {
-        let mut record = read_record(folder).map_err(|e| history_error(folder, "cannot read", &e))?;
-        record.pending = None;
-        record.verification = Some(Verification { interrupted: true, ..Verification::default() });
-        if rolled_back {
-            record.state = OperationState::Undone;
-        }
-        write_record(folder, &record).map_err(|e| history_error(folder, "cannot record the verification", &e))
+        change_record(folder, "cannot record the verification", |record| {
+            record.pending = None;
+            record.verification = Some(Verification { interrupted: true, ..Verification::default() });
+            if rolled_back {
+                record.state = OperationState::Undone;
+            }
+        })
     }
 
     /// Marks the operation kept in `folder` as moved `direction`; called once its files are written, under
     /// the write lock.
     pub fn mark(folder: &Path, direction: Direction) -> Result<(), ToolError> {
-        let mut record = read_record(folder).map_err(|e| history_error(folder, "cannot read", &e))?;
-        record.state = direction.end_state();
-        write_record(folder, &record).map_err(|e| history_error(folder, "cannot record the operation's new state", &e))
+        change_record(folder, "cannot record the operation's new state", |record| record.state = direction.end_state())
     }
 
     fn ensure_dir(&self) -> Result<(), ToolError> {
@@ -323,17 +299,18 @@ impl History {
             .find(|folder| folder.file_name().is_some_and(|n| n.to_string_lossy().ends_with(&suffix)))
     }
 
+    /// The folder of operation `id`, else OPERATION_NOT_FOUND.
+    fn folder(&self, id: &str) -> Result<PathBuf, ToolError> {
+        self.folder_of(id).ok_or_else(|| {
+            ToolError::new(ErrorCode::OPERATION_NOT_FOUND, format!("No operation {id} in this solution's history"))
+                .detail("operationId", id)
+                .suggest("list_operations shows the operations kept for the solution")
+        })
+    }
+
     /// Operation folders, oldest first.
     fn folders(&self) -> Vec<PathBuf> {
-        let mut folders: Vec<PathBuf> = fs::read_dir(&self.dir)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
-            .map(|e| e.path())
-            .collect();
-        folders.sort();
-        folders
+        operation_folders(&self.dir)
     }
 
     fn next_sequence(&self) -> u64 {
@@ -436,6 +413,42 @@ fn moved_on(record: &Record) -> Vec<String> {
         .collect();
     moved.sort();
     moved
+}
+
+/// The operation folders of one solution's history folder `dir`, oldest first.
+fn operation_folders(dir: &Path) -> Vec<PathBuf> {
+    let mut folders: Vec<PathBuf> = fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+        .map(|e| e.path())
+        .collect();
+    folders.sort();
+    folders
+}
+
+/// The operation `record` (read from `folder`) describes, with every file's saved sides.
+fn operation(folder: PathBuf, record: Record) -> Result<Operation, ToolError> {
+    let mut files = Vec::with_capacity(record.files.len());
+    for entry in record.files {
+        let read = |side: Option<Side>| -> std::io::Result<Option<Content>> {
+            side.map(|s| Ok(Content { bytes: fs::read(folder.join(&s.blob))?, mode: s.mode })).transpose()
+        };
+        let (before, after) = (read(entry.before), read(entry.after));
+        let (before, after) =
+            before.and_then(|b| Ok((b, after?))).map_err(|e| history_error(&folder, "cannot read a saved file", &e))?;
+        files.push(FileRecord { path: entry.path, before, after });
+    }
+    Ok(Operation { id: record.operation_id, state: record.state, files, folder })
+}
+
+/// Reads `record.json` of `folder`, lets `change` change it, and replaces it atomically; `what` says what a
+/// failure could not record.
+fn change_record(folder: &Path, what: &str, change: impl FnOnce(&mut Record)) -> Result<(), ToolError> {
+    let mut record = read_record(folder).map_err(|e| history_error(folder, "cannot read", &e))?;
+    change(&mut record);
+    write_record(folder, &record).map_err(|e| history_error(folder, what, &e))
 }
 
 fn read_record(folder: &Path) -> std::io::Result<Record> {

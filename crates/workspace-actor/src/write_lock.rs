@@ -205,6 +205,9 @@ mod tests {
         for _ in 0..3 {
             got.push(landed.recv().await.expect("landed"));
         }
+        for writer in waiting {
+            writer.await.expect("the writer ended");
+        }
         assert_eq!(got, [0, 1, 2]);
         assert_eq!(lock.state().waiting, 0);
     }

@@ -20,7 +20,7 @@ pub fn token(args: &ServeArgs) -> anyhow::Result<Option<String>> {
     let token = if let Some(path) = &args.token_file {
         let raw = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
         Some(non_empty(raw).with_context(|| format!("the token file {} is empty", path.display()))?)
-    } else if let Some(raw) = std::env::var(roslyn_host::TOKEN_VARIABLE).ok().and_then(non_empty) {
+    } else if let Some(raw) = args.token.clone().and_then(non_empty) {
         Some(raw)
     } else if args.http_open_to_local_users {
         None

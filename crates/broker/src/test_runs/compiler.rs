@@ -5,8 +5,11 @@
 //! it outlives the build that started it, and it is stopped with the service.
 
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 static PIPE: OnceLock<String> = OnceLock::new();
+/// A build was given the pipe: a server may be running on it.
+static USED: AtomicBool = AtomicBool::new(false);
 
 /// The pipe of this service's compiler server: unique to the process and not guessable.
 pub fn pipe() -> &'static str {
@@ -21,6 +24,7 @@ pub fn pipe() -> &'static str {
 /// (the default for .NET 5 and later only), so that a body edit in a library does not recompile each project
 /// that references it.
 pub fn build_properties() -> [String; 3] {
+    USED.store(true, Ordering::Relaxed);
     [
         "-p:UseSharedCompilation=true".to_owned(),
         format!("-p:SharedCompilationId={}", pipe()),
@@ -35,7 +39,7 @@ pub fn is_server(pid: u32) -> bool {
 
 /// Stops the server, if a build started one (every process's command line read: off the async workers).
 pub fn stop() {
-    if PIPE.get().is_some() {
+    if USED.load(Ordering::Relaxed) {
         crate::offload::cpu(|| {
             roslyn_host::processes().filter(|pid| is_server(*pid)).for_each(roslyn_host::kill_process)
         });

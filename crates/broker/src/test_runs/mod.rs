@@ -39,9 +39,10 @@ pub struct RunFolders {
 }
 
 impl TestRuns {
-    /// The runs under `dir`, whose results folders a killed service left are removed now.
+    /// The runs under `dir`, whose results folders a killed service left are removed in the background.
     pub fn new(dir: PathBuf, state: PathBuf) -> Self {
-        sweep_results(&dir);
+        let swept = dir.clone();
+        std::thread::spawn(move || sweep_results(&swept));
         let state = std::fs::canonicalize(&state).unwrap_or(state);
         Self { dir, state, locks: Mutex::default() }
     }
@@ -140,7 +141,7 @@ impl RunFolders {
 fn sweep_results(dir: &Path) {
     let gone = |name: &str| {
         let pid = name.strip_prefix("run-").and_then(|rest| rest.split('-').next()?.parse::<u32>().ok());
-        pid.is_some_and(|pid| !crate::guardian::alive(pid))
+        pid.is_some_and(|pid| !roslyn_host::running(pid))
     };
     for solution in std::fs::read_dir(dir).into_iter().flatten().flatten() {
         for run in std::fs::read_dir(solution.path()).into_iter().flatten().flatten() {

@@ -182,7 +182,6 @@ async fn git(dir: &Path, args: &[&str], limit: Duration) -> Result<String, ToolE
 /// Runs git with `input` on its standard input (written while its output is read, so that neither pipe fills).
 async fn run(dir: &Path, args: &[&str], input: Option<Vec<u8>>, limit: Duration) -> Result<Vec<u8>, ToolError> {
     let mut command = tokio::process::Command::new("git");
-    roslyn_host::withhold_token(command.as_std_mut());
     command
         .arg("-C")
         .arg(dir)

@@ -103,6 +103,11 @@ pub struct Resolved {
 }
 
 impl Call {
+    /// Whose share of the plan store this call's plans take ([`crate::plans::holder`]).
+    pub fn plan_holder(&self) -> &str {
+        crate::plans::holder(&self.session.id, self.stateless)
+    }
+
     /// Resolves the solution of a call that names no file, and opens its workspace.
     pub fn resolve(&self, solution_path: Option<&str>) -> Result<Resolved, ToolError> {
         self.open(self.target(solution_path, None)?)

@@ -12,7 +12,7 @@ use crate::offload;
 use crate::plans::Plan;
 use convert::RootGate;
 use protocol::host::ask;
-use protocol::host::{ChangeOrigin, ChangedLines, EditKind, FindTestsRequest, FoundTests, LineRange};
+use protocol::host::{ChangeOrigin, ChangedLines, EditKind, FindTestsRequest, FoundTest, FoundTests, LineRange};
 use protocol::tools::SymbolItem;
 use protocol::tools::plans::OperationState;
 use protocol::tools::testing::{FindTestsInput, FindTestsOutput, TestItem, TestProjectItem};
@@ -57,18 +57,38 @@ pub async fn find_tests(call: &Call, input: FindTestsInput) -> Result<FindTestsO
     })
 }
 
-/// The tests and test projects found, those outside the roots (a test project the solution lists from
-/// elsewhere, a test in a file from elsewhere) left out and counted.
+/// What of the tests found lies inside the roots: a test project the solution lists from elsewhere, and a test
+/// declared in a file from elsewhere, are left out of find_tests, run_tests and verify alike, each counted
+/// by the gate that refused it.
+pub(crate) struct Inside<'a> {
+    projects: HashSet<&'a str>,
+}
+
+impl<'a> Inside<'a> {
+    /// The projects of `found` whose files `gate` admits.
+    pub fn of(found: &'a FoundTests, gate: &RootGate) -> Self {
+        Self {
+            projects: found.projects.iter().map(|p| p.file_path.as_str()).filter(|path| gate.admits(path)).collect(),
+        }
+    }
+
+    pub fn project(&self, file_path: &str) -> bool {
+        self.projects.contains(file_path)
+    }
+
+    /// Whether the test is of a project inside and declared inside (asked of `gate` only then).
+    pub fn test(&self, test: &FoundTest, gate: &RootGate) -> bool {
+        self.project(&test.project_path) && test.method.location.as_ref().is_none_or(|l| gate.admits(&l.span.file))
+    }
+}
+
+/// The tests and test projects found, those outside the roots left out and counted ([`Inside`]).
 fn listing(gate: &RootGate, found: &FoundTests) -> (Header, Vec<TestItem>) {
-    let inside: HashSet<&str> =
-        found.projects.iter().map(|p| p.file_path.as_str()).filter(|path| gate.admits(path)).collect();
+    let inside = Inside::of(found, gate);
     let mut tests: Vec<TestItem> = found
         .tests
         .iter()
-        .filter(|test| {
-            inside.contains(test.project_path.as_str())
-                && test.method.location.as_ref().is_none_or(|l| gate.admits(&l.span.file))
-        })
+        .filter(|test| inside.test(test, gate))
         .map(|test| TestItem {
             id: test.fully_qualified_name.clone(),
             framework: test.framework.name().into(),
@@ -87,7 +107,7 @@ fn listing(gate: &RootGate, found: &FoundTests) -> (Header, Vec<TestItem>) {
     let projects = found
         .projects
         .iter()
-        .filter(|project| inside.contains(project.file_path.as_str()))
+        .filter(|project| inside.project(&project.file_path))
         .map(|project| {
             let taken = selected.get(project.name.as_str()).copied().unwrap_or(0);
             TestProjectItem {

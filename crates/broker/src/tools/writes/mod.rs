@@ -98,8 +98,7 @@ async fn preview(call: &Call, plan: Plan, began: Instant) -> Result<PlanPreview<
     let mut warnings = plan.warnings.clone();
     warnings.extend(render::cut_warnings(&pending_changes));
     let solution = plan.solution.display().to_string();
-    let holder = plans::holder(&call.session.id, call.stateless);
-    let (plan_id, expires_at, not_kept) = match call.services.plans.keep(holder, plan) {
+    let (plan_id, expires_at, not_kept) = match call.services.plans.keep(call.plan_holder(), plan) {
         Kept::Yes { id, expires_at } => (Some(id), Some(rfc3339(expires_at)), None),
         Kept::No(why) => {
             warnings.push(why.clone());

@@ -4,7 +4,7 @@
 //! there too was failing already and does not block the write, which is then redone. A test that passed
 //! before and fails after keeps the write undone (TESTS_FAILED), its plan kept for inspection.
 
-use crate::plans::{self, Kept, Plan};
+use crate::plans::{Kept, Plan};
 use crate::tools::Call;
 use crate::tools::Resolved;
 use crate::tools::convert::RootGate;
@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::Instant;
 use tokio_util::sync::CancellationToken;
-use workspace_actor::history::Direction;
+use workspace_actor::history::{Direction, History};
 use workspace_actor::{Workspace, WriteGuard};
 
 /// The tests a write reaches, chosen before it is written.
@@ -33,7 +33,8 @@ impl Checks {
         run::enabled(call)?;
         let origin = plan_lines(resolved, plan).await?;
         let found = run::find(call, resolved, origin.clone(), None, None).await?;
-        let (projects, outside) = run::plan(&origin, None, &found, &RootGate::of(resolved))?;
+        // Every project and test file resolved at the root gate: off the async workers.
+        let (projects, outside) = crate::offload::cpu(|| run::plan(&origin, None, &found, &RootGate::of(resolved)))?;
         Ok(Self { projects, outside })
     }
 }
@@ -166,13 +167,10 @@ async fn step(resolved: &Resolved, written: &Written<'_>, direction: Direction) 
 async fn undone(resolved: &Resolved, written: &Written<'_>, error: ToolError) -> ToolError {
     match step(resolved, written, Direction::Undo).await {
         Ok(()) => {
-            let (history, id) = (written.workspace.history(), written.operation_id.to_owned());
             // Undone already: nothing for the next start to roll back. Only logged if it cannot be said, since
             // a start rolling back what is undone changes nothing.
-            match tokio::task::spawn_blocking(move || history.settled(&id)).await {
-                Ok(Err(failure)) => tracing::warn!(%failure, "cannot mark an undone write as settled"),
-                Err(failure) => tracing::warn!(%failure, "cannot mark an undone write as settled"),
-                Ok(Ok(())) => {}
+            if let Err(failure) = in_history(written, |history, id| history.settled(id)).await {
+                tracing::warn!(%failure, "cannot mark an undone write as settled");
             }
             error.detail("rolledBack", true).detail("operationId", written.operation_id)
         }
@@ -181,9 +179,17 @@ async fn undone(resolved: &Resolved, written: &Written<'_>, error: ToolError) ->
 }
 
 async fn record(written: &Written<'_>, verification: &Verification) -> Result<(), ToolError> {
-    let (history, id, verification) =
-        (written.workspace.history(), written.operation_id.to_owned(), verification.clone());
-    tokio::task::spawn_blocking(move || history.verified(&id, &verification))
+    let verification = verification.clone();
+    in_history(written, move |history, id| history.verified(id, &verification)).await
+}
+
+/// `change` of the written operation's entry in the history, off the async workers.
+async fn in_history(
+    written: &Written<'_>,
+    change: impl FnOnce(&History, &str) -> Result<(), ToolError> + Send + 'static,
+) -> Result<(), ToolError> {
+    let (history, id) = (written.workspace.history(), written.operation_id.to_owned());
+    tokio::task::spawn_blocking(move || change(&history, &id))
         .await
         .map_err(|e| ToolError::new(ErrorCode::FILESYSTEM_ERROR, format!("recording the verification failed: {e}")))?
 }
@@ -212,7 +218,7 @@ fn tests_failed(call: &Call, written: &Written<'_>, new: &[&TestResultItem], ver
         .collect();
     let plan_id = match written.kept_as {
         Some(id) => Some(id.to_owned()),
-        None => match call.services.plans.keep(plans::holder(&call.session.id, call.stateless), written.plan.clone()) {
+        None => match call.services.plans.keep(call.plan_holder(), written.plan.clone()) {
             Kept::Yes { id, .. } => Some(id),
             Kept::No(_) => None,
         },

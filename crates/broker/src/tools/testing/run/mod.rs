@@ -10,7 +10,7 @@ mod trx;
 
 use crate::test_runs::{RunFolders, TestRuns, compiler};
 
-use super::{Change, origin};
+use super::{Change, Inside, origin};
 use crate::tools::convert::RootGate;
 use crate::tools::{Call, Resolved};
 use process::{Ended, Stop, Watchdog};
@@ -59,7 +59,9 @@ pub async fn run_tests(call: &Call, input: RunTestsInput) -> Result<RunTestsOutp
     let limits = RunLimits::new(input.timeout_seconds, input.test_timeout_seconds);
     let (resolved, origin) = selection(call, &input).await?;
     let found = find(call, &resolved, origin.clone(), input.project.clone(), Some(limits.remaining())).await?;
-    let (plan, outside) = plan(&origin, input.tests.as_deref(), &found, &RootGate::of(&resolved))?;
+    // Every project and test file resolved at the root gate: off the async workers.
+    let (plan, outside) =
+        crate::offload::cpu(|| plan(&origin, input.tests.as_deref(), &found, &RootGate::of(&resolved)))?;
     let mut output = execute(call, &resolved, &plan, &limits, input.filter.as_deref(), None).await?;
     output.omitted_outside_roots += outside;
     crate::offload::cpu(|| fit(&mut output, call.services.limits.response_bytes));
@@ -230,12 +232,11 @@ pub fn plan(
     gate: &RootGate,
 ) -> Result<(Vec<ProjectRun>, u32), ToolError> {
     let mut runs: BTreeMap<&str, ProjectRun> = BTreeMap::new();
-    let inside: BTreeSet<&str> =
-        found.projects.iter().map(|p| p.file_path.as_str()).filter(|path| gate.admits(path)).collect();
+    let inside = Inside::of(found, gate);
     let mut outside_tests = 0;
     let whole_projects = matches!(origin, ChangeOrigin::Tests(named) if named.is_empty());
     if whole_projects {
-        for project in found.projects.iter().filter(|p| inside.contains(p.file_path.as_str())) {
+        for project in found.projects.iter().filter(|p| inside.project(&p.file_path)) {
             runs.insert(&project.file_path, ProjectRun::new(project));
         }
     }
@@ -243,8 +244,7 @@ pub fn plan(
     for test in &found.tests {
         // The host lists the project of every test it selects.
         let Some(project) = project_of(&test.project_path) else { continue };
-        let placed_inside = || test.method.location.as_ref().is_none_or(|l| gate.admits(&l.span.file));
-        if !inside.contains(test.project_path.as_str()) || !placed_inside() {
+        if !inside.test(test, gate) {
             outside_tests += 1;
             continue;
         }

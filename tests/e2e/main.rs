@@ -30,6 +30,7 @@ mod plan_faults;
 mod plans;
 mod project_graph;
 mod public_api;
+mod rebase;
 mod rename;
 mod routing;
 mod run_tests;

@@ -1,6 +1,6 @@
-//! Every write is a plan: a preview keeps it under a planId, apply_plan writes exactly it (or refuses with
-//! STALE_PLAN when a file moved on), and every applied write is an operation that undo restores byte for
-//! byte and mode for mode, redo applies again, and list_operations shows, across a restart of the service.
+//! Every write is a plan: a preview keeps it under a planId, apply_plan writes it (replayed on the files as
+//! they are when one moved on; with `exact`, STALE_PLAN then), and every applied write is an operation that
+//! undo restores byte for byte and mode for mode, redo applies again, and list_operations shows, across a restart of the service.
 //! On the Moves fixture (tests/fixtures/Moves/FIXTURE.md).
 
 use crate::support::daemon::StateDir;
@@ -81,22 +81,42 @@ async fn a_previewed_plan_is_applied_by_id_and_undone_byte_for_byte_then_redone(
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn a_plan_whose_files_moved_on_is_refused_and_an_undo_after_a_later_edit_too() {
+async fn a_plan_whose_files_moved_on_is_replayed_or_refused_when_exact_and_an_undo_after_a_later_edit_is_refused() {
     let moves = Fixture::copy("Moves");
     let server = Server::start(&moves.root, &[]).await;
     let shapes = moves.file(SHAPES);
     let target = moves.file("src/Moves.Core/Models/Square.cs");
     let arguments = json!({"sourceFile": shapes, "symbolName": "Square", "targetFile": target});
 
-    // An edit on disk between the preview and its apply: refused, naming the file; nothing written.
+    // An edit on disk between the preview and its apply: with exact, refused with the replayed plan; nothing
+    // written.
     let preview = server.ok("move_type_to_file", previewed(&arguments)).await;
-    let edited = std::fs::read_to_string(&shapes).expect("read") + "\n// edited by hand\n";
+    let original = std::fs::read_to_string(&shapes).expect("read");
+    let edited = original.clone() + "\n// edited by hand\n";
     std::fs::write(&shapes, &edited).expect("edit");
     let before = tree(&moves.root);
-    let refused = server.fails("apply_plan", json!({"planId": preview["planId"]}), "STALE_PLAN").await;
-    assert_eq!(refused["details"]["files"], json!([shapes]), "{refused}");
-    assert_same_tree(&before, &moves.root, "a stale plan writes nothing");
+    let exact = json!({"planId": preview["planId"], "exact": true});
+    let refused = server.fails("apply_plan", exact, "STALE_PLAN").await;
+    let details = &refused["details"];
+    assert!(details["replayedPlanId"].as_str().is_some_and(|id| id.starts_with("plan-")), "{refused}");
+    let on_disk = details["changedSince"].as_array().into_iter().flatten().any(|change| {
+        change["source"] == "disk"
+            && change["files"].as_array().into_iter().flatten().any(|f| f == "src/Moves.Core/Models/Shapes.cs")
+    });
+    assert!(on_disk, "the refusal names the edit on disk: {refused}");
+    assert!(details["pendingChanges"].as_array().is_some_and(|c| !c.is_empty()), "{refused}");
+    assert_same_tree(&before, &moves.root, "a plan refused as inexact writes nothing");
     server.fails("apply_plan", json!({"planId": "plan-00000000-0000-0000-0000-000000000000"}), "PLAN_NOT_FOUND").await;
+    // By default it is replayed on the file as it is: the move lands and the hand edit stands; undone, the
+    // edited file is back.
+    let replayed = server.ok("apply_plan", json!({"planId": preview["planId"]})).await;
+    assert_eq!(replayed["rebased"]["how"], json!("replayed"), "{replayed}");
+    let moved = std::fs::read_to_string(&shapes).expect("read");
+    assert!(moved.contains("// edited by hand") && !moved.contains("class Square"), "{moved}");
+    assert_eq!(dotnet_build_errors(&moves.path("Moves.sln")).await, 0, "the replayed move builds");
+    let operation = replayed["operationId"].clone();
+    server.ok("undo", json!({"operationId": operation})).await;
+    assert_same_tree(&before, &moves.root, "undoing the replayed move restores every byte");
 
     // Applied at once (no preview), once the host has seen the edit: the same path, undoable; then a later
     // edit stops the undo.

@@ -2,12 +2,14 @@
 //! held; the others wait their turn instead of being turned away, each plan computed on the solution as the
 //! write before it left it, and all land in a solution that builds. A writer that will not wait is refused at
 //! once naming the holder and the line; diagnose and /metrics show the queue. A previewed plan whose file an
-//! editor changes while it waits in line is refused stale when its turn comes, nothing of it written.
+//! editor changes while it waits in line is replayed on the file as it is when its turn comes: the editor's
+//! text and both renames stand.
 
 use crate::daemon::metric;
-use crate::support::daemon::{Agent, StateDir, get};
+use crate::rebase::Shared;
+use crate::support::daemon::get;
 use crate::support::hold::Hold;
-use crate::support::{Client, Fixture, SLOTS, assert_same_tree, dotnet_build_errors, eventually, tree};
+use crate::support::{Fixture, SLOTS, assert_same_tree, dotnet_build_errors, eventually, tree};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -22,7 +24,7 @@ const RENAMES: [(&str, &str, &str); 4] = [
 #[tokio::test(flavor = "multi_thread")]
 async fn writers_that_find_the_solution_held_wait_their_turn_and_all_land() {
     let _slot = SLOTS.acquire().await.expect("slot");
-    let Held { shop, state, hold, mut daemon, sessions } = Held::start(RENAMES.len() + 1).await;
+    let (hold, Shared { shop, state, mut daemon, sessions }) = held(RENAMES.len() + 1).await;
     let solution = shop.path("Shop.sln");
     let (file, needle, _) = RENAMES[0];
     let (line, column) = shop.position_of(file, needle, 0);
@@ -75,9 +77,9 @@ async fn writers_that_find_the_solution_held_wait_their_turn_and_all_land() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn a_queued_plan_whose_file_an_editor_changed_is_refused_stale_and_the_solution_builds() {
+async fn a_queued_plan_whose_file_an_editor_changed_is_replayed_over_the_edit_and_the_solution_builds() {
     let _slot = SLOTS.acquire().await.expect("slot");
-    let Held { shop, state, hold, mut daemon, sessions } = Held::start(3).await;
+    let (hold, Shared { shop, state, mut daemon, sessions }) = held(3).await;
     let (first, second, watcher) = (&sessions[0], &sessions[1], &sessions[2]);
     let solution = shop.path("Shop.sln");
 
@@ -110,11 +112,16 @@ async fn a_queued_plan_whose_file_an_editor_changed_is_refused_stale_and_the_sol
     };
     let (held, queued, ()) = tokio::join!(held, queued, edit);
     assert!(!held.is_error, "the held write lands: {}", held.value);
-    assert!(queued.is_error, "the stale plan is refused: {}", queued.value);
-    assert_eq!(queued.value["error"]["code"], "STALE_PLAN", "{}", queued.value);
-    assert_eq!(queued.value["error"]["details"]["files"], json!([shop.file(RENAMES[0].0)]), "{}", queued.value);
+    assert!(!queued.is_error, "the plan is replayed over the edit: {}", queued.value);
+    assert_eq!(queued.value["rebased"]["how"], "replayed", "{}", queued.value);
+    let writes = queued.value["rebased"]["changedSince"].as_array().into_iter().flatten();
+    let by_first = writes.filter(|c| c["source"] == "write" && c["tool"] == "rename_symbol").count();
+    assert_eq!(by_first, 1, "the first session's write is named: {}", queued.value);
     let customer = shop.read(RENAMES[0].0);
-    assert!(customer.contains("Email {") && customer.contains("// edited by hand"), "the editor's text stands");
+    assert!(
+        customer.contains("ContactEmail {") && customer.contains("// edited by hand"),
+        "the edit and the rename stand"
+    );
     assert!(shop.read(RENAMES[2].0).contains(RENAMES[2].2), "the other session's rename landed");
     let before = tree(&shop.root);
     assert_eq!(dotnet_build_errors(&solution).await, 0, "the solution builds");
@@ -125,23 +132,10 @@ async fn a_queued_plan_whose_file_an_editor_changed_is_refused_stale_and_the_sol
 
 /// A daemon on a copy of Shop whose first write to take the lock holds it, its files replaced, until released,
 /// and `count` bridge sessions to it.
-struct Held {
-    shop: Fixture,
-    state: StateDir,
-    hold: Hold,
-    daemon: std::process::Child,
-    sessions: Vec<Client<Agent>>,
-}
-
-impl Held {
-    async fn start(count: usize) -> Self {
-        let (shop, state, hold) = (Fixture::copy("Shop"), StateDir::default(), Hold::default());
-        let daemon = state.serve(&[], &[hold.env()]);
-        // The bridges come once it serves: none starts a daemon of its own, without the hold.
-        state.daemon_pid().await;
-        let sessions = futures::future::join_all((0..count).map(|_| state.bridge(&shop.root))).await;
-        Self { shop, state, hold, daemon, sessions }
-    }
+async fn held(count: usize) -> (Hold, Shared) {
+    let hold = Hold::default();
+    let shared = Shared::start_with(count, &[hold.env()]).await;
+    (hold, shared)
 }
 
 /// rename_symbol of the `n`th rename's name, waiting at most `wait` seconds in line.

@@ -6,6 +6,11 @@
 //! the wall time at once against the sum of the same writes one by one, and, from the daemon's log, how long
 //! each write held the solution's lock and waited in line for it (p50, p99).
 //!
+//! Then the replay: a preview of the rename of `StringSlice.NextChar`; meanwhile ten new uses arrive on disk in
+//! five new files (an editor, another agent); applying the plan replays it on the solution as it is: it must
+//! rename the ten new uses too, the library must build on every framework, and undo give every byte back.
+//! Reported: the apply (replay included) against the preview it replays.
+//!
 //! `ROSLYN_MCP_BENCH_LIBRARY=<markdig checkout> cargo bench -p broker --bench write_queue` (the checkout is
 //! copied first: nothing is written to it).
 
@@ -162,8 +167,67 @@ async fn run(checkout: &Path) {
     assert_eq!(references_at_once, references_alone, "each member is changed as completely at once as alone");
     undo_all(&sessions[0], ids).await;
     assert!(tree(&sources) == before, "undo gives every byte back");
+    replay(&sessions[0], &library, &project).await;
     state.terminate().await;
     let _ = daemon.wait();
+}
+
+/// Files with new uses of the first rename's member that arrive between its preview and its apply.
+const NEW_FILES: usize = 5;
+const USES_PER_FILE: usize = 2;
+
+async fn replay(session: &Client<support::daemon::Agent>, library: &Path, project: &Path) {
+    let change = &CHANGES[0];
+    let mut previewed = arguments(library, 0);
+    previewed["preview"] = json!(true);
+    let started = Instant::now();
+    let plan = session.ok(change.tool, previewed).await;
+    let preview_ms = ms(started.elapsed());
+    let places = plan["totalEdits"].as_u64().expect("totalEdits");
+    let before = tree(&library.join("src"));
+    for n in 0..NEW_FILES {
+        let uses = "slice.NextChar(); ".repeat(USES_PER_FILE);
+        let text = format!(
+            "namespace Markdig.Helpers;\n\ninternal static class ReplayUses{n}\n{{\n    internal static void Use(StringSlice slice)\n    {{\n        {uses}\n    }}\n}}\n"
+        );
+        std::fs::write(library.join(format!("src/Markdig/Helpers/ReplayUses{n}.cs")), text).expect("new file");
+    }
+    // The host has them once the member's references count them.
+    let file = library.join(change.file);
+    let (line, column) = position_of(&file, change.declaration, change.name);
+    let expected = places as usize + NEW_FILES * USES_PER_FILE;
+    let mut seen = false;
+    for _ in 0..600 {
+        let found = session.ok("find_references", json!({"filePath": file, "line": line, "column": column})).await;
+        if found["totalCount"].as_u64().is_some_and(|count| count as usize + 1 >= expected) {
+            seen = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(seen, "the host saw the new uses");
+    let with_new = tree(&library.join("src"));
+    let started = Instant::now();
+    let applied = session.ok("apply_plan", json!({"planId": plan["planId"]})).await;
+    let apply_ms = ms(started.elapsed());
+    assert_eq!(applied["rebased"]["how"], "replayed", "{applied}");
+    let replayed = applied["totalEdits"].as_u64().expect("totalEdits") as usize;
+    let errors = dotnet_build_errors(project).await;
+    println!(
+        "  replay of the rename of {} ({places} places previewed, {replayed} written after {} new uses in {NEW_FILES} new files): \
+         apply {apply_ms:.0} ms against its preview {preview_ms:.0} ms ({:.2}x); `dotnet build` after: {errors} errors",
+        change.name,
+        NEW_FILES * USES_PER_FILE,
+        apply_ms / preview_ms
+    );
+    assert_eq!(replayed, expected, "every new use is renamed: {applied}");
+    assert_eq!(errors, 0, "every framework builds after the replayed rename");
+    session.ok("undo", json!({"operationId": applied["operationId"]})).await;
+    assert!(tree(&library.join("src")) == with_new, "undo gives every byte back");
+    for n in 0..NEW_FILES {
+        std::fs::remove_file(library.join(format!("src/Markdig/Helpers/ReplayUses{n}.cs"))).expect("remove");
+    }
+    assert!(tree(&library.join("src")) == before, "the library is as it was");
 }
 
 /// The `n`th change's arguments at its member's declaration.

@@ -1,19 +1,22 @@
-//! Plans a preview computed, kept until applied or expired: `apply_plan` writes exactly what the preview
-//! showed, never a recomputation. Shared by every session (an id is unguessable; applying still passes the
+//! Plans a preview computed, kept until applied or expired, with what each was computed on (its snapshot,
+//! the texts it changed) and its intent (the request that computes it again): `apply_plan` writes what the
+//! preview showed while the solution is as the preview saw it, and replays the intent on a newer one. Shared
+//! by every session (an id is unguessable; applying still passes the
 //! applying session's walls), bounded in time and in bytes, and fair: each session has a share of the
 //! bytes, within which its own oldest plans make room for its newest; only when the whole store is full
 //! does another session lose a plan, the oldest of the session that holds the most. Requests without a
 //! session (each its own session) hold one share together, so that a flood of them weighs no more than one
 //! session. A plan that cannot be kept is never given an id, and an id that is gone says why.
 
-use protocol::host::FileEdit;
+use protocol::host::{FileEdit, RequestBody};
 use protocol::tools::plans::PlanSummary;
 use protocol::tools::refactor::Outline;
 use protocol::{ErrorCode, ToolError};
 use std::collections::{HashMap, VecDeque};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant, SystemTime};
+use workspace_actor::snapshots::Snapshot;
 
 /// How long a plan is kept after its preview.
 pub const PLAN_TTL: Duration = Duration::from_secs(15 * 60);
@@ -41,10 +44,40 @@ pub struct Plan {
     pub title: String,
 }
 
-impl Plan {
+/// A plan with what it was proven on, and how to compute it again on a newer snapshot.
+#[derive(Debug, Clone)]
+pub struct Proposal {
+    pub plan: Plan,
+    /// The snapshot the host computed it on.
+    pub basis: Snapshot,
+    /// The text of each edit's file as the plan was computed (none for a created file), as `plan.edits`.
+    pub bases: Vec<Option<String>>,
+    pub intent: Arc<Intent>,
+}
+
+impl Proposal {
     /// What keeping it costs.
     fn weight(&self) -> usize {
-        self.edits.iter().map(|e| e.new_text.len() + e.base_sha256.len() + e.path.len() + e.description.len()).sum()
+        let edits = self.plan.edits.iter();
+        let edits: usize =
+            edits.map(|e| e.new_text.len() + e.base_sha256.len() + e.path.len() + e.description.len()).sum();
+        edits + self.bases.iter().flatten().map(String::len).sum::<usize>()
+    }
+}
+
+/// The request that computed a plan and how its answer becomes one: sent again, it computes the same change
+/// on the solution as it is.
+pub struct Intent {
+    pub body: RequestBody,
+    pub replan: Replan,
+}
+
+/// Turns a host's answer to an intent's request into its plan.
+pub type Replan = Box<dyn Fn(roslyn_host::HostReply, &Path) -> Result<Plan, ToolError> + Send + Sync>;
+
+impl std::fmt::Debug for Intent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Intent").field("body", &self.body).finish_non_exhaustive()
     }
 }
 
@@ -80,7 +113,7 @@ struct Store {
 }
 
 struct Entry {
-    plan: Arc<Plan>,
+    plan: Arc<Proposal>,
     session: String,
     bytes: usize,
     expires: Instant,
@@ -127,7 +160,7 @@ impl PlanStore {
 
     /// Keeps `plan`, previewed by `session`, under a new id: never at the expense of the plan just made,
     /// first at that of the session's own oldest plans.
-    pub fn keep(&self, session: &str, plan: Plan) -> Kept {
+    pub fn keep(&self, session: &str, plan: Proposal) -> Kept {
         let bytes = plan.weight();
         if bytes > self.limits.session {
             return Kept::No(format!(
@@ -165,7 +198,7 @@ impl PlanStore {
         Kept::Yes { id, expires_at: now + self.limits.ttl }
     }
 
-    pub fn get(&self, id: &str) -> Result<Arc<Plan>, ToolError> {
+    pub fn get(&self, id: &str) -> Result<Arc<Proposal>, ToolError> {
         let mut store = self.lock();
         store.expire();
         if let Some(entry) = store.plans.get(id) {
@@ -287,8 +320,8 @@ mod tests {
     use protocol::host::EditKind;
 
     /// A plan whose new text weighs about `kib` KiB.
-    fn plan(kib: usize) -> Plan {
-        Plan {
+    fn plan(kib: usize) -> Proposal {
+        let plan = Plan {
             tool: "find_replace",
             solution: "/s/S.sln".into(),
             edits: vec![FileEdit {
@@ -307,7 +340,10 @@ mod tests {
                 files_searched: 0,
             }),
             title: String::new(),
-        }
+        };
+        let replan: Replan = Box::new(|_, _| Err(ToolError::new(ErrorCode::ROSLYN_ERROR, "not replayed here")));
+        let intent = Arc::new(Intent { body: RequestBody::Ping(protocol::host::PingRequest { delay_ms: 0 }), replan });
+        Proposal { plan, basis: Snapshot { host_pid: 1, version: 1 }, bases: vec![None], intent }
     }
 
     fn id(kept: Kept) -> String {

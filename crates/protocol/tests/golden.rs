@@ -469,6 +469,21 @@ fn broker_vectors() -> Vec<(&'static str, BrokerMessage)> {
                 }),
             ),
         ),
+        (
+            "broker_check_edits",
+            request(
+                41,
+                RequestBody::CheckEdits(CheckEditsRequest {
+                    edits: vec![FileEdit {
+                        path: "/w/Cart.cs".into(),
+                        kind: EditKind::Modify,
+                        base_sha256: "9f".repeat(32),
+                        new_text: "class Cart { }".into(),
+                        description: "Rename Basket to Cart".into(),
+                    }],
+                }),
+            ),
+        ),
         ("broker_cancel", BrokerMessage::Cancel(RequestId(7))),
         ("broker_shutdown", BrokerMessage::Shutdown),
     ]
@@ -1096,6 +1111,7 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
                 })),
             ),
         ),
+        ("host_edits_checked", response(41, Outcome::Ok(ResponseBody::EditsChecked(2)))),
         (
             "host_symbol_sources",
             response(

@@ -1,28 +1,22 @@
 //! The workspace actor: one per solution, supervised by the broker's `Supervisor`, and itself the supervisor
-//! of its host process. Its handlers only decide: the slow work of a start (the back-off pause, the process,
-//! the load, then the warm-up) runs as a task it owns, cancelled when the workspace stops, and what it comes to
-//! is published as a [`Phase`] that calls wait on. Requests never pass through the mailbox: callers take the
+//! of its host process. It owns the workspace's [`Shared`] state. Its handlers only decide: the slow work of a
+//! start (the back-off pause, the process, the load, then the warm-up) runs as a task of the workspace, ended
+//! when the workspace stops, and what it comes to is published as a [`Phase`] that calls wait on. Requests never pass through the mailbox: callers take the
 //! ready host and talk to it directly, so reads run concurrently.
 
-use crate::activity::Activity;
-use crate::own_writes::OwnWrites;
 use crate::phase::Phase;
 use crate::restarts::Restarts;
-use crate::settings::WorkspaceSettings;
-use crate::status::StatusCell;
-use crate::warm_up::{self, WarmGate};
-use crate::watcher::{self, FolderWatcher};
-use arc_swap::ArcSwapOption;
+use crate::shared::Shared;
+use crate::{liveness, warm_up, watcher};
 use kameo::prelude::*;
 use protocol::host::ask;
 use protocol::host::{LoadRequest, WorkspaceSummary};
 use protocol::tools::diagnose::WorkspaceState;
 use protocol::{ErrorCode, ToolError};
 use roslyn_host::{HostInstall, HostProcess};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tokio::sync::watch;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
@@ -36,77 +30,55 @@ const SPARE_AFTER_PAUSE: Duration = Duration::from_secs(1);
 const SPARE_AT_MOST: Duration = Duration::from_secs(30);
 
 pub struct WorkspaceActor {
-    solution: PathBuf,
+    shared: Arc<Shared>,
     install: Result<HostInstall, ToolError>,
-    settings: WorkspaceSettings,
-    status: Arc<StatusCell>,
-    /// The ready host, shared with the file-change forwarder and the callers.
-    ready: Arc<ArcSwapOption<HostProcess>>,
-    phase: Arc<watch::Sender<Phase>>,
-    /// Cancelled when the workspace begins to stop: ends the start and the warm-up under way.
-    stopping: CancellationToken,
     restarts: Restarts,
     round: u64,
     /// A host has loaded the solution before: the next start is a restart.
     started_once: bool,
     /// The start under way.
     starting: Option<JoinHandle<()>>,
-    /// Closed while the host compiles its projects after a load.
-    warm_gate: WarmGate,
-    /// The workspace's calls under way, which the next spare host waits to pause.
-    activity: Activity,
-    /// Forwards file changes to the ready host until the actor stops.
-    _watcher: Option<FolderWatcher>,
 }
 
 pub struct WorkspaceArgs {
-    pub solution: PathBuf,
+    pub(crate) shared: Arc<Shared>,
     pub install: Result<HostInstall, ToolError>,
-    pub settings: WorkspaceSettings,
-    pub status: Arc<StatusCell>,
-    pub ready: Arc<ArcSwapOption<HostProcess>>,
-    pub phase: Arc<watch::Sender<Phase>>,
-    pub stopping: CancellationToken,
-    pub own_writes: OwnWrites,
-    pub warm_gate: WarmGate,
-    pub activity: Activity,
 }
 
 impl Actor for WorkspaceActor {
     type Args = WorkspaceArgs;
     type Error = std::convert::Infallible;
 
-    /// Watches the folder first (a recursive watch of a large tree takes a while), so that no change made
-    /// during the first load is missed: a demand for the host waits in the mailbox meanwhile, and no other
-    /// solution's does.
+    /// Starts watching the folder in a task of the workspace (a recursive watch of a large tree takes a
+    /// while): a load waits for the watch, so that no change made during the first load is missed, while the
+    /// mailbox, diagnose and other solutions never do.
     async fn on_start(args: Self::Args, _: ActorRef<Self>) -> Result<Self, Self::Error> {
-        let watcher = watcher::start(&args.solution, &args.settings, &args.ready, &args.status, &args.own_writes).await;
+        let shared = args.shared;
+        let watched = shared.clone();
+        shared.spawn(async move {
+            // Held until the workspace stops, which drops it.
+            let _watcher = watcher::start(&watched).await;
+            watched.watching.cancel();
+            std::future::pending::<()>().await;
+        });
         Ok(Self {
-            solution: args.solution,
+            shared,
             install: args.install,
-            settings: args.settings,
-            status: args.status,
-            ready: args.ready,
-            phase: args.phase,
-            stopping: args.stopping,
             restarts: Restarts::default(),
             round: 0,
             started_once: false,
             starting: None,
-            warm_gate: args.warm_gate,
-            activity: args.activity,
-            _watcher: watcher,
         })
     }
 
     async fn on_stop(&mut self, _: WeakActorRef<Self>, _: ActorStopReason) -> Result<(), Self::Error> {
-        self.stopping.cancel();
-        self.phase.send_replace(Phase::Stopped);
+        self.shared.stopping.cancel();
+        self.shared.phase.send_replace(Phase::Stopped);
         // A start cut off drops its host, which kills it.
         if let Some(start) = self.starting.take() {
             start.abort();
         }
-        if let Some(host) = self.ready.swap(None) {
+        if let Some(host) = self.shared.take_host() {
             host.stop(STOP_GRACE).await;
         }
         Ok(())
@@ -120,14 +92,9 @@ impl Message<Demand> for WorkspaceActor {
     type Reply = ();
 
     async fn handle(&mut self, _: Demand, ctx: &mut Context<Self, Self::Reply>) {
-        if self.starting.is_some() || self.stopping.is_cancelled() {
+        let shared = &self.shared;
+        if self.starting.is_some() || shared.stopping.is_cancelled() || shared.live_host().is_some() {
             return;
-        }
-        if let Some(host) = self.ready.load_full() {
-            if !host.connection().is_closed() {
-                return;
-            }
-            retire_crashed(&self.ready, &self.status, &host);
         }
         self.round += 1;
         let round = self.round;
@@ -135,52 +102,43 @@ impl Message<Demand> for WorkspaceActor {
         let install = match &self.install {
             Ok(install) => install.clone(),
             Err(error) => {
-                self.phase.send_replace(Phase::Ended(round, Some(error.clone())));
+                shared.phase.send_replace(Phase::Ended(round, Some(error.clone())));
                 return;
             }
         };
-        let pause = match self.restarts.next(&self.settings) {
+        let pause = match self.restarts.next(&shared.settings) {
             Ok(pause) => pause,
             Err(gave_up) => {
                 let error = ToolError::new(
                     ErrorCode::ROSLYN_ERROR,
                     format!("The Roslyn host failed {} times in a row; not retrying yet", gave_up.failures_in_row),
                 )
-                .detail("solutionPath", self.solution.display().to_string())
-                .detail("lastErrors", self.status.get().errors.clone())
+                .detail("solutionPath", shared.solution.display().to_string())
+                .detail("lastErrors", shared.status.get().errors.clone())
                 .suggest(format!(
                     "Retry in {} seconds, or fix the cause shown by diagnose",
-                    self.settings.give_up_for.as_secs()
+                    shared.settings.give_up_for.as_secs()
                 ));
-                self.phase.send_replace(Phase::Ended(round, Some(error)));
+                shared.phase.send_replace(Phase::Ended(round, Some(error)));
                 return;
             }
         };
-        self.phase.send_replace(Phase::Starting(round));
-        let start = Start {
-            solution: self.solution.clone(),
-            install,
-            settings: self.settings.clone(),
-            status: self.status.clone(),
-            restarting: self.started_once,
-        };
-        let (actor, cancel) = (ctx.actor_ref().clone(), self.stopping.clone());
-        self.starting = Some(tokio::spawn(async move {
+        shared.phase.send_replace(Phase::Starting(round));
+        let start = Start { shared: shared.clone(), install, restarting: self.started_once };
+        let actor = ctx.actor_ref().clone();
+        // A stop ends the task before it reports: the actor is stopping then, and publishes so itself.
+        self.starting = Some(shared.spawn(async move {
             let began = Instant::now();
-            let result = tokio::select! {
-                biased;
-                () = cancel.cancelled() => None,
-                result = start.run(pause) => Some(result),
-            };
+            let result = start.run(pause).await;
             let _ = actor.tell(Started { round, result, took: began.elapsed() }).await;
         }));
     }
 }
 
-/// What a start came to; `None` when the workspace's stop cut it off.
+/// What a start came to.
 struct Started {
     round: u64,
-    result: Option<Result<Loaded, ToolError>>,
+    result: Result<Loaded, ToolError>,
     took: Duration,
 }
 
@@ -195,45 +153,38 @@ impl Message<Started> for WorkspaceActor {
 
     async fn handle(&mut self, Started { round, result, took }: Started, _: &mut Context<Self, Self::Reply>) {
         self.starting = None;
-        let Some(result) = result else {
-            self.phase.send_replace(Phase::Stopped);
+        let shared = &self.shared;
+        if shared.stopping.is_cancelled() {
             return;
-        };
-        self.settings.events.solution_loaded(&self.solution, took, result.is_ok());
+        }
+        shared.settings.events.solution_loaded(&shared.solution, took, result.is_ok());
         self.restarts.ended(result.is_ok());
         match result {
             Ok(Loaded { host, version, summary }) => {
-                self.status.loaded(&summary, version);
-                self.status.update(|s| {
+                shared.status.loaded(&summary, version);
+                shared.status.update(|s| {
                     s.host_pid = Some(host.pid());
                     s.last_load_ms = Some(took.as_millis() as u64);
                 });
                 if std::mem::replace(&mut self.started_once, true) {
-                    self.settings.events.host_restarted(&self.solution);
+                    shared.settings.events.host_restarted(&shared.solution);
                 }
-                self.watch_for_crash(&host);
-                crate::liveness::watch(&host, self.status.clone());
-                warm_up::start(
-                    &host,
-                    &summary,
-                    self.status.clone(),
-                    self.warm_gate.clone(),
-                    self.settings.load_timeout,
-                    self.stopping.child_token(),
-                );
-                self.replenish_spare_after_warm_up();
+                watch_for_crash(shared, &host);
+                liveness::watch(shared, &host);
+                warm_up::start(shared, &host, &summary);
+                replenish_spare_after_warm_up(shared);
                 // The host before the phase: a call that sees the round ended finds its host.
-                self.ready.store(Some(host));
-                self.phase.send_replace(Phase::Ended(round, None));
+                shared.set_ready(host);
+                shared.phase.send_replace(Phase::Ended(round, None));
             }
             Err(error) => {
                 let message = error.to_string();
-                self.status.update(|s| {
+                shared.status.update(|s| {
                     s.state = WorkspaceState::Error;
                     s.solution_loaded = false;
                     s.errors = vec![message.clone()];
                 });
-                self.phase.send_replace(Phase::Ended(round, Some(error)));
+                shared.phase.send_replace(Phase::Ended(round, Some(error)));
             }
         }
     }
@@ -241,27 +192,28 @@ impl Message<Started> for WorkspaceActor {
 
 /// The slow part of a start, owned by the task that runs it.
 struct Start {
-    solution: PathBuf,
+    shared: Arc<Shared>,
     install: HostInstall,
-    settings: WorkspaceSettings,
-    status: Arc<StatusCell>,
     restarting: bool,
 }
 
 impl Start {
     async fn run(self, pause: Duration) -> Result<Loaded, ToolError> {
+        let shared = &self.shared;
+        shared.watching.cancelled().await;
         tokio::time::sleep(pause).await;
         let restarting = self.restarting;
-        self.status.update(|s| {
+        shared.status.update(|s| {
             s.state = if restarting { WorkspaceState::Restarting } else { WorkspaceState::Loading };
             s.host_pid = None;
         });
-        let label = self.solution.display().to_string();
-        let host = Arc::new(match &self.settings.spare {
+        let label = shared.solution.display().to_string();
+        let settings = &shared.settings;
+        let host = Arc::new(match &settings.spare {
             Some(spare) => spare.take(&label).await?,
-            None => HostProcess::start(&self.install, &label, self.settings.load_timeout).await?,
+            None => HostProcess::start(&self.install, &label, settings.load_timeout).await?,
         });
-        load(&host, &self.solution, self.settings.load_timeout).await.map(|(version, summary)| Loaded {
+        load(&host, &shared.solution, settings.load_timeout).await.map(|(version, summary)| Loaded {
             host,
             version,
             summary,
@@ -282,49 +234,27 @@ async fn load(host: &HostProcess, solution: &Path, limit: Duration) -> Result<(u
     }
 }
 
-impl WorkspaceActor {
-    /// Starts the next spare host once this load's warm-up is over and calls have paused, so that its start
-    /// takes neither the cores the warm-up is using nor those of the calls that follow it.
-    fn replenish_spare_after_warm_up(&self) {
-        if let Some(spare) = self.settings.spare.clone() {
-            let (gate, activity) = (self.warm_gate.clone(), self.activity.clone());
-            tokio::spawn(async move {
-                gate.passed(&CancellationToken::new()).await;
-                activity.paused(SPARE_AFTER_PAUSE, SPARE_AT_MOST).await;
-                spare.replenish();
-            });
-        }
-    }
-
-    /// Marks the workspace as restarting, and counts the restart, as soon as its host goes away unasked, so
-    /// diagnose shows it at once.
-    fn watch_for_crash(&self, host: &Arc<HostProcess>) {
-        let closed = host.connection().closed();
-        let status = self.status.clone();
-        let ready = self.ready.clone();
-        let host = Arc::downgrade(host);
-        tokio::spawn(async move {
-            closed.cancelled().await;
-            if let Some(host) = host.upgrade() {
-                retire_crashed(&ready, &status, &host);
-            }
+/// Starts the next spare host once this load's warm-up is over and calls have paused, so that its start
+/// takes neither the cores the warm-up is using nor those of the calls that follow it.
+fn replenish_spare_after_warm_up(shared: &Arc<Shared>) {
+    if let Some(spare) = shared.settings.spare.clone() {
+        let (gate, activity) = (shared.warm_gate.clone(), shared.activity.clone());
+        shared.spawn(async move {
+            gate.passed(&CancellationToken::new()).await;
+            activity.paused(SPARE_AFTER_PAUSE, SPARE_AT_MOST).await;
+            spare.replenish();
         });
     }
 }
 
-/// Takes a host that went away unasked out of `ready` and counts the crash. The crash watcher, a waiting
-/// call and the actor race to notice it; only the one that takes it out counts, so a crash counts once either
-/// way, and a host stopped on purpose (already out of `ready`) never does.
-pub(crate) fn retire_crashed(ready: &ArcSwapOption<HostProcess>, status: &StatusCell, host: &Arc<HostProcess>) {
-    let previous = ready.compare_and_swap(&Some(host.clone()), None);
-    if previous.as_ref().is_some_and(|p| Arc::ptr_eq(p, host)) {
-        tracing::warn!(solution = %status.get().solution_path, pid = host.pid(), "Roslyn host died");
-        status.update(|s| {
-            s.state = WorkspaceState::Restarting;
-            s.host_pid = None;
-            s.host_restarts += 1;
-        });
-    }
+/// Retires the host (marks the workspace restarting and counts the restart) as soon as it goes away unasked,
+/// so diagnose shows it at once.
+fn watch_for_crash(shared: &Arc<Shared>, host: &Arc<HostProcess>) {
+    let (closed, watched) = (host.connection().closed(), shared.clone());
+    shared.spawn(async move {
+        closed.cancelled().await;
+        watched.live_host();
+    });
 }
 
 #[cfg(test)]
@@ -425,6 +355,8 @@ mod tests {
             panic!("the waiting call is unsent, for the caller to send it again")
         };
         assert_eq!(error.code, ErrorCode::WORKSPACE_NOT_LOADED);
+        // The start, the folder watch and its forwarder were the workspace's tasks: none outlives the stop.
+        assert_eq!(workspace.shared.tasks_left(), 0, "every task of the workspace ended with its stop");
         let alive = || {
             std::fs::read_to_string(format!("/proc/{pid}/stat"))
                 .is_ok_and(|stat| stat.rsplit(')').next().is_some_and(|rest| !rest.trim_start().starts_with('Z')))

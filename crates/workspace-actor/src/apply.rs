@@ -5,6 +5,7 @@
 use crate::checksum::{sha256_hex, without_bom};
 use crate::history::{Direction, History, Operation, OperationMeta};
 use crate::host_update;
+use crate::snapshots::Source;
 use crate::write::{Change, FileWrite, Outcome, Transaction};
 use crate::{Workspace, WriteGuard};
 use paths::Roots;
@@ -26,12 +27,18 @@ pub enum Recording {
 impl Workspace {
     /// The operations applied to this solution.
     pub fn history(&self) -> History {
-        History::new(&self.settings.history_dir, &self.solution, self.settings.history_bound.clone())
+        History::new(
+            &self.shared.settings.history_dir,
+            &self.shared.solution,
+            self.shared.settings.history_bound.clone(),
+        )
     }
 
-    /// Undoes or redoes the operation `id` of this solution's history, under the write lock: every file must
-    /// still hold what the operation (or its undo) left there, else STALE_PLAN and nothing changes. The same
-    /// journaled write as any refactoring's.
+    /// Undoes or redoes the operation `id` of this solution's history, under the write lock. A file that still
+    /// holds what the operation (or its undo) left there is put back; one a later write changed takes the step
+    /// merged into it (3-way) where the two changed different places, and the merged files must then compile
+    /// (the host checks them first); otherwise STALE_PLAN naming the files and the later operations that
+    /// changed them, and nothing changes. The same journaled write as any refactoring's.
     pub async fn step(
         &self,
         guard: &WriteGuard,
@@ -43,8 +50,24 @@ impl Workspace {
     ) -> Result<(Operation, Vec<Outcome>), ToolError> {
         let history = self.history();
         let (key, way) = (id.to_owned(), direction);
-        let operation = blocking(move || history.load(&key, way)).await?;
-        let writes = operation.writes(direction)?;
+        let (operation, steps) = blocking(move || {
+            let operation = history.load(&key, way)?;
+            let steps = operation.merged_writes(way).map_err(|files| {
+                let later = history.later_touching(&operation.id, &files);
+                let refused = operation.refusal(way, files);
+                if later.is_empty() {
+                    return refused;
+                }
+                let message = format!("{}; changed at the same places by {}", refused.message, later.join(", "));
+                ToolError { message, ..refused }.detail("laterOperations", later)
+            })?;
+            Ok((operation, steps))
+        })
+        .await?;
+        if !steps.merged.is_empty() {
+            self.check_step(&steps.writes, deadline, cancel).await?;
+        }
+        let writes = steps.writes;
         let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_nanos();
         let journal = format!("{}-{stamp}-{id}", if direction == Direction::Undo { "undo" } else { "redo" });
         let outcomes = self
@@ -82,8 +105,9 @@ impl Workspace {
         let host = self.acquire(cancel).await?;
         // Known before anything is written, so that the watcher can never see these files as foreign.
         let planned: Vec<Outcome> = writes.iter().map(planned_outcome).collect();
-        let (root, op, solution) = (self.settings.journal_dir.clone(), operation.to_owned(), self.solution.clone());
-        let hold = self.settings.journal_hold.clone();
+        let (root, op, solution) =
+            (self.shared.settings.journal_dir.clone(), operation.to_owned(), self.shared.solution.clone());
+        let hold = self.shared.settings.journal_hold.clone();
         let transaction =
             blocking(move || Ok(Transaction::prepare(&root, &op, &solution, roots, &writes)?.held(hold))).await?;
         if Instant::now() >= deadline {
@@ -97,7 +121,7 @@ impl Workspace {
         })
         .await?;
         let result = match committed {
-            Ok(()) => self.confirm(&host, &planned, deadline, cancel).await,
+            Ok(()) => self.confirm(&host, &planned, guard.source(operation), deadline, cancel).await,
             Err(error) => Err(error),
         };
         let (transaction, result) = match result {
@@ -127,16 +151,43 @@ impl Workspace {
         }
     }
 
+    /// Asks the host whether a step with texts merged outside Roslyn compiles as well as the files it replaces:
+    /// every file it changes in place, together.
+    async fn check_step(
+        &self,
+        writes: &[FileWrite],
+        deadline: Instant,
+        cancel: &CancellationToken,
+    ) -> Result<(), ToolError> {
+        let edits = writes
+            .iter()
+            .filter_map(|write| match &write.change {
+                Change::Restore { bytes, base: Some(base), .. } => Some(protocol::host::FileEdit {
+                    path: write.path.display().to_string(),
+                    kind: protocol::host::EditKind::Modify,
+                    base_sha256: base.clone(),
+                    new_text: String::from_utf8_lossy(without_bom(bytes)).into_owned(),
+                    description: "Undo or redo".into(),
+                }),
+                _ => None,
+            })
+            .collect();
+        let body = protocol::host::RequestBody::CheckEdits(protocol::host::CheckEditsRequest { edits });
+        let limit = deadline.saturating_duration_since(Instant::now());
+        self.request_within(body, Some(limit), cancel).await.map(drop).map_err(ToolError::from)
+    }
+
     /// Tells the host which files changed and waits for its new snapshot, within the deadline.
     async fn confirm(
         &self,
         host: &HostProcess,
         outcomes: &[Outcome],
+        source: Source,
         deadline: Instant,
         cancel: &CancellationToken,
     ) -> Result<(), ToolError> {
         let work = async {
-            if let Some(release) = &self.settings.apply_hold {
+            if let Some(release) = &self.shared.settings.apply_hold {
                 // A cancellation reaches a held write as it would reach the host's update.
                 while !release.exists() {
                     if cancel.is_cancelled() {
@@ -146,7 +197,7 @@ impl Workspace {
                 }
             }
             let limit = deadline.saturating_duration_since(Instant::now());
-            host_update::send(host, &self.status, paths(outcomes), limit, cancel).await
+            host_update::send(host, &self.shared.status, paths(outcomes), source, limit, cancel).await
         };
         match tokio::time::timeout_at(deadline, work).await {
             Err(_) => Err(self.timeout_error()),
@@ -166,8 +217,8 @@ impl Workspace {
                 self.remember(&restored);
                 if !host.connection().is_closed() {
                     let never = CancellationToken::new();
-                    let sent =
-                        host_update::send(host, &self.status, paths(&restored), self.settings.request_timeout, &never);
+                    let (status, limit) = (&self.shared.status, self.shared.settings.request_timeout);
+                    let sent = host_update::send(host, status, paths(&restored), Source::Disk, limit, &never);
                     if let Err(failure) = sent.await {
                         tracing::warn!(%failure, "host did not take the restored files");
                     }
@@ -182,12 +233,12 @@ impl Workspace {
     }
 
     fn remember(&self, outcomes: &[Outcome]) {
-        self.own_writes.record(outcomes.iter().map(|(path, sha256)| (path.as_path(), sha256.clone())));
+        self.shared.own_writes.record(outcomes.iter().map(|(path, sha256)| (path.as_path(), sha256.clone())));
     }
 
     fn timeout_error(&self) -> ToolError {
         ToolError::new(ErrorCode::TIMEOUT, "The write exceeded its time limit; every file was restored")
-            .detail("timeoutMs", self.settings.write_timeout.as_millis() as u64)
+            .detail("timeoutMs", self.shared.settings.write_timeout.as_millis() as u64)
             .suggest("Retry, or raise the write timeout (at most 120 s)")
     }
 }

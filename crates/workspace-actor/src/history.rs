@@ -8,7 +8,7 @@
 //! into place; its state changes by replacing `record.json` the same way. Folders are private (0700), files
 //! 0600: they hold the solution's source.
 
-use crate::checksum::{sha256_hex, without_bom};
+use crate::checksum::{sha256_hex, with_bom_of, without_bom};
 use crate::write::{Change, Content, FileRecord, FileWrite, read_current};
 use paths::Roots;
 use protocol::tools::plans::{FileChangeSummary, HistoryBound, OperationRecord, OperationState, Verification};
@@ -193,10 +193,18 @@ impl History {
         self.folders()
             .into_iter()
             .rev()
-            .filter_map(|folder| read_record(&folder).ok())
-            .map(|record| {
+            .filter_map(|folder| Some((read_record(&folder).ok()?, folder)))
+            .map(|(record, folder)| {
                 let changed = moved_on(&record);
                 let state = record.state;
+                // Files later writes changed still let the step through when it merges into them.
+                let steps = |direction| {
+                    changed.is_empty()
+                        || read_record(&folder)
+                            .ok()
+                            .and_then(|r| operation(folder.clone(), r).ok())
+                            .is_some_and(|o| o.merged_writes(direction).is_ok())
+                };
                 let mut files: Vec<String> = record.files.iter().map(|f| f.path.display().to_string()).collect();
                 files.sort();
                 OperationRecord {
@@ -206,8 +214,8 @@ impl History {
                     applied_at: record.applied_at,
                     state,
                     files,
-                    can_undo: state == OperationState::Applied && changed.is_empty(),
-                    can_redo: state == OperationState::Undone && changed.is_empty(),
+                    can_undo: state == OperationState::Applied && steps(Direction::Undo),
+                    can_redo: state == OperationState::Undone && steps(Direction::Redo),
                     changed_since: changed,
                     verification: record.verification,
                 }
@@ -226,6 +234,22 @@ impl History {
                 .detail("state", serde_json::to_value(operation.state).unwrap_or_default()));
         }
         Ok(operation)
+    }
+
+    /// The operations after `id` (newest last) that changed any of `files`: `op-… (tool: summary)`.
+    pub fn later_touching(&self, id: &str, files: &[String]) -> Vec<String> {
+        let (folders, suffix) = (self.folders(), format!("-{id}"));
+        let Some(at) =
+            folders.iter().position(|f| f.file_name().is_some_and(|n| n.to_string_lossy().ends_with(&suffix)))
+        else {
+            return Vec::new();
+        };
+        folders[at + 1..]
+            .iter()
+            .filter_map(|folder| read_record(folder).ok())
+            .filter(|record| record.files.iter().any(|f| files.iter().any(|p| Path::new(p) == f.path)))
+            .map(|record| format!("{} ({}: {})", record.operation_id, record.tool, record.summary))
+            .collect()
     }
 
     /// The operation with this id, in whatever state it is.
@@ -364,30 +388,81 @@ impl Operation {
             .map(|file| file.path.display().to_string())
             .collect();
         if !moved.is_empty() {
-            let verb = if direction == Direction::Undo { "undone" } else { "redone" };
-            return Err(ToolError::new(
-                ErrorCode::STALE_PLAN,
-                format!("Operation {} cannot be {verb}: {} changed since: {}", self.id, moved.len(), moved.join(", ")),
-            )
-            .detail("operationId", self.id.clone())
-            .detail("files", moved)
-            .suggest("Nothing was changed; list_operations shows what can still be undone"));
+            return Err(self.refusal(direction, moved));
         }
-        Ok(self
-            .files
-            .iter()
-            .filter_map(|file| {
-                let (from, to) = direction.sides(file);
-                let base = from.map(|c| sha256_hex(without_bom(&c.bytes)));
-                let change = match (to, base) {
-                    (Some(to), base) => Change::Restore { bytes: to.bytes.clone(), mode: to.mode, base },
-                    (None, Some(base)) => Change::Delete { base },
-                    (None, None) => return None,
-                };
-                Some(FileWrite { path: file.path.clone(), change })
-            })
-            .collect())
+        Ok(self.files.iter().filter_map(|file| step(file, direction)).collect())
     }
+
+    /// As [`Operation::writes`], but a file a later write changed takes the step merged into what it holds now
+    /// (3-way, word by word), where the two changed different places: those files are also `merged`. A file
+    /// created or deleted on either side, or changed at the same places, still refuses the step: the files
+    /// that do (see [`Operation::refusal`]).
+    pub fn merged_writes(&self, direction: Direction) -> Result<Steps, Vec<String>> {
+        let mut steps = Steps::default();
+        let mut conflicts = Vec::new();
+        for file in &self.files {
+            let (from, to) = direction.sides(file);
+            if holds(&file.path, from) {
+                steps.writes.extend(step(file, direction));
+                continue;
+            }
+            let now = read_current(&file.path).ok().flatten();
+            let merged = match (from, to, &now) {
+                (Some(from), Some(to), Some(now)) => merge_text(&from.bytes, &to.bytes, now),
+                _ => None,
+            };
+            let (Some(text), Some(now), Some(to)) = (merged, now, to) else {
+                conflicts.push(file.path.display().to_string());
+                continue;
+            };
+            let base = Some(sha256_hex(without_bom(&now)));
+            steps.merged.push(file.path.clone());
+            let bytes = with_bom_of(Some(&to.bytes), &text);
+            steps
+                .writes
+                .push(FileWrite { path: file.path.clone(), change: Change::Restore { bytes, mode: to.mode, base } });
+        }
+        if conflicts.is_empty() { Ok(steps) } else { Err(conflicts) }
+    }
+
+    /// STALE_PLAN: moving `direction` is refused, since `moved` changed since.
+    pub fn refusal(&self, direction: Direction, moved: Vec<String>) -> ToolError {
+        let verb = if direction == Direction::Undo { "undone" } else { "redone" };
+        ToolError::new(
+            ErrorCode::STALE_PLAN,
+            format!("Operation {} cannot be {verb}: {} changed since: {}", self.id, moved.len(), moved.join(", ")),
+        )
+        .detail("operationId", self.id.clone())
+        .detail("files", moved)
+        .suggest("Nothing was changed; list_operations shows what can still be undone")
+    }
+}
+
+/// The writes of a step, and the files among them that later writes made merge (then the host checks the
+/// whole step to compile before it is written).
+#[derive(Debug, Default)]
+pub struct Steps {
+    pub writes: Vec<FileWrite>,
+    pub merged: Vec<PathBuf>,
+}
+
+/// The write that moves one file `direction`, expecting the side it leaves.
+fn step(file: &FileRecord, direction: Direction) -> Option<FileWrite> {
+    let (from, to) = direction.sides(file);
+    let base = from.map(|c| sha256_hex(without_bom(&c.bytes)));
+    let change = match (to, base) {
+        (Some(to), base) => Change::Restore { bytes: to.bytes.clone(), mode: to.mode, base },
+        (None, Some(base)) => Change::Delete { base },
+        (None, None) => return None,
+    };
+    Some(FileWrite { path: file.path.clone(), change })
+}
+
+/// `to` (the side a step puts back, changed from `from`) merged into `now`; none for a text that is not UTF-8
+/// or a conflict.
+fn merge_text(from: &[u8], to: &[u8], now: &[u8]) -> Option<String> {
+    let text = |bytes: &[u8]| std::str::from_utf8(without_bom(bytes)).ok().map(str::to_owned);
+    crate::merge::merge3(&text(from)?, &text(to)?, &text(now)?).ok()
 }
 
 /// Whether the file at `path` holds `content` (by the text rule), or is absent when `content` is none.

@@ -9,11 +9,15 @@ mod events;
 pub mod history;
 mod host_update;
 mod liveness;
+pub mod merge;
 mod own_writes;
 mod phase;
 mod restarts;
 mod settings;
+mod shared;
+pub mod snapshots;
 mod status;
+mod warm_gate;
 mod warm_up;
 mod watcher;
 mod write;
@@ -29,18 +33,17 @@ use write_lock::WriteLock;
 pub use write_lock::{WriteGuard, Writer};
 
 use actor::{Demand, WorkspaceArgs};
-use arc_swap::ArcSwapOption;
 use kameo::actor::{Actor, ActorId, ActorRef, Spawn};
-use phase::{Phase, Step};
+use phase::Step;
 use protocol::host::{HostHello, RequestBody, WorkspaceSummary};
 use protocol::tools::diagnose::WorkspaceStatus;
 use protocol::{ErrorCode, ToolError};
 use roslyn_host::{HostInstall, HostReply};
-use status::StatusCell;
+use shared::Shared;
+use snapshots::{Since, Snapshot, Source};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 /// Settles every write a crash interrupted under `journal` (see [`write::recover`]): one that the history under
@@ -95,22 +98,12 @@ fn roll_back_unverified(journal: &Path, unverified: &history::Unverified) -> Res
 }
 
 pub struct Workspace {
-    solution: PathBuf,
     actor: ActorRef<WorkspaceActor>,
-    status: Arc<StatusCell>,
+    /// What the actor owns and the handle reads: the host, its phase and status, the workspace's tasks.
+    shared: Arc<Shared>,
     write_lock: WriteLock,
     /// Held shared by every request; `stop` takes it exclusively, so eviction never cuts a call off.
     in_use: tokio::sync::RwLock<()>,
-    /// Calls under way, so that a workspace busy with a long load never counts as idle.
-    activity: activity::Activity,
-    settings: WorkspaceSettings,
-    ready: Arc<ArcSwapOption<roslyn_host::HostProcess>>,
-    /// Where the host stands, as the actor publishes it; calls wait on it, never in the mailbox.
-    phase: Arc<watch::Sender<Phase>>,
-    /// Cancelled as the workspace begins to stop: a start or warm-up under way ends, waiting calls give up.
-    stopping: CancellationToken,
-    own_writes: own_writes::OwnWrites,
-    warm_gate: warm_up::WarmGate,
     /// The files the last `sync_files` brought up to date: the next one brings them up to date again, so a
     /// file changed and then put back is seen put back even before the watcher tells of it.
     synced: std::sync::Mutex<BTreeSet<PathBuf>>,
@@ -142,51 +135,21 @@ impl Workspace {
         settings: WorkspaceSettings,
         supervisor: &ActorRef<S>,
     ) -> Self {
-        let status = Arc::new(StatusCell::new(solution.display().to_string()));
-        let ready = Arc::new(ArcSwapOption::empty());
-        let phase = Arc::new(watch::channel(Phase::Ended(0, None)).0);
-        let stopping = CancellationToken::new();
-        let own_writes = own_writes::OwnWrites::default();
-        let warm_gate = warm_up::WarmGate::default();
-        let activity = activity::Activity::default();
-        let args = WorkspaceArgs {
-            solution: solution.clone(),
-            install,
-            settings: settings.clone(),
-            status: status.clone(),
-            ready: ready.clone(),
-            phase: phase.clone(),
-            stopping: stopping.clone(),
-            own_writes: own_writes.clone(),
-            warm_gate: warm_gate.clone(),
-            activity: activity.clone(),
-        };
+        let write_lock = WriteLock::new(&solution, settings.events.clone());
+        let shared = Arc::new(Shared::new(solution, settings));
+        let args = WorkspaceArgs { shared: shared.clone(), install };
         let prepared = WorkspaceActor::prepare();
         let actor = prepared.actor_ref().clone();
         let supervisor = supervisor.clone();
-        tokio::spawn(async move {
+        shared.spawn(async move {
             supervisor.link(prepared.actor_ref()).await;
             prepared.spawn(args);
         });
-        Self {
-            write_lock: WriteLock::new(&solution, settings.events.clone()),
-            solution,
-            actor,
-            status,
-            in_use: tokio::sync::RwLock::new(()),
-            activity,
-            settings,
-            ready,
-            phase,
-            stopping,
-            own_writes,
-            warm_gate,
-            synced: std::sync::Mutex::default(),
-        }
+        Self { actor, shared, write_lock, in_use: tokio::sync::RwLock::new(()), synced: std::sync::Mutex::default() }
     }
 
     pub fn solution(&self) -> &Path {
-        &self.solution
+        &self.shared.solution
     }
 
     /// The actor's id, by which its supervisor tells which workspace ended.
@@ -196,7 +159,7 @@ impl Workspace {
 
     /// A snapshot for diagnose: reads published state only.
     pub fn status(&self) -> WorkspaceStatus {
-        let mut status = WorkspaceStatus::clone(&self.status.get());
+        let mut status = WorkspaceStatus::clone(&self.shared.status.get());
         status.write_locked = self.write_lock.is_held();
         let queue = self.write_lock.state();
         (status.write_holder, status.writes_waiting) = (queue.holder, queue.waiting);
@@ -205,27 +168,41 @@ impl Workspace {
 
     /// The projects as last loaded; `None` until the first load.
     pub fn summary(&self) -> Option<Arc<WorkspaceSummary>> {
-        self.status.summary()
+        self.shared.status.summary()
+    }
+
+    /// The snapshot the running host holds now.
+    pub fn snapshot(&self) -> Option<Snapshot> {
+        let host_pid = self.host_pid()?;
+        Some(Snapshot { host_pid, version: self.shared.status.get().workspace_version })
+    }
+
+    /// What changed from `basis` to the snapshot the host holds now (`Unknown` when no host is running).
+    pub fn changes_since(&self, basis: Snapshot) -> Since {
+        match self.snapshot() {
+            Some(now) => self.shared.status.snapshots.since(basis, now),
+            None => Since::Unknown("no Roslyn host holds the solution now".into()),
+        }
     }
 
     /// The running host's process id.
     pub fn host_pid(&self) -> Option<u32> {
-        self.ready.load().as_ref().map(|host| host.pid())
+        self.shared.host().map(|host| host.pid())
     }
 
     /// Versions the running host reported in its handshake.
     pub fn host_hello(&self) -> Option<HostHello> {
-        self.ready.load().as_ref().map(|host| host.connection().hello().clone())
+        self.shared.host().map(|host| host.connection().hello().clone())
     }
 
     /// The limit of one read.
     pub fn request_timeout(&self) -> std::time::Duration {
-        self.settings.request_timeout
+        self.shared.settings.request_timeout
     }
 
     /// The limit of a whole refactoring, from computing it to the host's updated view.
     pub fn write_timeout(&self) -> std::time::Duration {
-        self.settings.write_timeout
+        self.shared.settings.write_timeout
     }
 
     /// The write lock for `writer`, after the writers ahead of it, waiting at most `wait` while another write
@@ -249,7 +226,7 @@ impl Workspace {
         limit: Option<std::time::Duration>,
         cancel: &CancellationToken,
     ) -> Result<HostReply, RequestError> {
-        let limit = limit.unwrap_or(self.settings.request_timeout);
+        let limit = limit.unwrap_or(self.shared.settings.request_timeout);
         let _in_use = self.begin_call().await;
         let host = match self.acquire(cancel).await {
             Ok(host) => host,
@@ -263,7 +240,7 @@ impl Workspace {
         }
         // A call waits for the warm-up after a load outside its own time limit: it would wait for the same
         // compilations anyway, and the warm-up's are shared.
-        if !self.warm_gate.passed(cancel).await {
+        if !self.shared.warm_gate.passed(cancel).await {
             return Err(RequestError::Failed(roslyn_host::HostFailure::Cancelled.into()));
         }
         host.connection().request(body, limit, cancel).await.map_err(|failure| {
@@ -283,13 +260,13 @@ impl Workspace {
     pub async fn sync_files(&self, paths: Vec<PathBuf>, cancel: &CancellationToken) -> Result<(), ToolError> {
         let _in_use = self.begin_call().await;
         let host = self.acquire(cancel).await?;
-        if !self.warm_gate.passed(cancel).await {
+        if !self.shared.warm_gate.passed(cancel).await {
             return Err(roslyn_host::HostFailure::Cancelled.into());
         }
         let paths: BTreeSet<PathBuf> = paths.into_iter().collect();
         let previous = std::mem::replace(&mut *self.synced.lock().unwrap_or_else(|p| p.into_inner()), paths.clone());
         let paths = paths.union(&previous).cloned();
-        host_update::send(&host, &self.status, paths, self.settings.request_timeout, cancel)
+        host_update::send(&host, &self.shared.status, paths, Source::Disk, self.shared.settings.request_timeout, cancel)
             .await
             .map_err(ToolError::from)
     }
@@ -303,16 +280,13 @@ impl Workspace {
     /// The live host: the ready one, else the one the start under way brings (asking the actor for a start
     /// when none is). Waits on the published phase, so `cancel` or a stop ends the wait at once.
     async fn acquire(&self, cancel: &CancellationToken) -> Result<Arc<roslyn_host::HostProcess>, ToolError> {
-        let mut phase = self.phase.subscribe();
+        let mut phase = self.shared.phase.subscribe();
         let mut answered_by = None;
         loop {
             // The phase before the host: the actor stores a host before it says its round ended.
             let seen = phase.borrow_and_update().clone();
-            if let Some(host) = self.ready.load_full() {
-                if !host.connection().is_closed() {
-                    return Ok(host);
-                }
-                actor::retire_crashed(&self.ready, &self.status, &host);
+            if let Some(host) = self.shared.live_host() {
+                return Ok(host);
             }
             match phase::step(&seen, &mut answered_by) {
                 Step::Wait => {}
@@ -326,7 +300,7 @@ impl Workspace {
             }
             tokio::select! {
                 biased;
-                () = self.stopping.cancelled() => return Err(self.unloaded()),
+                () = self.shared.stopping.cancelled() => return Err(self.unloaded()),
                 () = cancel.cancelled() => return Err(roslyn_host::HostFailure::Cancelled.into()),
                 changed = phase.changed() => if changed.is_err() { return Err(self.unloaded()) },
             }
@@ -335,36 +309,38 @@ impl Workspace {
 
     fn unloaded(&self) -> ToolError {
         ToolError::new(ErrorCode::WORKSPACE_NOT_LOADED, "the workspace was unloaded")
-            .detail("solutionPath", self.solution.display().to_string())
+            .detail("solutionPath", self.shared.solution.display().to_string())
             .suggest("Retry: the solution loads again on demand")
     }
 
     /// How long no call has been under way; zero while one is.
     pub fn idle_for(&self) -> std::time::Duration {
-        self.activity.idle_for()
+        self.shared.activity.idle_for()
     }
 
     async fn begin_call(&self) -> CallGuard<'_> {
-        let busy = self.activity.begin();
+        let busy = self.shared.activity.begin();
         CallGuard { _shared: self.in_use.read().await, _busy: busy }
     }
 
     /// Whether the workspace is stopping or stopped (evicted); a caller holding it should open the solution
     /// again.
     pub fn is_stopped(&self) -> bool {
-        self.stopping.is_cancelled() || !self.actor.is_alive()
+        self.shared.stopping.is_cancelled() || !self.actor.is_alive()
     }
 
-    /// Cancels a start or warm-up under way (the calls waiting for it give up as unsent), waits for a write
-    /// in progress, then for calls, then stops the actor, which stops the host. The write before the calls:
-    /// its own requests take part in calls, and a write begun later is refused meanwhile.
+    /// Ends the workspace's tasks (a start or warm-up under way among them: the calls waiting for it give up
+    /// as unsent), waits for a write in progress, then for calls, then stops the actor, which stops the host,
+    /// and waits for every task to have ended. The write before the calls: its own requests take part in
+    /// calls, and a write begun later is refused meanwhile.
     pub async fn stop(&self) {
-        self.stopping.cancel();
+        self.shared.stopping.cancel();
         let _write = self.write_lock.drain().await;
         let _calls = self.in_use.write().await;
         if self.actor.stop_gracefully().await.is_ok() {
             self.actor.wait_for_shutdown().await;
         }
+        self.shared.tasks_ended().await;
     }
 }
 

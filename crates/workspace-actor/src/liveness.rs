@@ -2,7 +2,7 @@
 //! [`PING_LIMIT`], so that diagnose, which never waits on a host, tells a stopped or wedged host from a
 //! healthy one.
 
-use crate::status::StatusCell;
+use crate::shared::Shared;
 use protocol::host::{PingRequest, RequestBody};
 use protocol::tools::diagnose::{WorkspaceState, WorkspaceStatus};
 use roslyn_host::{HostFailure, HostProcess};
@@ -22,10 +22,11 @@ const MISSES: u32 = 2;
 
 /// Pings `host` until its connection ends or it is dropped, flipping its workspace between `Ready` and
 /// `Unresponsive`; the crash watcher and the actor own every other state.
-pub fn watch(host: &Arc<HostProcess>, status: Arc<StatusCell>) {
-    let pid = host.pid();
+pub fn watch(shared: &Arc<Shared>, host: &Arc<HostProcess>) {
+    let (pid, watched) = (host.pid(), shared.clone());
     let host = Arc::downgrade(host);
-    tokio::spawn(async move {
+    shared.spawn(async move {
+        let status = &watched.status;
         let mut period = tokio::time::interval(PERIOD);
         period.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let mut missed = 0;

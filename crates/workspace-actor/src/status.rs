@@ -1,5 +1,7 @@
-//! The state a workspace publishes for lock-free readers (diagnose): swapped whole, never waited on.
+//! The state a workspace publishes for lock-free readers (diagnose): swapped whole, never waited on; and the
+//! changes that made each snapshot of the host's, which plans read.
 
+use crate::snapshots::SnapshotLog;
 use arc_swap::{ArcSwap, ArcSwapOption};
 use protocol::host::{WorkspaceDiagnosticKind, WorkspaceSummary};
 use protocol::tools::diagnose::{WorkspaceState, WorkspaceStatus};
@@ -8,12 +10,13 @@ use std::sync::Arc;
 pub struct StatusCell {
     status: ArcSwap<WorkspaceStatus>,
     summary: ArcSwapOption<WorkspaceSummary>,
+    pub snapshots: SnapshotLog,
 }
 
 impl StatusCell {
     pub fn new(solution_path: String) -> Self {
         let status = ArcSwap::from_pointee(WorkspaceStatus::loading(solution_path));
-        Self { status, summary: ArcSwapOption::empty() }
+        Self { status, summary: ArcSwapOption::empty(), snapshots: SnapshotLog::default() }
     }
 
     pub fn get(&self) -> Arc<WorkspaceStatus> {

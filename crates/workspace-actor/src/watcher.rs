@@ -2,16 +2,12 @@
 //! in order. Changes seen while no host is ready wait for the next one (a fresh load reads them anyway).
 //! Files the service wrote itself are not forwarded: the write already told the host.
 
-use crate::events::WorkspaceEvents;
 use crate::host_update;
-use crate::own_writes::OwnWrites;
-use crate::settings::WorkspaceSettings;
-use crate::status::StatusCell;
-use arc_swap::ArcSwapOption;
+use crate::shared::Shared;
+use crate::snapshots::Source;
 use notify::event::ModifyKind;
 use notify::{EventKind, RecursiveMode};
 use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
-use roslyn_host::HostProcess;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -29,72 +25,52 @@ const IGNORED_DIRS: &[&str] = &["bin", "obj", ".git", ".vs", "node_modules"];
 const RETRY: Duration = Duration::from_millis(100);
 
 /// Watches the solution's folder off the async threads; `None` (with a warning in the status) when it cannot.
-pub async fn start(
-    solution: &Path,
-    settings: &WorkspaceSettings,
-    ready: &Arc<ArcSwapOption<HostProcess>>,
-    status: &Arc<StatusCell>,
-    own_writes: &OwnWrites,
-) -> Option<FolderWatcher> {
-    if let Some(hold) = &settings.start_hold {
+pub async fn start(shared: &Arc<Shared>) -> Option<FolderWatcher> {
+    if let Some(hold) = &shared.settings.start_hold {
         while hold.exists() {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
     }
-    let (path, settings) = (solution.to_path_buf(), settings.clone());
-    let (ready, watched_status, own_writes) = (ready.clone(), status.clone(), own_writes.clone());
-    let watching = tokio::task::spawn_blocking(move || watch(&path, &settings, ready, watched_status, own_writes));
-    let error = match watching.await {
+    let watched = shared.clone();
+    let error = match tokio::task::spawn_blocking(move || watch(watched)).await {
         Ok(Ok(watcher)) => return Some(watcher),
         Ok(Err(error)) => error.to_string(),
         Err(panicked) => panicked.to_string(),
     };
     // Usually the inotify watch limit: the service still answers, but edits are not seen.
-    tracing::error!(%error, solution = %solution.display(), "cannot watch the solution folder");
-    status.update(|s| s.warnings.push(format!("file watching unavailable: {error}")));
+    tracing::error!(%error, solution = %shared.solution.display(), "cannot watch the solution folder");
+    shared.status.update(|s| s.warnings.push(format!("file watching unavailable: {error}")));
     None
 }
 
 /// Starts watching the solution's folder; the forwarder stops when the returned watcher is dropped.
-fn watch(
-    solution: &Path,
-    settings: &WorkspaceSettings,
-    ready: Arc<ArcSwapOption<HostProcess>>,
-    status: Arc<StatusCell>,
-    own_writes: OwnWrites,
-) -> notify::Result<FolderWatcher> {
-    let root = solution.parent().unwrap_or(solution).to_path_buf();
-    let forwarder = Forwarder {
-        solution: solution.to_path_buf(),
-        ready,
-        status,
-        request_timeout: settings.request_timeout,
-        events: settings.events.clone(),
-    };
-    let solution = solution.to_path_buf();
+fn watch(shared: Arc<Shared>) -> notify::Result<FolderWatcher> {
+    let root = shared.solution.parent().unwrap_or(&shared.solution).to_path_buf();
+    let (solution, own_writes) = (shared.solution.clone(), shared.own_writes.clone());
     let (tx, rx) = mpsc::unbounded_channel::<Vec<PathBuf>>();
-    let mut debouncer = new_debouncer(settings.debounce, None, move |result: DebounceEventResult| match result {
-        Ok(events) => {
-            let rescan = events.iter().any(|e| e.event.need_rescan());
-            let mut paths: Vec<PathBuf> = events
-                .into_iter()
-                .filter(|e| changes_content(&e.event.kind))
-                .flat_map(|e| e.event.paths)
-                .filter(|p| relevant(p) && !own_writes.is_own(p))
-                .collect();
-            if rescan {
-                // Events were lost: a changed solution file makes the host reload everything.
-                tracing::warn!("file watcher overflowed; reloading the solution");
-                paths.push(solution.clone());
+    let mut debouncer =
+        new_debouncer(shared.settings.debounce, None, move |result: DebounceEventResult| match result {
+            Ok(events) => {
+                let rescan = events.iter().any(|e| e.event.need_rescan());
+                let mut paths: Vec<PathBuf> = events
+                    .into_iter()
+                    .filter(|e| changes_content(&e.event.kind))
+                    .flat_map(|e| e.event.paths)
+                    .filter(|p| relevant(p) && !own_writes.is_own(p))
+                    .collect();
+                if rescan {
+                    // Events were lost: a changed solution file makes the host reload everything.
+                    tracing::warn!("file watcher overflowed; reloading the solution");
+                    paths.push(solution.clone());
+                }
+                if !paths.is_empty() {
+                    let _ = tx.send(paths);
+                }
             }
-            if !paths.is_empty() {
-                let _ = tx.send(paths);
-            }
-        }
-        Err(errors) => tracing::warn!(?errors, "file watcher error"),
-    })?;
+            Err(errors) => tracing::warn!(?errors, "file watcher error"),
+        })?;
     debouncer.watch(&root, RecursiveMode::Recursive)?;
-    tokio::spawn(forwarder.run(rx));
+    shared.spawn(Forwarder(shared.clone()).run(rx));
     Ok(debouncer)
 }
 
@@ -109,13 +85,7 @@ fn relevant(path: &Path) -> bool {
 }
 
 /// Where settled changes go: the ready host of one solution.
-struct Forwarder {
-    solution: PathBuf,
-    ready: Arc<ArcSwapOption<HostProcess>>,
-    status: Arc<StatusCell>,
-    request_timeout: Duration,
-    events: Arc<dyn WorkspaceEvents>,
-}
+struct Forwarder(Arc<Shared>);
 
 impl Forwarder {
     async fn run(self, mut rx: mpsc::UnboundedReceiver<Vec<PathBuf>>) {
@@ -130,8 +100,7 @@ impl Forwarder {
             while let Ok(paths) = rx.try_recv() {
                 waiting.extend(paths);
             }
-            let host = self.ready.load_full().filter(|h| !h.connection().is_closed());
-            let Some(host) = host else {
+            let Some(host) = self.0.live_host() else {
                 tokio::select! {
                     _ = tokio::time::sleep(RETRY) => continue,
                     more = rx.recv() => match more {
@@ -141,9 +110,10 @@ impl Forwarder {
                 }
             };
             let paths = std::mem::take(&mut waiting);
-            self.events.files_changed(&self.solution, paths.len());
-            let cancel = CancellationToken::new();
-            match host_update::send(&host, &self.status, paths, self.request_timeout, &cancel).await {
+            let shared = &self.0;
+            shared.settings.events.files_changed(&shared.solution, paths.len());
+            let (cancel, limit) = (CancellationToken::new(), shared.settings.request_timeout);
+            match host_update::send(&host, &shared.status, paths, Source::Disk, limit, &cancel).await {
                 Ok(()) => {}
                 Err(error) if error.is_crash() => {
                     // The restarted host loads everything afresh.

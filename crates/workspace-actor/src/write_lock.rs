@@ -44,6 +44,13 @@ pub struct WriteGuard {
 }
 
 impl WriteGuard {
+    /// The write's holder as the snapshot log names it (none for a stop draining the lock).
+    pub(crate) fn source(&self, operation: &str) -> crate::snapshots::Source {
+        let holder = self.lock.queue().holder.clone();
+        let (tool, session_id) = holder.map(|h| (h.tool, h.session_id)).unwrap_or_default();
+        crate::snapshots::Source::Write { operation: operation.to_owned(), tool, session_id }
+    }
+
     pub(crate) fn is_of(&self, lock: &WriteLock) -> bool {
         Arc::ptr_eq(OwnedMutexGuard::mutex(&self.door), &lock.door)
     }

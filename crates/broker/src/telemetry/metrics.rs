@@ -16,6 +16,10 @@ const TRANSPORTS: [&str; 3] = ["http", "socket", "stdio"];
 const OUTCOMES: [&str; 2] = ["ok", "error"];
 /// How a wait for a write lock ended.
 const WRITE_LOCK_OUTCOMES: [&str; 2] = ["granted", "busy"];
+/// How a plan came onto the solution at its write.
+const PLAN_OUTCOMES: [&str; 4] = ["as_seen", "kept", "replayed", "merged"];
+/// Why a plan was refused at its write.
+const PLAN_REFUSALS: [&str; 5] = ["exact", "conflict", "compilation", "replay_failed", "other"];
 /// From a cached lookup to a cross-solution search.
 const CALL_BUCKETS: [f64; 15] =
     [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0];
@@ -51,6 +55,12 @@ struct OutcomeLabels {
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct ReasonLabels {
+    reason: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct PlanLabels {
+    outcome: &'static str,
     reason: &'static str,
 }
 
@@ -119,6 +129,7 @@ pub struct Metrics {
     solution_load_duration: Histograms<OutcomeLabels>,
     write_lock_wait: Histograms<OutcomeLabels>,
     write_lock_hold: Histogram,
+    plans_settled: Family<PlanLabels, Counter>,
     evictions: Family<ReasonLabels, Counter>,
     host_restarts: Counter,
     host_memory: Family<SolutionLabels, Gauge>,
@@ -144,6 +155,7 @@ impl Metrics {
             solution_load_duration: Family::new_with_constructor(|| Histogram::new(LOAD_BUCKETS)),
             write_lock_wait: Family::new_with_constructor(|| Histogram::new(CALL_BUCKETS)),
             write_lock_hold: Histogram::new(CALL_BUCKETS),
+            plans_settled: Family::default(),
             evictions: Family::default(),
             host_restarts: Counter::default(),
             host_memory: Family::default(),
@@ -163,6 +175,12 @@ impl Metrics {
         }
         for outcome in WRITE_LOCK_OUTCOMES {
             metrics.write_lock_wait.get_or_create_owned(&OutcomeLabels { outcome });
+        }
+        for outcome in PLAN_OUTCOMES {
+            metrics.plans_settled.get_or_create_owned(&PlanLabels { outcome, reason: "none" });
+        }
+        for reason in PLAN_REFUSALS {
+            metrics.plans_settled.get_or_create_owned(&PlanLabels { outcome: "refused", reason });
         }
         for eviction in Eviction::ALL {
             metrics.evictions.get_or_create_owned(&ReasonLabels { reason: eviction.label() });
@@ -208,6 +226,12 @@ impl Metrics {
             "Time a write held its solution's write lock, from computing the plan to its verdict",
             Unit::Seconds,
             self.write_lock_hold.clone(),
+        );
+        r.register(
+            "roslyn_mcp_plans_settled",
+            "Plans at their write: applied as computed (as_seen), kept after a compile check, replayed or merged on \
+             a newer snapshot, or refused (by reason)",
+            self.plans_settled.clone(),
         );
         r.register("roslyn_mcp_solution_evictions", "Solutions unloaded by reason", self.evictions.clone());
         r.register("roslyn_mcp_host_restarts", "Roslyn hosts restarted after a crash", self.host_restarts.clone());
@@ -285,6 +309,18 @@ impl Metrics {
 
     pub fn write_lock_held(&self, held: Duration) {
         self.write_lock_hold.observe(held.as_secs_f64());
+    }
+
+    pub fn plan_settled(&self, how: Option<protocol::tools::plans::RebaseKind>, refused: Option<&'static str>) {
+        use protocol::tools::plans::RebaseKind;
+        let labels = match (refused, how) {
+            (Some(reason), _) => PlanLabels { outcome: "refused", reason },
+            (None, None) => PlanLabels { outcome: "as_seen", reason: "none" },
+            (None, Some(RebaseKind::Kept)) => PlanLabels { outcome: "kept", reason: "none" },
+            (None, Some(RebaseKind::Replayed)) => PlanLabels { outcome: "replayed", reason: "none" },
+            (None, Some(RebaseKind::Merged)) => PlanLabels { outcome: "merged", reason: "none" },
+        };
+        self.plans_settled.get_or_create(&labels).inc();
     }
 
     pub fn solutions_evicted(&self, why: Eviction, count: u64) {

@@ -22,6 +22,8 @@ use std::time::{Duration, Instant};
 use workspace_actor::WorkspaceEvents;
 
 /// The content type of [`Telemetry::encode`]'s text.
+use protocol::tools::plans::RebaseKind;
+
 pub const METRICS_CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
 
 /// The process's counters and instruments, shared by every session.
@@ -57,6 +59,12 @@ impl Telemetry {
     /// Sessions open now, on any transport.
     pub fn sessions_open(&self) -> usize {
         self.metrics.sessions_open()
+    }
+
+    /// A plan brought onto the solution as it is at its write: as computed (no `how`), kept, replayed or
+    /// merged; or refused, for `refused`.
+    pub fn plan_settled(&self, how: Option<RebaseKind>, refused: Option<&'static str>) {
+        self.metrics.plan_settled(how, refused);
     }
 
     /// Solutions unloaded, and why.

@@ -80,7 +80,7 @@ pub async fn apply_code_action(call: &Call, input: ApplyCodeActionInput) -> Resu
     }));
     let id = input.id.clone();
     let mode = WriteMode::new(input.preview, input.verify, input.wait_seconds)?;
-    plan_then_write(call, resolved, mode, began, request, |reply, solution| {
+    plan_then_write(call, resolved, mode, began, request, move |reply, solution| {
         action_plan(&id, &action, fix_all, reply, solution)
     })
     .await

@@ -51,8 +51,9 @@ pub async fn rename_file(call: &Call, input: RenameFileInput) -> Result<WriteOut
     call.progress.step(format!("Computing the rename of the file to {}", input.new_name)).await;
     let request = ask::plan_rename_file(RenameFileRequest { file: file.to_string(), new_name: input.new_name.clone() });
     let mode = WriteMode::new(input.preview, input.verify, input.wait_seconds)?;
-    plan_then_write(call, resolved, mode, began, request, |reply, solution| {
-        Ok(file_plan(*reply.body, file.to_string(), &input.new_name, solution))
+    let (file, new_name) = (file.to_string(), input.new_name);
+    plan_then_write(call, resolved, mode, began, request, move |reply, solution| {
+        Ok(file_plan(*reply.body, file.clone(), &new_name, solution))
     })
     .await
 }

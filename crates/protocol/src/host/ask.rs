@@ -78,6 +78,7 @@ asks! {
     read_source: ReadSource(ReadSourceRequest) => Source(SourceDocument);
     generated_documents: GeneratedDocuments(ProjectRequest) => GeneratedDocuments(GeneratedDocumentList);
     symbol_sources: SymbolSources(SymbolSourcesRequest) => SymbolSources(SymbolSourceList);
+    check_edits: CheckEdits(CheckEditsRequest) => EditsChecked(u32);
     ping: Ping(PingRequest) => Pong;
 }
 

@@ -13,7 +13,7 @@ use crate::ErrorCode;
 use bincode::{Decode, Encode};
 
 /// Bumped on any change to the types in this module.
-pub const PROTOCOL_VERSION: u32 = 17;
+pub const PROTOCOL_VERSION: u32 = 18;
 
 /// Correlates a response with its request; unique per connection, chosen by the broker.
 #[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -156,6 +156,16 @@ pub enum RequestBody {
     GeneratedDocuments(ProjectRequest),
     /// The declarations of symbols named by their fully qualified names; each name answered by itself.
     SymbolSources(SymbolSourcesRequest),
+    /// Check that new texts for documents of the current snapshot add no compiler error (a plan kept or merged
+    /// onto a newer snapshot than it was computed on): COMPILATION_ERROR naming the errors, STALE_PLAN when a
+    /// document's text is not the edit's base.
+    CheckEdits(CheckEditsRequest),
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct CheckEditsRequest {
+    /// Modify edits only, one per path, each with the sha256 of the text the snapshot must hold.
+    pub edits: Vec<FileEdit>,
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -274,6 +284,8 @@ pub enum ResponseBody {
     Source(SourceDocument),
     GeneratedDocuments(GeneratedDocumentList),
     SymbolSources(SymbolSourceList),
+    /// The edits add no compiler error; the number of documents they change.
+    EditsChecked(u32),
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]

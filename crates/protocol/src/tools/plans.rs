@@ -68,8 +68,58 @@ pub struct Applied<O> {
     /// With `verify: "tests"`: the tests the write reached, run after it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verification: Option<Verification>,
+    /// Present when the solution changed between computing the plan and writing it: how the plan was brought
+    /// onto the solution as it is, and what differs from what was previewed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rebased: Option<Rebased>,
     #[serde(flatten)]
     pub outline: O,
+}
+
+/// A plan written on a newer snapshot of the solution than the one it was computed on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Rebased {
+    /// `kept`: nothing that changed could touch what the plan depends on; written as computed, after the
+    /// compile check of the solution as it is. `replayed`: computed again on the solution as it is (the same
+    /// symbol, the same arguments) and checked as the original was. `merged`: its text edits merged into files
+    /// that changed elsewhere (3-way), then the compile check.
+    pub how: RebaseKind,
+    /// What changed between the plan's snapshot and the one it was written on.
+    pub changed_since: Vec<SnapshotChange>,
+    /// What the written plan does that the previewed one did not, or no longer does, e.g. `also changes
+    /// src/Extra.cs (1 edit)`; empty when both change the same places.
+    pub differences: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum RebaseKind {
+    Kept,
+    Replayed,
+    Merged,
+}
+
+/// One change of the solution: a write of this service (its operation, tool and session) or files changed on
+/// disk by something else (an editor, `git checkout`); or, when the changes are not known one by one, why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SnapshotChange {
+    /// `write`, `disk` or `unknown`.
+    pub source: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operation_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+    pub files: Vec<String>,
+    /// When the service took it (RFC 3339).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
+    /// For `unknown`: why the changes are not known one by one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 /// How a write proves itself before it is kept.
@@ -178,6 +228,11 @@ tool_input! {
         #[serde(default)]
         #[schemars(range(max = 300))]
         pub wait_seconds: Option<u32>,
+        /// Write exactly the previewed texts. By default a plan whose solution changed since its preview is
+        /// replayed on the solution as it is (the answer's `rebased` says what differs); with true, a replay
+        /// that would write other texts is refused (STALE_PLAN with the replayed plan's id and diffs).
+        #[serde(default)]
+        pub exact: Option<bool>,
     }
 }
 

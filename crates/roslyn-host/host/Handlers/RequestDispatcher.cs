@@ -216,6 +216,8 @@ public sealed class RequestDispatcher(
                 new ResponseBody.GeneratedDocuments(await Sources.GeneratedDocuments.ListAsync(solution, request, cancellationToken)),
             RequestBody.SymbolSources { Value: var request } =>
                 new ResponseBody.SymbolSources(await Sources.SymbolSourcesHandler.HandleAsync(solution, request, cancellationToken)),
+            RequestBody.CheckEdits { Value: var request } =>
+                new ResponseBody.EditsChecked(await Plans.CheckEditsHandler.HandleAsync(solution, request, cancellationToken)),
             _ => throw new InvalidOperationException($"Unhandled request {body.GetType().Name}"),
         };
     }

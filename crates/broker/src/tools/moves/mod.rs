@@ -86,7 +86,7 @@ async fn run(
     }
     call.progress.step(format!("Computing the move of {}", job.request.symbol_name)).await;
     let request = ask::plan_move(job.request);
-    let to_plan = |reply: HostReply<Box<MovePlan>>, solution: &Path| to_plan(tool, reply.body, solution);
+    let to_plan = move |reply: HostReply<Box<MovePlan>>, solution: &Path| to_plan(tool, reply.body, solution);
     plan_then_write(call, resolved, mode, job.began, request, to_plan).await
 }
 

@@ -194,9 +194,9 @@ async fn origin(call: &Call, input: &Change<'_>) -> Result<(Resolved, ChangeOrig
         return Ok((resolved, ChangeOrigin::Symbol(position)));
     }
     if let Some(id) = input.plan_id {
-        let plan = call.services.plans.get(id)?;
+        let plan = &call.services.plans.get(id)?.plan;
         let resolved = call.resolve(Some(&plan.solution.display().to_string()))?;
-        let origin = plan_lines(&resolved, &plan).await?;
+        let origin = plan_lines(&resolved, plan).await?;
         return Ok((resolved, origin));
     }
     let resolved = call.resolve(solution_path)?;

@@ -1,8 +1,9 @@
-//! apply_plan: writes exactly the plan a preview kept, after checking every file still holds the text it
-//! was computed from. The same write as applying directly.
+//! apply_plan: writes the plan a preview kept. On the solution as the preview saw it, exactly the previewed
+//! texts; on a newer one, the plan kept, replayed or merged as [`super::settle`] decides (`exact: true`: only
+//! the previewed texts, else STALE_PLAN with the replayed plan). The same write as applying directly.
 
-use super::{Write, apply, gate};
-use crate::plans::Plan;
+use super::{Write, apply, gate, settle};
+use crate::plans::Proposal;
 use crate::tools::Call;
 use protocol::ToolError;
 use protocol::tools::plans::ApplyPlanInput;
@@ -11,16 +12,18 @@ use std::time::Instant;
 
 pub async fn apply_plan(call: &Call, input: ApplyPlanInput) -> Result<AppliedPlan, ToolError> {
     let began = Instant::now();
-    let plan = Plan::clone(&*call.services.plans.get(&input.plan_id)?);
-    let solution = plan.solution.display().to_string();
+    let proposal = Proposal::clone(&*call.services.plans.get(&input.plan_id)?);
+    let solution = proposal.plan.solution.display().to_string();
     // The applying session's roots, not the previewing one's: a plan id passed around grants nothing.
     let resolved = call.resolve(Some(&solution))?;
-    gate(&resolved.target.roots, &plan)?;
+    gate(&resolved.target.roots, &proposal.plan)?;
     let workspace = call.load(&resolved.workspace).await?;
     let guard = call.begin_write(&workspace, input.wait_seconds).await?;
     let deadline = tokio::time::Instant::now() + workspace.write_timeout();
+    let exact = input.exact.unwrap_or(false);
+    let settled = settle::settle(call, &resolved, &workspace, proposal, exact, deadline).await?;
     let verify = input.verify.unwrap_or_default();
-    let write = Write { resolved: &resolved, workspace, guard, plan, deadline, began, verify };
+    let write = Write { resolved: &resolved, workspace, guard, settled, deadline, began, verify };
     let applied = apply(call, write, input.plan_id.clone(), true).await?;
     call.services.plans.applied(&input.plan_id, &applied.operation_id);
     Ok(applied)

@@ -1,19 +1,23 @@
 //! The one write path of every writing tool. The host computes a [`Plan`] on an immutable snapshot (and
-//! refuses one that would not compile); a preview keeps it under a `planId` and shows it; applying writes it
-//! atomically under the workspace's write lock, the write gating each path again as it touches it, and
-//! records it as an operation that `undo` can reverse. `apply_plan` and `undo`/`redo` live beside it.
+//! refuses one that would not compile), outside the write lock; a preview keeps it under a `planId` and shows
+//! it; applying takes the lock, brings the plan onto the solution as it is then (`settle`: as computed, kept
+//! after a compile check, replayed or merged), writes it atomically, the write gating each path again as it
+//! touches it, and records it as an operation that `undo` can reverse. `apply_plan` and `undo`/`redo` live
+//! beside it.
 
+mod anchor;
 pub mod apply_plan;
 pub(crate) mod diff;
 pub mod history;
 pub mod render;
+mod settle;
 mod verify;
 
 use super::{Call, Resolved};
-use crate::plans::{self, Kept, Plan};
+use crate::plans::{self, Intent, Kept, Plan, Proposal, Replan};
 use paths::Roots;
-use protocol::host::EditPlan;
 use protocol::host::ask::Ask;
+use protocol::host::{EditPlan, FileEdit};
 use protocol::tools::plans::{Applied, PlanPreview, Verify, WriteOutput};
 use protocol::tools::refactor::Outline;
 use protocol::{ErrorCode, ToolError};
@@ -23,6 +27,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 use workspace_actor::checksum::without_bom;
 use workspace_actor::history::OperationMeta;
+use workspace_actor::snapshots::Snapshot;
 use workspace_actor::{Recording, Workspace, WriteGuard};
 
 /// How a tool's write goes: shown (`preview`) or applied, and what it must prove before it is kept.
@@ -47,58 +52,110 @@ impl WriteMode {
     }
 }
 
-/// Computes a plan with `request` on the resolved solution (`to_plan` reads the host's answer), then previews it
-/// or applies it. A write holds the lock from before computing until the host has the new files (and, with
-/// `verify: "tests"`, until its tests have given their verdict); a preview holds none.
-pub async fn plan_then_write<R>(
+/// Computes a plan with `request` on the resolved solution (`to_plan` reads the host's answer), outside the
+/// write lock, then previews it or applies it. A write then holds the lock while the plan is brought onto the
+/// solution as it is, written and given to the host (and, with `verify: "tests"`, until its tests have given
+/// their verdict); a preview holds none.
+pub async fn plan_then_write<R: 'static>(
     call: &Call,
     resolved: Resolved,
     mode: WriteMode,
     began: Instant,
     request: Ask<R>,
-    to_plan: impl FnOnce(HostReply<R>, &Path) -> Result<Plan, ToolError>,
+    to_plan: impl Fn(HostReply<R>, &Path) -> Result<Plan, ToolError> + Send + Sync + 'static,
 ) -> Result<WriteOutput<Outline>, ToolError> {
     // Loading has its own limit; the write's starts with a loaded solution.
     let workspace = call.load(&resolved.workspace).await?;
-    let guard = if mode.preview { None } else { Some(call.begin_write(&workspace, mode.wait_seconds).await?) };
-    let limit = workspace.write_timeout();
-    let deadline = tokio::time::Instant::now() + limit;
-    let asked = call.ask_within(&workspace, request, Some(limit));
-    let reply = tokio::time::timeout_at(deadline, asked).await.map_err(|_| computing_timeout(limit))??;
-    let plan = to_plan(reply, &resolved.target.solution)?;
-    gate(&resolved.target.roots, &plan)?;
-    match guard {
-        None => self::preview(call, plan, began).await.map(WriteOutput::Preview),
-        Some(guard) => {
-            let write = Write { resolved: &resolved, workspace, guard, plan, deadline, began, verify: mode.verify };
-            apply(call, write, plans::new_id(), false).await.map(WriteOutput::Applied)
-        }
+    let Ask { body, answer } = request;
+    let replan: Replan =
+        Box::new(move |reply, solution| to_plan(reply.answer(answer).map_err(|o| unexpected(&o))?, solution));
+    let intent = Arc::new(Intent { body, replan });
+    // A writer that will not wait is refused before anything is computed, or computes holding the lock.
+    let early = match (mode.preview, mode.wait_seconds) {
+        (false, Some(0)) => Some(call.begin_write(&workspace, Some(0)).await?),
+        _ => None,
+    };
+    let deadline = tokio::time::Instant::now() + workspace.write_timeout();
+    let proposal = compute(call, &resolved, &workspace, intent, deadline).await?;
+    if mode.preview {
+        return self::preview(call, proposal, began).await.map(WriteOutput::Preview);
     }
+    let guard = match early {
+        Some(guard) => guard,
+        None => call.begin_write(&workspace, mode.wait_seconds).await?,
+    };
+    let deadline = tokio::time::Instant::now() + workspace.write_timeout();
+    let settled = settle::settle(call, &resolved, &workspace, proposal, false, deadline).await?;
+    let write = Write { resolved: &resolved, workspace, guard, settled, deadline, began, verify: mode.verify };
+    apply(call, write, plans::new_id(), false).await.map(WriteOutput::Applied)
+}
+
+/// Asks the host for the plan of `intent` on the snapshot it holds now, within `deadline`, gates every path it
+/// touches, and reads the texts it changes.
+async fn compute(
+    call: &Call,
+    resolved: &Resolved,
+    workspace: &Arc<Workspace>,
+    intent: Arc<Intent>,
+    deadline: tokio::time::Instant,
+) -> Result<Proposal, ToolError> {
+    let limit = deadline.saturating_duration_since(tokio::time::Instant::now());
+    let asked = call.ask_within(workspace, Ask { body: intent.body.clone(), answer: Ok }, Some(limit));
+    let reply = tokio::time::timeout_at(deadline, asked).await.map_err(|_| computing_timeout(limit))??;
+    let basis = Snapshot { host_pid: reply.host_pid, version: reply.workspace_version };
+    let plan = (intent.replan)(reply, &resolved.target.solution)?;
+    gate(&resolved.target.roots, &plan)?;
+    let bases = bases(&plan.edits).await?;
+    Ok(Proposal { plan, basis, bases, intent })
+}
+
+/// The text of each edit's file now, when it is the one the edit was computed from (none for a file created,
+/// or one that moved on since: a later step replays the plan then).
+async fn bases(edits: &[FileEdit]) -> Result<Vec<Option<String>>, ToolError> {
+    let writes = render::writes(edits);
+    offload(move || {
+        Ok(writes
+            .iter()
+            .map(|write| {
+                let original = workspace_actor::check(write).ok().flatten();
+                original.map(|o| String::from_utf8_lossy(without_bom(&o.bytes)).into_owned())
+            })
+            .collect())
+    })
+    .await
+}
+
+/// File and CPU work off the async threads.
+async fn offload<T: Send + 'static>(f: impl FnOnce() -> Result<T, ToolError> + Send + 'static) -> Result<T, ToolError> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| ToolError::new(ErrorCode::ROSLYN_ERROR, format!("a background step failed: {e}")))?
+}
+
+/// A host answer of another kind than its request's.
+fn unexpected(other: &protocol::host::ResponseBody) -> ToolError {
+    ToolError::new(ErrorCode::ROSLYN_ERROR, format!("the Roslyn host answered with an unexpected {other:?}"))
 }
 
 /// Keeps the plan and shows it: a diff per file against the file as it is, which must still be the text the
-/// plan was computed from. Reading the files and rendering the diffs run off the async threads, within the
-/// diffs' budget.
-async fn preview(call: &Call, plan: Plan, began: Instant) -> Result<PlanPreview<Outline>, ToolError> {
-    let (plan, pending_changes) = tokio::task::spawn_blocking(move || {
-        let current = render::writes(&plan.edits)
-            .iter()
-            .map(|write| {
-                let original = workspace_actor::check(write)?;
-                Ok(original.map(|o| String::from_utf8_lossy(without_bom(&o.bytes)).into_owned()))
-            })
-            .collect::<Result<Vec<_>, ToolError>>()?;
-        let root = plan.solution.parent().unwrap_or(Path::new("/")).to_path_buf();
-        let pending_changes = render::pending_changes(&plan.edits, &current, &root);
-        Ok::<_, ToolError>((plan, pending_changes))
+/// plan was computed from. Rendering the diffs runs off the async threads, within the diffs' budget.
+async fn preview(call: &Call, proposal: Proposal, began: Instant) -> Result<PlanPreview<Outline>, ToolError> {
+    let (proposal, pending_changes) = offload(move || {
+        // Checked again: a file that moved on since the host computed the plan is refused, as before.
+        for write in render::writes(&proposal.plan.edits) {
+            workspace_actor::check(&write)?;
+        }
+        let root = proposal.plan.solution.parent().unwrap_or(Path::new("/")).to_path_buf();
+        let pending_changes = render::pending_changes(&proposal.plan.edits, &proposal.bases, &root);
+        Ok((proposal, pending_changes))
     })
-    .await
-    .map_err(|e| ToolError::new(ErrorCode::ROSLYN_ERROR, format!("rendering the preview failed: {e}")))??;
+    .await?;
+    let plan = &proposal.plan;
     let (tool, summary, outline) = (plan.tool.to_owned(), plan.summary.clone(), plan.outline.clone());
     let mut warnings = plan.warnings.clone();
     warnings.extend(render::cut_warnings(&pending_changes));
     let solution = plan.solution.display().to_string();
-    let (plan_id, expires_at, not_kept) = match call.services.plans.keep(call.plan_holder(), plan) {
+    let (plan_id, expires_at, not_kept) = match call.services.plans.keep(call.plan_holder(), proposal) {
         Kept::Yes { id, expires_at } => (Some(id), Some(rfc3339(expires_at)), None),
         Kept::No(why) => {
             warnings.push(why.clone());
@@ -126,7 +183,7 @@ struct Write<'a> {
     resolved: &'a Resolved,
     workspace: Arc<Workspace>,
     guard: WriteGuard,
-    plan: Plan,
+    settled: settle::Settled,
     deadline: tokio::time::Instant,
     began: Instant,
     verify: Verify,
@@ -137,10 +194,12 @@ struct Write<'a> {
 /// away meanwhile; cancelling the request rolls it back. With `verify: "tests"` its tests then run, the lock
 /// still held, and it is kept or undone by their verdict. `kept`: the plan is in the store under `plan_id`.
 async fn apply(call: &Call, write: Write<'_>, plan_id: String, kept: bool) -> Result<Applied<Outline>, ToolError> {
-    let Write { resolved, workspace, guard, plan, deadline, began, verify } = write;
+    let Write { resolved, workspace, guard, settled, deadline, began, verify } = write;
+    let settle::Settled { proposal, rebased } = settled;
+    let plan = &proposal.plan;
     // Chosen before the write: the tests reaching what it changes, in the files as they are.
     let checks = match verify {
-        Verify::Tests => Some(verify::Checks::select(call, resolved, &plan).await?),
+        Verify::Tests => Some(verify::Checks::select(call, resolved, plan).await?),
         Verify::Compile => None,
     };
     // The write checks every file under the lock, naming all that moved on since the plan (STALE_PLAN).
@@ -149,7 +208,7 @@ async fn apply(call: &Call, write: Write<'_>, plan_id: String, kept: bool) -> Re
     tracing::info!(operation_id, plan_id, tool = plan.tool, files = plan.edits.len(), "applying plan");
     call.progress.step(format!("Writing {} files", plan.edits.len())).await;
     let verifying = checks.is_some().then(|| resolved.target.roots.clone());
-    let meta = OperationMeta { tool: plan.tool.to_owned(), summary: history_line(&plan), verifying };
+    let meta = OperationMeta { tool: plan.tool.to_owned(), summary: history_line(plan), verifying };
     let (cancel, operation, roots, writer) =
         (call.cancel.clone(), operation_id.clone(), resolved.target.roots.clone(), workspace.clone());
     let write = tokio::spawn(async move {
@@ -166,7 +225,7 @@ async fn apply(call: &Call, write: Write<'_>, plan_id: String, kept: bool) -> Re
                 workspace: &workspace,
                 guard: &guard,
                 operation_id: &operation_id,
-                plan: &plan,
+                proposal: &proposal,
                 kept_as: kept.then_some(plan_id.as_str()),
             };
             Some(verify::verdict(call, resolved, checks, written).await?)
@@ -181,12 +240,13 @@ async fn apply(call: &Call, write: Write<'_>, plan_id: String, kept: bool) -> Re
         plan_id,
         changes: render::changes(&plan.edits),
         checksums: render::checksums(&outcomes),
-        summary: plan.summary,
-        warnings: plan.warnings,
+        summary: plan.summary.clone(),
+        warnings: plan.warnings.clone(),
         execution_time_ms: elapsed_ms(began),
         resolved_from_solution: plan.solution.display().to_string(),
         verification,
-        outline: plan.outline,
+        rebased,
+        outline: plan.outline.clone(),
     })
 }
 

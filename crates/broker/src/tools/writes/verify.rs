@@ -4,7 +4,7 @@
 //! there too was failing already and does not block the write, which is then redone. A test that passed
 //! before and fails after keeps the write undone (TESTS_FAILED), its plan kept for inspection.
 
-use crate::plans::{Kept, Plan};
+use crate::plans::{Kept, Plan, Proposal};
 use crate::tools::Call;
 use crate::tools::Resolved;
 use crate::tools::convert::RootGate;
@@ -44,7 +44,7 @@ pub struct Written<'a> {
     pub workspace: &'a Arc<Workspace>,
     pub guard: &'a WriteGuard,
     pub operation_id: &'a str,
-    pub plan: &'a Plan,
+    pub proposal: &'a Proposal,
     /// The plan's id when it is already kept (apply_plan), else a refusal keeps it anew.
     pub kept_as: Option<&'a str>,
 }
@@ -218,7 +218,7 @@ fn tests_failed(call: &Call, written: &Written<'_>, new: &[&TestResultItem], ver
         .collect();
     let plan_id = match written.kept_as {
         Some(id) => Some(id.to_owned()),
-        None => match call.services.plans.keep(call.plan_holder(), written.plan.clone()) {
+        None => match call.services.plans.keep(call.plan_holder(), written.proposal.clone()) {
             Kept::Yes { id, .. } => Some(id),
             Kept::No(_) => None,
         },

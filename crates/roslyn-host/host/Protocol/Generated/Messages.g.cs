@@ -11,7 +11,7 @@ namespace RoslynMcp.Host.Protocol;
 public static class ProtocolVersion
 {
     /// <summary>The Rust side's <c>PROTOCOL_VERSION</c>; both sides refuse any other.</summary>
-    public const uint Current = 17;
+    public const uint Current = 18;
 }
 
 /// <summary>Correlates a response with its request; unique per connection, chosen by the broker.</summary>
@@ -332,6 +332,13 @@ public abstract partial record RequestBody : IBincode<RequestBody>
     /// <summary>The declarations of symbols named by their fully qualified names; each name answered by itself.</summary>
     public sealed record SymbolSources(SymbolSourcesRequest Value) : RequestBody;
 
+    /// <summary>
+    /// Check that new texts for documents of the current snapshot add no compiler error (a plan kept or merged
+    /// onto a newer snapshot than it was computed on): COMPILATION_ERROR naming the errors, STALE_PLAN when a
+    /// document's text is not the edit's base.
+    /// </summary>
+    public sealed record CheckEdits(CheckEditsRequest Value) : RequestBody;
+
     public void Encode(BincodeWriter writer)
     {
         switch (this)
@@ -476,6 +483,10 @@ public abstract partial record RequestBody : IBincode<RequestBody>
                 writer.WriteVariant(34);
                 m.Value.Encode(writer);
                 break;
+            case CheckEdits m:
+                writer.WriteVariant(35);
+                m.Value.Encode(writer);
+                break;
             default:
                 throw new UnreachableException();
         }
@@ -518,8 +529,22 @@ public abstract partial record RequestBody : IBincode<RequestBody>
         32 => new ReadSource(ReadSourceRequest.Decode(reader)),
         33 => new GeneratedDocuments(ProjectRequest.Decode(reader)),
         34 => new SymbolSources(SymbolSourcesRequest.Decode(reader)),
+        35 => new CheckEdits(CheckEditsRequest.Decode(reader)),
         var index => throw BincodeReader.UnknownVariant(nameof(RequestBody), index),
     };
+}
+
+/// <param name="Edits">Modify edits only, one per path, each with the sha256 of the text the snapshot must hold.</param>
+public sealed partial record CheckEditsRequest(
+    ValueList<FileEdit> Edits) : IBincode<CheckEditsRequest>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteSeq(Edits, static (w0, v0) => v0.Encode(w0));
+    }
+
+    public static CheckEditsRequest Decode(BincodeReader reader) => new(
+        reader.ReadSeq(static r0 => FileEdit.Decode(r0)));
 }
 
 public sealed partial record LoadRequest(
@@ -790,6 +815,9 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
 
     public sealed record SymbolSources(SymbolSourceList Value) : ResponseBody;
 
+    /// <summary>The edits add no compiler error; the number of documents they change.</summary>
+    public sealed record EditsChecked(uint Value) : ResponseBody;
+
     public void Encode(BincodeWriter writer)
     {
         switch (this)
@@ -933,6 +961,10 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
                 writer.WriteVariant(34);
                 m.Value.Encode(writer);
                 break;
+            case EditsChecked m:
+                writer.WriteVariant(35);
+                writer.WriteU32(m.Value);
+                break;
             default:
                 throw new UnreachableException();
         }
@@ -975,6 +1007,7 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
         32 => new Source(SourceDocument.Decode(reader)),
         33 => new GeneratedDocuments(GeneratedDocumentList.Decode(reader)),
         34 => new SymbolSources(SymbolSourceList.Decode(reader)),
+        35 => new EditsChecked(reader.ReadU32()),
         var index => throw BincodeReader.UnknownVariant(nameof(ResponseBody), index),
     };
 }

@@ -1,0 +1,462 @@
+//! A plan brought onto the solution as it is when it is written, under the write lock. The plan was computed on
+//! a snapshot; since then other sessions' writes, or edits on disk, may have made newer ones:
+//!
+//! - nothing changed: the plan is written as computed (`as_seen`);
+//! - what changed cannot touch what the plan depends on (none of its files, and no changed file spells a name
+//!   it renames or removes; or, for a change confined to its files, none of them): it is written as computed
+//!   once the host finds that it adds no compiler error to the solution as it is (`kept`);
+//! - else its intent is replayed: the same request, pointing at the same place in the file as it is now,
+//!   computed and checked by the host on the current snapshot (`replayed`), or, for a code action whose
+//!   snapshot is gone, its text edits merged into the files as they are (3-way) and checked (`merged`);
+//! - a replay that cannot be made (the place changed, the tool now acts on another symbol, the result would
+//!   not compile, the edits conflict) is refused with its reason and what changed since: nothing is written.
+//!
+//! With `exact`, only the previewed texts may be written: a replay that differs is refused (STALE_PLAN) and
+//! kept as a new plan, whose id and diffs the refusal carries.
+
+use super::{Resolved, anchor, bases, gate, offload, render, rfc3339};
+use crate::plans::{Kept, Plan, Proposal};
+use crate::tools::Call;
+use protocol::host::ask::{self, Ask};
+use protocol::host::{CheckEditsRequest, EditKind, FileEdit};
+use protocol::tools::plans::{RebaseKind, Rebased, SnapshotChange};
+use protocol::tools::refactor::Outline;
+use protocol::{ErrorCode, ToolError};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use workspace_actor::Workspace;
+use workspace_actor::checksum::{sha256_hex, without_bom};
+use workspace_actor::merge::{changed_places, merge3};
+use workspace_actor::snapshots::{Since, Snapshot, Source};
+
+/// The plan to write, and how it came onto the solution as it is (none: as computed, nothing changed).
+pub struct Settled {
+    pub proposal: Proposal,
+    pub rebased: Option<Rebased>,
+}
+
+/// What a plan's correctness depends on beyond its own files.
+enum Depends {
+    /// Every place that spells one of these names.
+    Names(Vec<String>),
+    /// Only its own files (a format, a code action's edits).
+    OwnFiles,
+    /// Anything in the solution: it is replayed whenever the solution changed.
+    Everything,
+}
+
+pub async fn settle(
+    call: &Call,
+    resolved: &Resolved,
+    workspace: &Arc<Workspace>,
+    proposal: Proposal,
+    exact: bool,
+    deadline: tokio::time::Instant,
+) -> Result<Settled, ToolError> {
+    let settling = Settling { call, resolved, workspace, deadline, exact };
+    let outcome = settling.settle(proposal).await;
+    let telemetry = &call.services.telemetry;
+    match &outcome {
+        Ok(settled) => telemetry.plan_settled(settled.rebased.as_ref().map(|r| r.how), None),
+        Err(error) => telemetry.plan_settled(None, Some(refusal_reason(error))),
+    }
+    outcome
+}
+
+struct Settling<'a> {
+    call: &'a Call,
+    resolved: &'a Resolved,
+    workspace: &'a Arc<Workspace>,
+    deadline: tokio::time::Instant,
+    exact: bool,
+}
+
+impl Settling<'_> {
+    async fn settle(&self, proposal: Proposal) -> Result<Settled, ToolError> {
+        // The watcher may not have told the host yet of an edit to the plan's own files: they are read now.
+        let moved = moved_files(&proposal.plan.edits).await?;
+        if !moved.is_empty() {
+            self.workspace.sync_files(moved.clone(), &self.call.cancel).await?;
+        }
+        let root = self.root();
+        let (changes, seen) = match self.workspace.changes_since(proposal.basis) {
+            Since::Same if moved.is_empty() => return Ok(Settled { proposal, rebased: None }),
+            Since::Same => (None, vec![unknown("the plan's files changed on disk", &moved, root)]),
+            Since::Unknown(why) => (None, vec![unknown(&why, &[], root)]),
+            Since::Changes(changes) => {
+                let seen = changes.iter().map(|c| seen(c, root)).collect();
+                (Some(changes), seen)
+            }
+        };
+        if let Some(changes) = changes
+            && moved.is_empty()
+            && cheap(&proposal, &changes).await?
+        {
+            match self.check(&proposal.plan.edits).await {
+                Ok(()) => return Ok(rebased(proposal, RebaseKind::Kept, seen, Vec::new())),
+                // Compiled alone it adds an error: computed again, it may not.
+                Err(error) if error.code == ErrorCode::COMPILATION_ERROR => {}
+                Err(error) => return Err(refused(error, "the compile check failed", &seen)),
+            }
+        }
+        self.replay(proposal, seen).await
+    }
+
+    /// The intent computed again on the current snapshot, pointing at the same place.
+    async fn replay(&self, proposal: Proposal, seen: Vec<SnapshotChange>) -> Result<Settled, ToolError> {
+        let mut body = proposal.intent.body.clone();
+        if let Some((file, line)) = anchor::of(&mut body) {
+            let before =
+                proposal.plan.edits.iter().position(|e| e.path == file).and_then(|i| proposal.bases[i].clone());
+            let path = PathBuf::from(file);
+            let now = offload(move || Ok(read_text(&path))).await?;
+            if let (Some(before), Some(now)) = (before, now) {
+                let Some(moved) = anchor::moved(&before, &now, *line) else {
+                    let reason = format!("the line the tool was pointed at ({file}:{line}) changed since");
+                    let error = ToolError::new(ErrorCode::STALE_PLAN, "the place it acts on is not where it was");
+                    return Err(refused(error, &reason, &seen));
+                };
+                *line = moved;
+            }
+        }
+        let limit = self.deadline.saturating_duration_since(tokio::time::Instant::now());
+        let asked = self.call.ask_within(self.workspace, Ask { body, answer: Ok }, Some(limit));
+        let reply = match tokio::time::timeout_at(self.deadline, asked).await {
+            Err(_) => return Err(super::computing_timeout(limit)),
+            Ok(Err(error)) if error.code == ErrorCode::CODE_ACTION_STALE => return self.merge(proposal, seen).await,
+            Ok(Err(error)) => return Err(refused(error, "computing it on the solution as it is failed", &seen)),
+            Ok(Ok(reply)) => reply,
+        };
+        let basis = Snapshot { host_pid: reply.host_pid, version: reply.workspace_version };
+        let plan = (proposal.intent.replan)(reply, &self.resolved.target.solution)
+            .map_err(|error| refused(error, "computing it on the solution as it is failed", &seen))?;
+        if let (Some(was), Some(is)) = (subject(&proposal.plan.outline), subject(&plan.outline))
+            && was != is
+        {
+            let reason = format!("it now acts on {is}, not on {was}");
+            return Err(refused(
+                ToolError::new(ErrorCode::STALE_PLAN, "the symbol it acts on changed"),
+                &reason,
+                &seen,
+            ));
+        }
+        gate(&self.resolved.target.roots, &plan)?;
+        let bases = bases(&plan.edits).await?;
+        let replayed = Proposal { plan, basis, bases, intent: proposal.intent.clone() };
+        self.rebase(proposal, replayed, RebaseKind::Replayed, seen).await
+    }
+
+    /// A plan that cannot be computed again (its code action's snapshot is gone): each file's edits merged into
+    /// the file as it is, where the two changed different places, then checked to compile.
+    async fn merge(&self, proposal: Proposal, seen: Vec<SnapshotChange>) -> Result<Settled, ToolError> {
+        let (edits, bases) = (proposal.plan.edits.clone(), proposal.bases.clone());
+        let merged = offload(move || {
+            let mut merged = Vec::with_capacity(edits.len());
+            let mut now_texts = Vec::with_capacity(edits.len());
+            for (edit, base) in edits.into_iter().zip(bases) {
+                let now = read_text(Path::new(&edit.path));
+                let (EditKind::Modify, Some(base), Some(now)) = (edit.kind, base, now.clone()) else {
+                    return Err(ToolError::new(
+                        ErrorCode::STALE_PLAN,
+                        format!("{} was created, deleted or is unreadable on one side", edit.path),
+                    ));
+                };
+                let text = merge3(&base, &edit.new_text, &now).map_err(|conflict| {
+                    ToolError::new(ErrorCode::STALE_PLAN, format!("{} was changed at the same places", edit.path))
+                        .detail("file", edit.path.clone())
+                        .detail("lines", conflict.lines)
+                })?;
+                merged.push(FileEdit { base_sha256: sha256_hex(now.as_bytes()), new_text: text, ..edit });
+                now_texts.push(Some(now));
+            }
+            Ok((merged, now_texts))
+        })
+        .await
+        .map_err(|error| refused(error, "its edits conflict with the changes since", &seen))?;
+        let (edits, bases) = merged;
+        self.check(&edits).await.map_err(|error| refused(error, "the merged files would not compile", &seen))?;
+        let basis = self.workspace.snapshot().unwrap_or(proposal.basis);
+        let plan = Plan { edits, ..proposal.plan.clone() };
+        let merged = Proposal { plan, basis, bases, intent: proposal.intent.clone() };
+        self.rebase(proposal, merged, RebaseKind::Merged, seen).await
+    }
+
+    /// The replayed or merged plan, or with `exact` and other texts than the previewed ones, its refusal (the
+    /// new plan kept for the caller to look at and apply).
+    async fn rebase(
+        &self,
+        previewed: Proposal,
+        new: Proposal,
+        how: RebaseKind,
+        seen: Vec<SnapshotChange>,
+    ) -> Result<Settled, ToolError> {
+        let root = self.root().to_path_buf();
+        let (was, is) = (previewed.clone(), new.clone());
+        let differences = offload(move || Ok(differences(&was, &is, &root))).await?;
+        if !self.exact || same_texts(&previewed.plan.edits, &new.plan.edits) {
+            return Ok(rebased(new, how, seen, differences));
+        }
+        let root = self.root().to_path_buf();
+        let shown = new.clone();
+        let pending = offload(move || Ok(render::pending_changes(&shown.plan.edits, &shown.bases, &root))).await?;
+        let kept = self.call.services.plans.keep(self.call.plan_holder(), new);
+        let mut error = ToolError::new(
+            ErrorCode::STALE_PLAN,
+            format!(
+                "The solution changed since the preview and the plan, {}, would now write other texts than the \
+                 previewed ones; nothing was written",
+                kind_name(how)
+            ),
+        )
+        .detail("differences", differences)
+        .detail("changedSince", serde_json::to_value(&seen).unwrap_or_default())
+        .detail("pendingChanges", serde_json::to_value(&pending).unwrap_or_default())
+        .suggest("Look at the new plan's pendingChanges, then apply_plan its replayedPlanId");
+        error = match kept {
+            Kept::Yes { id, expires_at } => error.detail("replayedPlanId", id).detail("expiresAt", rfc3339(expires_at)),
+            Kept::No(why) => error.detail("notKept", why),
+        };
+        Err(error)
+    }
+
+    /// The host's compile check of `edits` on its current snapshot.
+    async fn check(&self, edits: &[FileEdit]) -> Result<(), ToolError> {
+        let edits = edits.iter().filter(|e| e.kind == EditKind::Modify).cloned().collect();
+        let limit = self.deadline.saturating_duration_since(tokio::time::Instant::now());
+        let asked = self.call.ask_within(self.workspace, ask::check_edits(CheckEditsRequest { edits }), Some(limit));
+        tokio::time::timeout_at(self.deadline, asked).await.map_err(|_| super::computing_timeout(limit))?.map(drop)
+    }
+
+    fn root(&self) -> &Path {
+        self.resolved.target.solution.parent().unwrap_or(Path::new("/"))
+    }
+}
+
+/// The paths of `edits` whose file no longer holds the text the edit was computed from.
+async fn moved_files(edits: &[FileEdit]) -> Result<Vec<PathBuf>, ToolError> {
+    let writes = render::writes(edits);
+    offload(move || Ok(writes.into_iter().filter(|w| workspace_actor::check(w).is_err()).map(|w| w.path).collect()))
+        .await
+}
+
+/// Whether nothing in `changes` can touch what the plan depends on: then only its compile check is redone.
+async fn cheap(proposal: &Proposal, changes: &[workspace_actor::snapshots::SnapshotChange]) -> Result<bool, ToolError> {
+    if proposal.plan.edits.iter().any(|e| e.kind != EditKind::Modify) {
+        return Ok(false);
+    }
+    let names = match depends(&proposal.plan.outline) {
+        Depends::Everything => return Ok(false),
+        Depends::OwnFiles => return Ok(true),
+        Depends::Names(names) => names,
+    };
+    let paths: Vec<PathBuf> = changes.iter().flat_map(|c| c.paths.iter().cloned()).collect();
+    offload(move || {
+        Ok(paths
+            .iter()
+            .all(|path| read_text(path).is_some_and(|text| !names.iter().any(|n| text.contains(n.as_str())))))
+    })
+    .await
+}
+
+fn depends(outline: &Outline) -> Depends {
+    match outline {
+        Outline::Rename(r) => Depends::Names(vec![r.symbol.name.clone(), r.symbol.new_name.clone()]),
+        Outline::ChangeSignature(c) => Depends::Names(vec![simple_name(&c.signature).to_owned()]),
+        Outline::SafeDelete(d) => Depends::Names(d.deleted.iter().map(|s| s.name.clone()).collect()),
+        Outline::Format(_) | Outline::OrganizeUsings(_) | Outline::RemoveUnused(_) | Outline::CodeAction(_) => {
+            Depends::OwnFiles
+        }
+        Outline::Move(_)
+        | Outline::FindReplace(_)
+        | Outline::RenameFile(_)
+        | Outline::SyncNamespaces(_)
+        | Outline::MoveFiles(_) => Depends::Everything,
+    }
+}
+
+/// `Shop.Pricing.Price(int, decimal)` → `Price`.
+fn simple_name(signature: &str) -> &str {
+    let head = signature.split('(').next().unwrap_or(signature);
+    head.rsplit('.').next().unwrap_or(head).split('<').next().unwrap_or(head)
+}
+
+/// What the tool acts on, to tell a replay on the same symbol from one on another.
+fn subject(outline: &Outline) -> Option<String> {
+    match outline {
+        Outline::Rename(r) => Some(r.symbol.fully_qualified_name.clone()),
+        Outline::ChangeSignature(c) => Some(c.signature.clone()),
+        Outline::SafeDelete(d) => {
+            Some(d.deleted.iter().map(|s| s.fully_qualified_name.as_str()).collect::<Vec<_>>().join(", "))
+        }
+        Outline::Move(m) => Some(m.symbol.previous_fully_qualified_name.clone()),
+        _ => None,
+    }
+}
+
+fn rebased(
+    proposal: Proposal,
+    how: RebaseKind,
+    changed_since: Vec<SnapshotChange>,
+    differences: Vec<String>,
+) -> Settled {
+    let (tool, differing) = (proposal.plan.tool, differences.len());
+    tracing::info!(tool, how = kind_name(how), differences = differing, "plan rebased");
+    Settled { proposal, rebased: Some(Rebased { how, changed_since, differences }) }
+}
+
+fn kind_name(how: RebaseKind) -> &'static str {
+    match how {
+        RebaseKind::Kept => "kept",
+        RebaseKind::Replayed => "replayed",
+        RebaseKind::Merged => "merged",
+    }
+}
+
+/// A replay's refusal: its error, with why and what changed since the plan; nothing was written.
+fn refused(error: ToolError, reason: &str, seen: &[SnapshotChange]) -> ToolError {
+    let message = format!(
+        "The solution changed since the plan was computed ({}) and the plan could not be brought onto it: {reason}: {}; \
+         nothing was written",
+        describe(seen),
+        error.message
+    );
+    ToolError { message, ..error }
+        .detail("replayRefused", reason)
+        .detail("changedSince", serde_json::to_value(seen).unwrap_or_default())
+        .suggest("Preview the change again on the solution as it is")
+}
+
+/// The metric label of a refusal.
+fn refusal_reason(error: &ToolError) -> &'static str {
+    let refused = error.details.as_ref().and_then(|d| d.get("replayRefused")).is_some();
+    match error.code {
+        ErrorCode::STALE_PLAN if error.details.as_ref().is_some_and(|d| d.contains_key("replayedPlanId")) => "exact",
+        ErrorCode::STALE_PLAN if refused => "conflict",
+        ErrorCode::COMPILATION_ERROR if refused => "compilation",
+        _ if refused => "replay_failed",
+        _ => "other",
+    }
+}
+
+/// `2 writes (rename_symbol of session …), 1 change on disk`.
+fn describe(seen: &[SnapshotChange]) -> String {
+    let writes: Vec<String> = seen
+        .iter()
+        .filter(|s| s.source == "write")
+        .map(|s| format!("{} by session {}", s.tool.as_deref().unwrap_or("?"), s.session_id.as_deref().unwrap_or("?")))
+        .collect();
+    let disk = seen.iter().filter(|s| s.source == "disk").count();
+    let mut parts = Vec::new();
+    if !writes.is_empty() {
+        parts.push(format!(
+            "{} write{} ({})",
+            writes.len(),
+            if writes.len() == 1 { "" } else { "s" },
+            writes.join(", ")
+        ));
+    }
+    if disk > 0 {
+        parts.push(format!("{disk} change{} on disk", if disk == 1 { "" } else { "s" }));
+    }
+    parts.extend(seen.iter().filter_map(|s| s.reason.clone()));
+    parts.join(", ")
+}
+
+fn seen(change: &workspace_actor::snapshots::SnapshotChange, root: &Path) -> SnapshotChange {
+    let files = change.paths.iter().map(|p| relative(root, p)).collect();
+    let at = Some(rfc3339(change.at));
+    match &change.source {
+        Source::Disk => SnapshotChange {
+            source: "disk".into(),
+            operation_id: None,
+            tool: None,
+            session_id: None,
+            files,
+            at,
+            reason: None,
+        },
+        Source::Write { operation, tool, session_id } => SnapshotChange {
+            source: "write".into(),
+            operation_id: Some(operation.clone()),
+            tool: Some(tool.clone()),
+            session_id: Some(session_id.clone()),
+            files,
+            at,
+            reason: None,
+        },
+    }
+}
+
+fn unknown(why: &str, files: &[PathBuf], root: &Path) -> SnapshotChange {
+    SnapshotChange {
+        source: "unknown".into(),
+        operation_id: None,
+        tool: None,
+        session_id: None,
+        files: files.iter().map(|p| relative(root, p)).collect(),
+        at: None,
+        reason: Some(why.to_owned()),
+    }
+}
+
+fn relative(root: &Path, path: &Path) -> String {
+    path.strip_prefix(root).unwrap_or(path).display().to_string()
+}
+
+/// The file's text now (byte order mark left out); none when absent or not UTF-8.
+fn read_text(path: &Path) -> Option<String> {
+    let bytes = workspace_actor::read_current(path).ok().flatten()?;
+    String::from_utf8(without_bom(&bytes).to_vec()).ok()
+}
+
+fn same_texts(a: &[FileEdit], b: &[FileEdit]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.path == y.path && x.kind == y.kind && x.new_text == y.new_text)
+}
+
+/// What the new plan changes that the previewed one did not, or no longer changes, file by file, counted in
+/// places (runs of changed words).
+fn differences(previewed: &Proposal, new: &Proposal, root: &Path) -> Vec<String> {
+    let places = |p: &Proposal| -> BTreeMap<String, Option<usize>> {
+        p.plan
+            .edits
+            .iter()
+            .zip(&p.bases)
+            .map(|(edit, base)| {
+                let count = match edit.kind {
+                    EditKind::Modify => base.as_deref().map(|b| changed_places(b, &edit.new_text)),
+                    EditKind::Create | EditKind::Delete => None,
+                };
+                (edit.path.clone(), count)
+            })
+            .collect()
+    };
+    let (was, is) = (places(previewed), places(new));
+    let name = |path: &str| relative(root, Path::new(path));
+    let edits = |n: usize| format!("{n} edit{}", if n == 1 { "" } else { "s" });
+    let mut lines = Vec::new();
+    for (path, count) in &is {
+        match (was.get(path), count) {
+            (None, Some(n)) => lines.push(format!("also changes {} ({})", name(path), edits(*n))),
+            (None, None) => lines.push(format!("also creates or deletes {}", name(path))),
+            (Some(Some(before)), Some(now)) if before != now => {
+                lines.push(format!("{}: {} instead of {}", name(path), edits(*now), edits(*before)))
+            }
+            _ => {}
+        }
+    }
+    lines.extend(was.keys().filter(|p| !is.contains_key(*p)).map(|p| format!("no longer changes {}", name(p))));
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_signature_names_its_member() {
+        assert_eq!(simple_name("Shop.Pricing.Price(int, decimal)"), "Price");
+        assert_eq!(simple_name("Shop.Box<T>.Put<U>(U)"), "Put");
+        assert_eq!(simple_name("Apply"), "Apply");
+    }
+}

@@ -12,6 +12,7 @@ use std::time::Duration;
 const CALCULATOR: &str = "src/Shop.Core/Services/PriceCalculator.cs";
 const CUSTOMER: &str = "src/Shop.Core/Models/Customer.cs";
 const EXTRA: &str = "src/Shop.App/Extra.cs";
+const PROGRAM: &str = "src/Shop.App/Program.cs";
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_previewed_rename_is_replayed_over_a_use_another_agent_added_and_undone_byte_for_byte() {
@@ -176,6 +177,39 @@ async fn an_undo_after_later_writes_merges_where_they_changed_other_places_and_e
     a.ok("undo", json!({"operationId": name["operationId"]})).await;
     b.ok("undo", json!({"operationId": id["operationId"]})).await;
     assert_eq!(shop.read(CUSTOMER), original, "undone in order, every byte is back");
+    shared.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_code_action_previewed_before_another_write_to_its_file_is_merged_into_it() {
+    let _slot = SLOTS.acquire().await.expect("slot");
+    let shared = Shared::start(2).await;
+    let (shop, a, b) = (&shared.shop, &shared.sessions[0], &shared.sessions[1]);
+    let (line, column) = shop.position_of(PROGRAM, "var calculator", 0);
+    let listed =
+        a.ok("get_code_actions", json!({"filePath": shop.file(PROGRAM), "line": line, "column": column})).await;
+    let explicit = listed["actions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|action| action["title"].as_str().is_some_and(|title| title.starts_with("Use explicit type")));
+    let explicit = explicit.unwrap_or_else(|| panic!("no explicit type action: {listed}"));
+    let plan = a.ok("apply_code_action", json!({"id": explicit["id"], "preview": true})).await;
+    // Another session renames a property its file uses on another line.
+    b.ok("rename_symbol", rename(shop, CUSTOMER, "Name {", "FullName")).await;
+
+    // Asked for exactly the previewed bytes, it is refused with the merged plan; nothing is written.
+    let before = tree(&shop.root);
+    let refused = a.fails("apply_plan", json!({"planId": plan["planId"], "exact": true}), "STALE_PLAN").await;
+    assert!(refused["details"]["replayedPlanId"].as_str().is_some_and(|id| id != plan["planId"]), "{refused}");
+    assert_same_tree(&before, &shop.root, "an inexact plan refused writes nothing");
+
+    let applied = a.ok("apply_plan", json!({"planId": plan["planId"]})).await;
+    assert_eq!(applied["rebased"]["how"], "merged", "{applied}");
+    let program = shop.read(PROGRAM);
+    assert!(program.contains("PriceCalculator calculator = new PriceCalculator()"), "{program}");
+    assert!(program.contains("FullName = \"Ada\""), "{program}");
+    assert_eq!(dotnet_build_errors(&shop.path("Shop.sln")).await, 0, "the merged action builds");
     shared.stop().await;
 }
 

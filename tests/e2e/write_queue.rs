@@ -1,8 +1,8 @@
 //! Writers queue: four sessions of one daemon rename four symbols at the same moment while the first write is
-//! held; the others wait their turn instead of being turned away, each plan computed on the solution as the
+//! held; the others wait their turn instead of being turned away, each plan brought onto the solution as the
 //! write before it left it, and all land in a solution that builds. A writer that will not wait is refused at
 //! once naming the holder and the line; diagnose and /metrics show the queue. A previewed plan whose file an
-//! editor changes while it waits in line is replayed on the file as it is when its turn comes: the editor's
+//! editor changes while it waits in line is merged into the file as it is when its turn comes: the editor's
 //! text and both renames stand.
 
 use crate::daemon::metric;
@@ -77,7 +77,7 @@ async fn writers_that_find_the_solution_held_wait_their_turn_and_all_land() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn a_queued_plan_whose_file_an_editor_changed_is_replayed_over_the_edit_and_the_solution_builds() {
+async fn a_queued_plan_whose_file_an_editor_changed_is_merged_into_the_edit_and_the_solution_builds() {
     let _slot = SLOTS.acquire().await.expect("slot");
     let (hold, Shared { shop, state, mut daemon, sessions }) = held(3).await;
     let (first, second, watcher) = (&sessions[0], &sessions[1], &sessions[2]);
@@ -112,8 +112,8 @@ async fn a_queued_plan_whose_file_an_editor_changed_is_replayed_over_the_edit_an
     };
     let (held, queued, ()) = tokio::join!(held, queued, edit);
     assert!(!held.is_error, "the held write lands: {}", held.value);
-    assert!(!queued.is_error, "the plan is replayed over the edit: {}", queued.value);
-    assert_eq!(queued.value["rebased"]["how"], "replayed", "{}", queued.value);
+    assert!(!queued.is_error, "the plan is merged into the edit: {}", queued.value);
+    assert_eq!(queued.value["rebased"]["how"], "merged", "{}", queued.value);
     let writes = queued.value["rebased"]["changedSince"].as_array().into_iter().flatten();
     let by_first = writes.filter(|c| c["source"] == "write" && c["tool"] == "rename_symbol").count();
     assert_eq!(by_first, 1, "the first session's write is named: {}", queued.value);

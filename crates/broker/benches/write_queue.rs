@@ -185,6 +185,10 @@ async fn replay(session: &Client<support::daemon::Agent>, library: &Path, projec
     let preview_ms = ms(started.elapsed());
     let places = plan["totalEdits"].as_u64().expect("totalEdits");
     let before = tree(&library.join("src"));
+    let file = library.join(change.file);
+    let (line, column) = position_of(&file, change.declaration, change.name);
+    let found = session.ok("find_references", json!({"filePath": file, "line": line, "column": column})).await;
+    let references = found["totalCount"].as_u64().expect("count") as usize;
     for n in 0..NEW_FILES {
         let uses = "slice.NextChar(); ".repeat(USES_PER_FILE);
         let text = format!(
@@ -193,13 +197,11 @@ async fn replay(session: &Client<support::daemon::Agent>, library: &Path, projec
         std::fs::write(library.join(format!("src/Markdig/Helpers/ReplayUses{n}.cs")), text).expect("new file");
     }
     // The host has them once the member's references count them.
-    let file = library.join(change.file);
-    let (line, column) = position_of(&file, change.declaration, change.name);
     let expected = places as usize + NEW_FILES * USES_PER_FILE;
     let mut seen = false;
     for _ in 0..600 {
         let found = session.ok("find_references", json!({"filePath": file, "line": line, "column": column})).await;
-        if found["totalCount"].as_u64().is_some_and(|count| count as usize + 1 >= expected) {
+        if found["totalCount"].as_u64().is_some_and(|count| count as usize >= references + NEW_FILES * USES_PER_FILE) {
             seen = true;
             break;
         }

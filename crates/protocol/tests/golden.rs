@@ -481,6 +481,7 @@ fn broker_vectors() -> Vec<(&'static str, BrokerMessage)> {
                         new_text: "class Cart { }".into(),
                         description: "Rename Basket to Cart".into(),
                     }],
+                    names: vec!["Basket".into(), "Cart".into()],
                 }),
             ),
         ),

@@ -172,7 +172,8 @@ impl Workspace {
                 _ => None,
             })
             .collect();
-        let body = protocol::host::RequestBody::CheckEdits(protocol::host::CheckEditsRequest { edits });
+        let body =
+            protocol::host::RequestBody::CheckEdits(protocol::host::CheckEditsRequest { edits, names: Vec::new() });
         let limit = deadline.saturating_duration_since(Instant::now());
         self.request_within(body, Some(limit), cancel).await.map(drop).map_err(ToolError::from)
     }

@@ -52,6 +52,24 @@ pub fn changed_places(before: &str, after: &str) -> usize {
     hunks(&tokens(before), &tokens(after)).len()
 }
 
+/// The words `after` removed from `before` or added to it.
+pub fn changed_words<'a>(before: &'a str, after: &'a str) -> Vec<&'a str> {
+    let (old, new) = (tokens(before), tokens(after));
+    let mut words = Vec::new();
+    for op in capture_diff_slices_deadline(Algorithm::Myers, &old, &new, Some(Instant::now() + DIFF_DEADLINE)) {
+        let (removed, added) = match op {
+            DiffOp::Equal { .. } => continue,
+            DiffOp::Delete { old_index, old_len, .. } => (old_index..old_index + old_len, 0..0),
+            DiffOp::Insert { new_index, new_len, .. } => (0..0, new_index..new_index + new_len),
+            DiffOp::Replace { old_index, old_len, new_index, new_len } => {
+                (old_index..old_index + old_len, new_index..new_index + new_len)
+            }
+        };
+        words.extend(old[removed].iter().chain(&new[added]).filter(|t| t.chars().next().is_some_and(is_word)));
+    }
+    words
+}
+
 /// The base's tokens `start..end` replaced by `with`.
 struct Hunk<'a> {
     start: usize,
@@ -136,6 +154,13 @@ mod tests {
         let theirs = BASE.replace("PriceCalculator", "Pricer");
         let merged = merge3(BASE, &ours, &theirs).expect("different words");
         assert_eq!(merged, BASE.replace("Preview", "Estimate").replace("PriceCalculator", "Pricer"));
+    }
+
+    #[test]
+    fn the_changed_words_are_those_removed_and_added() {
+        let after = BASE.replace("Preview", "Estimate");
+        assert_eq!(changed_words(BASE, &after), ["Preview", "Estimate"]);
+        assert!(changed_words(BASE, BASE).is_empty());
     }
 
     #[test]

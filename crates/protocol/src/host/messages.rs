@@ -166,6 +166,9 @@ pub enum RequestBody {
 pub struct CheckEditsRequest {
     /// Modify edits only, one per path, each with the sha256 of the text the snapshot must hold.
     pub edits: Vec<FileEdit>,
+    /// The names the change can affect code through (a rename's old and new name): only documents that
+    /// spell one of them, and the changed ones, can gain an error. Empty: every affected project is compiled.
+    pub names: Vec<String>,
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]

@@ -81,9 +81,9 @@ pub struct Applied<O> {
 #[serde(rename_all = "camelCase")]
 pub struct Rebased {
     /// `kept`: nothing that changed could touch what the plan depends on; written as computed, after the
-    /// compile check of the solution as it is. `replayed`: computed again on the solution as it is (the same
-    /// symbol, the same arguments) and checked as the original was. `merged`: its text edits merged into files
-    /// that changed elsewhere (3-way), then the compile check.
+    /// compile check of the solution as it is. `merged`: the same, its edits merged word by word (3-way) into
+    /// those of its files that changed elsewhere, then the compile check. `replayed`: computed again on the solution as it is (the same
+    /// symbol, the same arguments) and checked as the original was.
     pub how: RebaseKind,
     /// What changed between the plan's snapshot and the one it was written on.
     pub changed_since: Vec<SnapshotChange>,

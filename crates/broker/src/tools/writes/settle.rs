@@ -2,12 +2,13 @@
 //! a snapshot; since then other sessions' writes, or edits on disk, may have made newer ones:
 //!
 //! - nothing changed: the plan is written as computed (`as_seen`);
-//! - what changed cannot touch what the plan depends on (none of its files, and no changed file spells a name
-//!   it renames or removes; or, for a change confined to its files, none of them): it is written as computed
-//!   once the host finds that it adds no compiler error to the solution as it is (`kept`);
+//! - what changed cannot touch what the plan depends on (no change added or removed a name it renames or
+//!   removes, and no other changed file spells one; or the plan's change is confined to its own files): it is
+//!   written as computed (`kept`), its edits merged word by word into those of its files that changed
+//!   elsewhere (`merged`), once the host finds that it adds no compiler error to the solution as it is;
 //! - else its intent is replayed: the same request, pointing at the same place in the file as it is now,
-//!   computed and checked by the host on the current snapshot (`replayed`), or, for a code action whose
-//!   snapshot is gone, its text edits merged into the files as they are (3-way) and checked (`merged`);
+//!   computed and checked by the host on the current snapshot (`replayed`); a code action whose snapshot is
+//!   gone cannot be, and is refused when its edits could not be carried over;
 //! - a replay that cannot be made (the place changed, the tool now acts on another symbol, the result would
 //!   not compile, the edits conflict) is refused with its reason and what changed since: nothing is written.
 //!
@@ -27,7 +28,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use workspace_actor::Workspace;
 use workspace_actor::checksum::{sha256_hex, without_bom};
-use workspace_actor::merge::{changed_places, merge3};
+use workspace_actor::merge::{changed_places, changed_words, merge3};
 use workspace_actor::snapshots::{Since, Snapshot, Source};
 
 /// The plan to write, and how it came onto the solution as it is (none: as computed, nothing changed).
@@ -89,13 +90,20 @@ impl Settling<'_> {
                 (Some(changes), seen)
             }
         };
-        if let Some(changes) = changes
-            && moved.is_empty()
-            && cheap(&proposal, &changes).await?
-        {
-            match self.check(&proposal.plan.edits).await {
-                Ok(()) => return Ok(rebased(proposal, RebaseKind::Kept, seen, Vec::new())),
-                // Compiled alone it adds an error: computed again, it may not.
+        if let Some(carried) = carried(&proposal, changes.as_deref()).await? {
+            let names = match depends(&proposal.plan.outline) {
+                Depends::Names(names) => names,
+                Depends::OwnFiles | Depends::Everything => Vec::new(),
+            };
+            match self.check(&carried.edits, names).await {
+                Ok(()) if !carried.merged => return Ok(rebased(proposal, RebaseKind::Kept, seen, Vec::new())),
+                Ok(()) => {
+                    let plan = Plan { edits: carried.edits, ..proposal.plan.clone() };
+                    let basis = self.workspace.snapshot().unwrap_or(proposal.basis);
+                    let merged = Proposal { plan, basis, bases: carried.bases, intent: proposal.intent.clone() };
+                    return self.rebase(proposal, merged, RebaseKind::Merged, seen).await;
+                }
+                // Carried over it adds an error: computed again, it may not.
                 Err(error) if error.code == ErrorCode::COMPILATION_ERROR => {}
                 Err(error) => return Err(refused(error, "the compile check failed", &seen)),
             }
@@ -124,7 +132,11 @@ impl Settling<'_> {
         let asked = self.call.ask_within(self.workspace, Ask { body, answer: Ok }, Some(limit));
         let reply = match tokio::time::timeout_at(self.deadline, asked).await {
             Err(_) => return Err(super::computing_timeout(limit)),
-            Ok(Err(error)) if error.code == ErrorCode::CODE_ACTION_STALE => return self.merge(proposal, seen).await,
+            Ok(Err(error)) if error.code == ErrorCode::CODE_ACTION_STALE => {
+                let reason = "its code action is not offered on the solution as it is, and its edits could not be \
+                              carried over (they meet the changes since, or would not compile)";
+                return Err(refused(error, reason, &seen));
+            }
             Ok(Err(error)) => return Err(refused(error, "computing it on the solution as it is failed", &seen)),
             Ok(Ok(reply)) => reply,
         };
@@ -145,41 +157,6 @@ impl Settling<'_> {
         let bases = bases(&plan.edits).await?;
         let replayed = Proposal { plan, basis, bases, intent: proposal.intent.clone() };
         self.rebase(proposal, replayed, RebaseKind::Replayed, seen).await
-    }
-
-    /// A plan that cannot be computed again (its code action's snapshot is gone): each file's edits merged into
-    /// the file as it is, where the two changed different places, then checked to compile.
-    async fn merge(&self, proposal: Proposal, seen: Vec<SnapshotChange>) -> Result<Settled, ToolError> {
-        let (edits, bases) = (proposal.plan.edits.clone(), proposal.bases.clone());
-        let merged = offload(move || {
-            let mut merged = Vec::with_capacity(edits.len());
-            let mut now_texts = Vec::with_capacity(edits.len());
-            for (edit, base) in edits.into_iter().zip(bases) {
-                let now = read_text(Path::new(&edit.path));
-                let (EditKind::Modify, Some(base), Some(now)) = (edit.kind, base, now.clone()) else {
-                    return Err(ToolError::new(
-                        ErrorCode::STALE_PLAN,
-                        format!("{} was created, deleted or is unreadable on one side", edit.path),
-                    ));
-                };
-                let text = merge3(&base, &edit.new_text, &now).map_err(|conflict| {
-                    ToolError::new(ErrorCode::STALE_PLAN, format!("{} was changed at the same places", edit.path))
-                        .detail("file", edit.path.clone())
-                        .detail("lines", conflict.lines)
-                })?;
-                merged.push(FileEdit { base_sha256: sha256_hex(now.as_bytes()), new_text: text, ..edit });
-                now_texts.push(Some(now));
-            }
-            Ok((merged, now_texts))
-        })
-        .await
-        .map_err(|error| refused(error, "its edits conflict with the changes since", &seen))?;
-        let (edits, bases) = merged;
-        self.check(&edits).await.map_err(|error| refused(error, "the merged files would not compile", &seen))?;
-        let basis = self.workspace.snapshot().unwrap_or(proposal.basis);
-        let plan = Plan { edits, ..proposal.plan.clone() };
-        let merged = Proposal { plan, basis, bases, intent: proposal.intent.clone() };
-        self.rebase(proposal, merged, RebaseKind::Merged, seen).await
     }
 
     /// The replayed or merged plan, or with `exact` and other texts than the previewed ones, its refusal (the
@@ -220,11 +197,13 @@ impl Settling<'_> {
         Err(error)
     }
 
-    /// The host's compile check of `edits` on its current snapshot.
-    async fn check(&self, edits: &[FileEdit]) -> Result<(), ToolError> {
+    /// The host's compile check of `edits` on its current snapshot; with `names`, of the documents that spell
+    /// one of them and the changed ones.
+    async fn check(&self, edits: &[FileEdit], names: Vec<String>) -> Result<(), ToolError> {
         let edits = edits.iter().filter(|e| e.kind == EditKind::Modify).cloned().collect();
         let limit = self.deadline.saturating_duration_since(tokio::time::Instant::now());
-        let asked = self.call.ask_within(self.workspace, ask::check_edits(CheckEditsRequest { edits }), Some(limit));
+        let request = ask::check_edits(CheckEditsRequest { edits, names });
+        let asked = self.call.ask_within(self.workspace, request, Some(limit));
         tokio::time::timeout_at(self.deadline, asked).await.map_err(|_| super::computing_timeout(limit))?.map(drop)
     }
 
@@ -240,21 +219,61 @@ async fn moved_files(edits: &[FileEdit]) -> Result<Vec<PathBuf>, ToolError> {
         .await
 }
 
-/// Whether nothing in `changes` can touch what the plan depends on: then only its compile check is redone.
-async fn cheap(proposal: &Proposal, changes: &[workspace_actor::snapshots::SnapshotChange]) -> Result<bool, ToolError> {
+/// A plan's edits carried onto the files as they are: the same edits where its files are unchanged, merged
+/// into those that changed elsewhere.
+struct Carried {
+    edits: Vec<FileEdit>,
+    /// The texts they now change, as `edits`.
+    bases: Vec<Option<String>>,
+    merged: bool,
+}
+
+/// The plan's edits carried onto the files as they are, when nothing in `changes` can touch what the plan
+/// depends on: no change of its own files added or removed one of its names (nor met its edits), and no other
+/// changed file spells one; a plan confined to its own files depends on nothing else, and is carried even
+/// when the changes are not known one by one. Then only its compile check is redone; none when it must be
+/// computed again.
+async fn carried(
+    proposal: &Proposal,
+    changes: Option<&[workspace_actor::snapshots::SnapshotChange]>,
+) -> Result<Option<Carried>, ToolError> {
     if proposal.plan.edits.iter().any(|e| e.kind != EditKind::Modify) {
-        return Ok(false);
+        return Ok(None);
     }
-    let names = match depends(&proposal.plan.outline) {
-        Depends::Everything => return Ok(false),
-        Depends::OwnFiles => return Ok(true),
-        Depends::Names(names) => names,
+    let (names, changes) = match (depends(&proposal.plan.outline), changes) {
+        (Depends::OwnFiles, changes) => (Vec::new(), changes.unwrap_or_default()),
+        (Depends::Names(names), Some(changes)) => (names, changes),
+        (Depends::Everything, _) | (Depends::Names(_), None) => return Ok(None),
     };
-    let paths: Vec<PathBuf> = changes.iter().flat_map(|c| c.paths.iter().cloned()).collect();
+    let (edits, bases) = (proposal.plan.edits.clone(), proposal.bases.clone());
+    let others: Vec<PathBuf> = changes
+        .iter()
+        .flat_map(|c| c.paths.iter())
+        .filter(|path| !edits.iter().any(|e| Path::new(&e.path) == path.as_path()))
+        .cloned()
+        .collect();
     offload(move || {
-        Ok(paths
-            .iter()
-            .all(|path| read_text(path).is_some_and(|text| !names.iter().any(|n| text.contains(n.as_str())))))
+        let spelled = |text: &str| names.iter().any(|n| text.contains(n.as_str()));
+        if others.iter().any(|path| read_text(path).is_none_or(|text| spelled(&text))) {
+            return Ok(None);
+        }
+        let mut carried = Carried { edits: Vec::with_capacity(edits.len()), bases: Vec::new(), merged: false };
+        for (edit, base) in edits.into_iter().zip(bases) {
+            let (Some(base), Some(now)) = (base, read_text(Path::new(&edit.path))) else { return Ok(None) };
+            if now == base {
+                carried.edits.push(edit);
+                carried.bases.push(Some(base));
+                continue;
+            }
+            if changed_words(&base, &now).iter().any(|word| names.iter().any(|n| n == word)) {
+                return Ok(None);
+            }
+            let Ok(text) = merge3(&base, &edit.new_text, &now) else { return Ok(None) };
+            carried.edits.push(FileEdit { base_sha256: sha256_hex(now.as_bytes()), new_text: text, ..edit });
+            carried.bases.push(Some(now));
+            carried.merged = true;
+        }
+        Ok(Some(carried))
     })
     .await
 }

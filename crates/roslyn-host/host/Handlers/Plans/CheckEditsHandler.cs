@@ -45,7 +45,8 @@ public static class CheckEditsHandler
                 after = after.WithDocumentText(document.Id, text);
             }
         }
-        var added = await AddedErrors.BetweenAsync(solution, after, cancellationToken);
+        var names = request.Names.Count > 0 ? request.Names.ToHashSet(StringComparer.Ordinal) : null;
+        var added = await AddedErrors.WhereSpelledAsync(solution, after, names, cancellationToken);
         if (added.Count > 0)
         {
             throw PlanErrors.CompilationError(

@@ -535,16 +535,20 @@ public abstract partial record RequestBody : IBincode<RequestBody>
 }
 
 /// <param name="Edits">Modify edits only, one per path, each with the sha256 of the text the snapshot must hold.</param>
+/// <param name="Names">The names the change can affect code through (a rename's old and new name): only documents that spell one of them, and the changed ones, can gain an error. Empty: every affected project is compiled.</param>
 public sealed partial record CheckEditsRequest(
-    ValueList<FileEdit> Edits) : IBincode<CheckEditsRequest>
+    ValueList<FileEdit> Edits,
+    ValueList<string> Names) : IBincode<CheckEditsRequest>
 {
     public void Encode(BincodeWriter writer)
     {
         writer.WriteSeq(Edits, static (w0, v0) => v0.Encode(w0));
+        writer.WriteSeq(Names, static (w0, v0) => w0.WriteString(v0));
     }
 
     public static CheckEditsRequest Decode(BincodeReader reader) => new(
-        reader.ReadSeq(static r0 => FileEdit.Decode(r0)));
+        reader.ReadSeq(static r0 => FileEdit.Decode(r0)),
+        reader.ReadSeq(static r0 => r0.ReadString()));
 }
 
 public sealed partial record LoadRequest(

@@ -30,7 +30,7 @@ pub use liveness::PING_LIMIT;
 pub use settings::WorkspaceSettings;
 pub use write::{Change, FileWrite, JournalHold, Original, Outcome, check, read_current};
 use write_lock::WriteLock;
-pub use write_lock::{WriteGuard, Writer};
+pub use write_lock::{Coming, WriteGuard, Writer};
 
 use actor::{Demand, WorkspaceArgs};
 use kameo::actor::{Actor, ActorId, ActorRef, Spawn};
@@ -203,6 +203,11 @@ impl Workspace {
     /// The limit of a whole refactoring, from computing it to the host's updated view.
     pub fn write_timeout(&self) -> std::time::Duration {
         self.shared.settings.write_timeout
+    }
+
+    /// Counts a write on its way to the lock, from before it computes its plan until the answer drops.
+    pub fn announce_write(&self) -> Coming {
+        self.write_lock.announce()
     }
 
     /// The write lock for `writer`, after the writers ahead of it, waiting at most `wait` while another write

@@ -24,6 +24,8 @@ pub struct Writer {
 pub(crate) struct WriteLock {
     door: Arc<Mutex<()>>,
     queue: Arc<std::sync::Mutex<Queue>>,
+    /// Writes on their way, from before they compute their plan until they end.
+    coming: Arc<std::sync::atomic::AtomicUsize>,
     solution: PathBuf,
     events: Arc<dyn WorkspaceEvents>,
 }
@@ -67,6 +69,26 @@ impl Drop for WriteGuard {
     }
 }
 
+/// A write on its way to the lock. One that is alone computes its plan before taking the lock, so the lock
+/// covers only bringing the plan onto the solution and writing it; one that is not takes its turn first and
+/// computes on the solution the writes before it left, rather than computing a plan they make stale.
+pub struct Coming {
+    coming: Arc<std::sync::atomic::AtomicUsize>,
+    alone: bool,
+}
+
+impl Coming {
+    pub fn alone(&self) -> bool {
+        self.alone
+    }
+}
+
+impl Drop for Coming {
+    fn drop(&mut self) {
+        self.coming.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
 /// Counts a writer in line while it waits, however its wait ends (granted, refused, cancelled).
 struct InLine<'a>(&'a WriteLock);
 
@@ -79,7 +101,14 @@ impl Drop for InLine<'_> {
 
 impl WriteLock {
     pub(crate) fn new(solution: &Path, events: Arc<dyn WorkspaceEvents>) -> Self {
-        Self { door: Arc::default(), queue: Arc::default(), solution: solution.to_path_buf(), events }
+        let (door, queue, coming) = (Arc::default(), Arc::default(), Arc::default());
+        Self { door, queue, coming, solution: solution.to_path_buf(), events }
+    }
+
+    /// Counts a write on its way until the answer drops; whether it is the only one.
+    pub(crate) fn announce(&self) -> Coming {
+        let before = self.coming.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Coming { coming: self.coming.clone(), alone: before == 0 }
     }
 
     fn queue(&self) -> std::sync::MutexGuard<'_, Queue> {
@@ -186,6 +215,16 @@ mod tests {
         drop(first);
         assert!(lock.state().holder.is_none(), "the holder goes with its guard");
         assert!(lock.acquire(writer("undo"), Duration::ZERO, &never).await.is_ok());
+    }
+
+    #[test]
+    fn a_write_is_alone_only_while_no_other_is_on_its_way() {
+        let lock = lock();
+        let first = lock.announce();
+        let second = lock.announce();
+        assert!(first.alone() && !second.alone());
+        drop((first, second));
+        assert!(lock.announce().alone(), "both ended");
     }
 
     #[tokio::test]

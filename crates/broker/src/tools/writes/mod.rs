@@ -70,9 +70,13 @@ pub async fn plan_then_write<R: 'static>(
     let replan: Replan =
         Box::new(move |reply, solution| to_plan(reply.answer(answer).map_err(|o| unexpected(&o))?, solution));
     let intent = Arc::new(Intent { body, replan });
-    // A writer that will not wait is refused before anything is computed, or computes holding the lock.
-    let early = match (mode.preview, mode.wait_seconds) {
-        (false, Some(0)) => Some(call.begin_write(&workspace, Some(0)).await?),
+    // A write alone computes before it takes the lock; one behind others (or that will not wait: refused
+    // before anything is computed) takes its turn first and computes on what they left.
+    let coming = (!mode.preview).then(|| workspace.announce_write());
+    let early = match &coming {
+        Some(coming) if !coming.alone() || mode.wait_seconds == Some(0) => {
+            Some(call.begin_write(&workspace, mode.wait_seconds).await?)
+        }
         _ => None,
     };
     let deadline = tokio::time::Instant::now() + workspace.write_timeout();

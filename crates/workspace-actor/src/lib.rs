@@ -141,7 +141,7 @@ impl Workspace {
         let prepared = WorkspaceActor::prepare();
         let actor = prepared.actor_ref().clone();
         let supervisor = supervisor.clone();
-        shared.spawn(async move {
+        shared.spawn_whole(async move {
             supervisor.link(prepared.actor_ref()).await;
             prepared.spawn(args);
         });

@@ -68,6 +68,12 @@ impl Shared {
         })
     }
 
+    /// Runs `task` for this workspace to its end, a stop or not: a short step that must complete (the actor
+    /// linked to its supervisor and spawned, so that a stop reaches it and the supervisor hears of its end).
+    pub fn spawn_whole(&self, task: impl Future<Output = ()> + Send + 'static) {
+        self.tasks.spawn(task);
+    }
+
     /// Waits for every task to end, once the workspace is stopping.
     pub async fn tasks_ended(&self) {
         self.tasks.close();

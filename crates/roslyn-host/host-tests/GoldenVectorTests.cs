@@ -195,6 +195,12 @@ public sealed class GoldenVectorTests
             Request(40, new RequestBody.SymbolSources(new SymbolSourcesRequest(["Shop.Cart", "Shop.Nope"], true)))
         },
         {
+            "broker_check_edits",
+            Request(41, new RequestBody.CheckEdits(new CheckEditsRequest(
+                [new FileEdit("/w/Cart.cs", EditKind.Modify, string.Concat(Enumerable.Repeat("9f", 32)), "class Cart { }", "Rename Basket to Cart")],
+                ["Basket", "Cart"])))
+        },
+        {
             "broker_find_tests_named",
             Request(29, new RequestBody.FindTests(new FindTestsRequest(new ChangeOrigin.Tests(["Pricing.XunitTests.CartTests.TotalAsksThePricer"]), null)))
         },
@@ -472,6 +478,7 @@ public sealed class GoldenVectorTests
                 Answer(39, new ResponseBody.GeneratedDocuments(new GeneratedDocumentList(
                     [new GeneratedDocument("/w/App/App.csproj", "net10.0", "Gen.Regex", "Gen", "R.g.cs", "roslyn-mcp://generated/App/Gen.Regex/R.g.cs", 31, 3)])))
             },
+            { "host_edits_checked", Answer(41, new ResponseBody.EditsChecked(2)) },
             {
                 "host_symbol_sources",
                 Answer(40, new ResponseBody.SymbolSources(new SymbolSourceList(

@@ -197,28 +197,28 @@ impl History {
             .map(|(record, folder)| {
                 let changed = moved_on(&record);
                 let state = record.state;
-                // Files later writes changed still let the step through when it merges into them.
-                let steps = |direction| {
-                    changed.is_empty()
-                        || read_record(&folder)
-                            .ok()
-                            .and_then(|r| operation(folder.clone(), r).ok())
-                            .is_some_and(|o| o.merged_writes(direction).is_ok())
-                };
                 let mut files: Vec<String> = record.files.iter().map(|f| f.path.display().to_string()).collect();
                 files.sort();
-                OperationRecord {
-                    operation_id: record.operation_id,
-                    tool: record.tool,
-                    summary: record.summary,
-                    applied_at: record.applied_at,
+                let mut listed = OperationRecord {
+                    operation_id: record.operation_id.clone(),
+                    tool: record.tool.clone(),
+                    summary: record.summary.clone(),
+                    applied_at: record.applied_at.clone(),
                     state,
                     files,
-                    can_undo: state == OperationState::Applied && steps(Direction::Undo),
-                    can_redo: state == OperationState::Undone && steps(Direction::Redo),
-                    changed_since: changed,
-                    verification: record.verification,
-                }
+                    can_undo: false,
+                    can_redo: false,
+                    changed_since: Vec::new(),
+                    verification: record.verification.clone(),
+                };
+                // Files later writes changed still let the step through when it merges into them.
+                let direction = if state == OperationState::Applied { Direction::Undo } else { Direction::Redo };
+                let steps =
+                    changed.is_empty() || operation(folder, record).is_ok_and(|o| o.merged_writes(direction).is_ok());
+                (listed.can_undo, listed.can_redo) =
+                    (steps && direction == Direction::Undo, steps && direction == Direction::Redo);
+                listed.changed_since = changed;
+                listed
             })
             .collect()
     }

@@ -312,13 +312,9 @@ impl Metrics {
     }
 
     pub fn plan_settled(&self, how: Option<protocol::tools::plans::RebaseKind>, refused: Option<&'static str>) {
-        use protocol::tools::plans::RebaseKind;
         let labels = match (refused, how) {
             (Some(reason), _) => PlanLabels { outcome: "refused", reason },
-            (None, None) => PlanLabels { outcome: "as_seen", reason: "none" },
-            (None, Some(RebaseKind::Kept)) => PlanLabels { outcome: "kept", reason: "none" },
-            (None, Some(RebaseKind::Replayed)) => PlanLabels { outcome: "replayed", reason: "none" },
-            (None, Some(RebaseKind::Merged)) => PlanLabels { outcome: "merged", reason: "none" },
+            (None, how) => PlanLabels { outcome: how.map_or("as_seen", |how| how.name()), reason: "none" },
         };
         self.plans_settled.get_or_create(&labels).inc();
     }

@@ -100,6 +100,17 @@ pub enum RebaseKind {
     Merged,
 }
 
+impl RebaseKind {
+    /// As it is serialized (the answer's `how`, the metric's `outcome`).
+    pub fn name(self) -> &'static str {
+        match self {
+            RebaseKind::Kept => "kept",
+            RebaseKind::Replayed => "replayed",
+            RebaseKind::Merged => "merged",
+        }
+    }
+}
+
 /// One change of the solution: a write of this service (its operation, tool and session) or files changed on
 /// disk by something else (an editor, `git checkout`); or, when the changes are not known one by one, why.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

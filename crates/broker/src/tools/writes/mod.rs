@@ -80,10 +80,12 @@ pub async fn plan_then_write<R: 'static>(
         _ => None,
     };
     let deadline = tokio::time::Instant::now() + workspace.write_timeout();
-    let proposal = compute(call, &resolved, &workspace, intent, deadline).await?;
+    let computed = compute(call, &resolved, &workspace, intent, deadline).await?;
     if mode.preview {
-        return self::preview(call, proposal, began).await.map(WriteOutput::Preview);
+        return self::preview(call, computed, began).map(WriteOutput::Preview);
     }
+    // A file that moved on since the host's view is read again and the plan brought onto it.
+    let (proposal, _moved) = computed;
     let guard = match early {
         Some(guard) => guard,
         None => call.begin_write(&workspace, mode.wait_seconds).await?,
@@ -95,45 +97,43 @@ pub async fn plan_then_write<R: 'static>(
 }
 
 /// Asks the host for the plan of `intent` on the snapshot it holds now, within `deadline`, gates every path it
-/// touches, and reads the texts it changes.
+/// touches, and reads the texts it changes; with the plan, why a file no longer holds the text its edit was
+/// computed from (the first such file), which a preview refuses and a write settles.
 async fn compute(
     call: &Call,
     resolved: &Resolved,
     workspace: &Arc<Workspace>,
     intent: Arc<Intent>,
     deadline: tokio::time::Instant,
-) -> Result<Proposal, ToolError> {
+) -> Result<(Proposal, Option<ToolError>), ToolError> {
     let limit = deadline.saturating_duration_since(tokio::time::Instant::now());
     let asked = call.ask_within(workspace, Ask { body: intent.body.clone(), answer: Ok }, Some(limit));
     let reply = tokio::time::timeout_at(deadline, asked).await.map_err(|_| computing_timeout(limit))??;
     let basis = Snapshot { host_pid: reply.host_pid, version: reply.workspace_version };
     let plan = (intent.replan)(reply, &resolved.target.solution)?;
     gate(&resolved.target.roots, &plan)?;
-    let bases = bases(&plan.edits).await?;
-    Ok(Proposal { plan, basis, bases, intent })
+    let (bases, moved) = bases(&plan.edits);
+    Ok((Proposal { plan, basis, bases, intent }, moved))
 }
 
 /// The text of each edit's file now, when it is the one the edit was computed from (none for a file created,
-/// or one that moved on since: a later step replays the plan then).
-async fn bases(edits: &[FileEdit]) -> Result<Vec<Option<String>>, ToolError> {
-    let writes = render::writes(edits);
-    offload(move || {
-        Ok(writes
+/// or one that moved on since: a later step replays the plan then), and the refusal of the first file that
+/// moved on. Reads the files off the async workers.
+fn bases(edits: &[FileEdit]) -> (Vec<Option<String>>, Option<ToolError>) {
+    crate::offload::cpu(|| {
+        let mut moved = None;
+        let bases = render::writes(edits)
             .iter()
-            .map(|write| {
-                let original = workspace_actor::check(write).ok().flatten();
-                original.map(|o| String::from_utf8_lossy(without_bom(&o.bytes)).into_owned())
+            .map(|write| match workspace_actor::check(write) {
+                Ok(original) => original.map(|o| String::from_utf8_lossy(without_bom(&o.bytes)).into_owned()),
+                Err(error) => {
+                    moved.get_or_insert(error);
+                    None
+                }
             })
-            .collect())
+            .collect();
+        (bases, moved)
     })
-    .await
-}
-
-/// File and CPU work off the async threads.
-async fn offload<T: Send + 'static>(f: impl FnOnce() -> Result<T, ToolError> + Send + 'static) -> Result<T, ToolError> {
-    tokio::task::spawn_blocking(f)
-        .await
-        .map_err(|e| ToolError::new(ErrorCode::ROSLYN_ERROR, format!("a background step failed: {e}")))?
 }
 
 /// A host answer of another kind than its request's.
@@ -142,18 +142,18 @@ fn unexpected(other: &protocol::host::ResponseBody) -> ToolError {
 }
 
 /// Keeps the plan and shows it: a diff per file against the file as it is, which must still be the text the
-/// plan was computed from. Rendering the diffs runs off the async threads, within the diffs' budget.
-async fn preview(call: &Call, proposal: Proposal, began: Instant) -> Result<PlanPreview<Outline>, ToolError> {
-    let (proposal, pending_changes) = offload(move || {
-        // Checked again: a file that moved on since the host computed the plan is refused, as before.
-        for write in render::writes(&proposal.plan.edits) {
-            workspace_actor::check(&write)?;
-        }
-        let root = proposal.plan.solution.parent().unwrap_or(Path::new("/")).to_path_buf();
-        let pending_changes = render::pending_changes(&proposal.plan.edits, &proposal.bases, &root);
-        Ok((proposal, pending_changes))
-    })
-    .await?;
+/// plan was computed from (`moved`: the first that is not). Rendering the diffs runs off the async workers,
+/// within the diffs' budget.
+fn preview(
+    call: &Call,
+    (proposal, moved): (Proposal, Option<ToolError>),
+    began: Instant,
+) -> Result<PlanPreview<Outline>, ToolError> {
+    if let Some(error) = moved {
+        return Err(error);
+    }
+    let root = proposal.plan.solution.parent().unwrap_or(Path::new("/"));
+    let pending_changes = crate::offload::cpu(|| render::pending_changes(&proposal.plan.edits, &proposal.bases, root));
     let plan = &proposal.plan;
     let (tool, summary, outline) = (plan.tool.to_owned(), plan.summary.clone(), plan.outline.clone());
     let mut warnings = plan.warnings.clone();

@@ -15,7 +15,7 @@
 //! With `exact`, only the previewed texts may be written: a replay that differs is refused (STALE_PLAN) and
 //! kept as a new plan, whose id and diffs the refusal carries.
 
-use super::{Resolved, anchor, bases, gate, offload, render, rfc3339};
+use super::{Resolved, anchor, bases, gate, render, rfc3339};
 use crate::plans::{Kept, Plan, Proposal};
 use crate::tools::Call;
 use protocol::host::ask::{self, Ask};
@@ -76,7 +76,8 @@ struct Settling<'a> {
 impl Settling<'_> {
     async fn settle(&self, proposal: Proposal) -> Result<Settled, ToolError> {
         // The watcher may not have told the host yet of an edit to the plan's own files: they are read now.
-        let moved = moved_files(&proposal.plan.edits).await?;
+        let now = texts_now(&proposal.plan.edits);
+        let moved = moved_files(&proposal.plan.edits, &now);
         if !moved.is_empty() {
             self.workspace.sync_files(moved.clone(), &self.call.cancel).await?;
         }
@@ -90,7 +91,7 @@ impl Settling<'_> {
                 (Some(changes), seen)
             }
         };
-        if let Some(carried) = carried(&proposal, changes.as_deref()).await? {
+        if let Some(carried) = carried(&proposal, changes.as_deref(), now) {
             let names = match depends(&proposal.plan.outline) {
                 Depends::Names(names) => names,
                 Depends::OwnFiles | Depends::Everything => Vec::new(),
@@ -117,8 +118,7 @@ impl Settling<'_> {
         if let Some((file, line)) = anchor::of(&mut body) {
             let before =
                 proposal.plan.edits.iter().position(|e| e.path == file).and_then(|i| proposal.bases[i].clone());
-            let path = PathBuf::from(file);
-            let now = offload(move || Ok(read_text(&path))).await?;
+            let now = crate::offload::cpu(|| read_text(Path::new(file)));
             if let (Some(before), Some(now)) = (before, now) {
                 let Some(moved) = anchor::moved(&before, &now, *line) else {
                     let reason = format!("the line the tool was pointed at ({file}:{line}) changed since");
@@ -154,7 +154,7 @@ impl Settling<'_> {
             ));
         }
         gate(&self.resolved.target.roots, &plan)?;
-        let bases = bases(&plan.edits).await?;
+        let (bases, _) = bases(&plan.edits);
         let replayed = Proposal { plan, basis, bases, intent: proposal.intent.clone() };
         self.rebase(proposal, replayed, RebaseKind::Replayed, seen).await
     }
@@ -168,22 +168,19 @@ impl Settling<'_> {
         how: RebaseKind,
         seen: Vec<SnapshotChange>,
     ) -> Result<Settled, ToolError> {
-        let root = self.root().to_path_buf();
-        let (was, is) = (previewed.clone(), new.clone());
-        let differences = offload(move || Ok(differences(&was, &is, &root))).await?;
+        let root = self.root();
+        let differences = crate::offload::cpu(|| differences(&previewed, &new, root));
         if !self.exact || same_texts(&previewed.plan.edits, &new.plan.edits) {
             return Ok(rebased(new, how, seen, differences));
         }
-        let root = self.root().to_path_buf();
-        let shown = new.clone();
-        let pending = offload(move || Ok(render::pending_changes(&shown.plan.edits, &shown.bases, &root))).await?;
+        let pending = crate::offload::cpu(|| render::pending_changes(&new.plan.edits, &new.bases, root));
         let kept = self.call.services.plans.keep(self.call.plan_holder(), new);
         let mut error = ToolError::new(
             ErrorCode::STALE_PLAN,
             format!(
                 "The solution changed since the preview and the plan, {}, would now write other texts than the \
                  previewed ones; nothing was written",
-                kind_name(how)
+                how.name()
             ),
         )
         .detail("differences", differences)
@@ -212,11 +209,20 @@ impl Settling<'_> {
     }
 }
 
-/// The paths of `edits` whose file no longer holds the text the edit was computed from.
-async fn moved_files(edits: &[FileEdit]) -> Result<Vec<PathBuf>, ToolError> {
-    let writes = render::writes(edits);
-    offload(move || Ok(writes.into_iter().filter(|w| workspace_actor::check(w).is_err()).map(|w| w.path).collect()))
-        .await
+/// The text of each edit's file now (none when absent or not UTF-8), read once for the whole settling.
+fn texts_now(edits: &[FileEdit]) -> Vec<Option<String>> {
+    crate::offload::cpu(|| edits.iter().map(|e| read_text(Path::new(&e.path))).collect())
+}
+
+/// The paths of `edits` whose file no longer holds the text the edit was computed from (`now`, as `edits`).
+fn moved_files(edits: &[FileEdit], now: &[Option<String>]) -> Vec<PathBuf> {
+    let holds = |edit: &FileEdit, now: &Option<String>| match edit.kind {
+        EditKind::Create => now.is_none(),
+        EditKind::Modify | EditKind::Delete => {
+            now.as_deref().is_some_and(|text| sha256_hex(text.as_bytes()) == edit.base_sha256)
+        }
+    };
+    edits.iter().zip(now).filter(|(edit, now)| !holds(edit, now)).map(|(edit, _)| PathBuf::from(&edit.path)).collect()
 }
 
 /// A plan's edits carried onto the files as they are: the same edits where its files are unchanged, merged
@@ -228,54 +234,52 @@ struct Carried {
     merged: bool,
 }
 
-/// The plan's edits carried onto the files as they are, when nothing in `changes` can touch what the plan
-/// depends on: no change of its own files added or removed one of its names (nor met its edits), and no other
-/// changed file spells one; a plan confined to its own files depends on nothing else, and is carried even
-/// when the changes are not known one by one. Then only its compile check is redone; none when it must be
-/// computed again.
-async fn carried(
+/// The plan's edits carried onto the files as they are (`now`, as its edits), when nothing in `changes` can
+/// touch what the plan depends on: no change of its own files added or removed one of its names (nor met its
+/// edits), and no other changed file spells one; a plan confined to its own files depends on nothing else, and
+/// is carried even when the changes are not known one by one. Then only its compile check is redone; none when
+/// it must be computed again.
+fn carried(
     proposal: &Proposal,
     changes: Option<&[workspace_actor::snapshots::SnapshotChange]>,
-) -> Result<Option<Carried>, ToolError> {
-    if proposal.plan.edits.iter().any(|e| e.kind != EditKind::Modify) {
-        return Ok(None);
+    now: Vec<Option<String>>,
+) -> Option<Carried> {
+    let edits = &proposal.plan.edits;
+    if edits.iter().any(|e| e.kind != EditKind::Modify) {
+        return None;
     }
     let (names, changes) = match (depends(&proposal.plan.outline), changes) {
         (Depends::OwnFiles, changes) => (Vec::new(), changes.unwrap_or_default()),
         (Depends::Names(names), Some(changes)) => (names, changes),
-        (Depends::Everything, _) | (Depends::Names(_), None) => return Ok(None),
+        (Depends::Everything, _) | (Depends::Names(_), None) => return None,
     };
-    let (edits, bases) = (proposal.plan.edits.clone(), proposal.bases.clone());
-    let others: Vec<PathBuf> = changes
-        .iter()
-        .flat_map(|c| c.paths.iter())
-        .filter(|path| !edits.iter().any(|e| Path::new(&e.path) == path.as_path()))
-        .cloned()
-        .collect();
-    offload(move || {
+    crate::offload::cpu(|| {
         let spelled = |text: &str| names.iter().any(|n| text.contains(n.as_str()));
-        if others.iter().any(|path| read_text(path).is_none_or(|text| spelled(&text))) {
-            return Ok(None);
+        let mut others = changes
+            .iter()
+            .flat_map(|c| c.paths.iter())
+            .filter(|path| !edits.iter().any(|e| Path::new(&e.path) == path.as_path()));
+        if others.any(|path| read_text(path).is_none_or(|text| spelled(&text))) {
+            return None;
         }
         let mut carried = Carried { edits: Vec::with_capacity(edits.len()), bases: Vec::new(), merged: false };
-        for (edit, base) in edits.into_iter().zip(bases) {
-            let (Some(base), Some(now)) = (base, read_text(Path::new(&edit.path))) else { return Ok(None) };
-            if now == base {
-                carried.edits.push(edit);
-                carried.bases.push(Some(base));
+        for ((edit, base), now) in edits.iter().zip(&proposal.bases).zip(now) {
+            let (Some(base), Some(now)) = (base, now) else { return None };
+            if now == *base {
+                carried.edits.push(edit.clone());
+                carried.bases.push(Some(now));
                 continue;
             }
-            if changed_words(&base, &now).iter().any(|word| names.iter().any(|n| n == word)) {
-                return Ok(None);
+            if changed_words(base, &now).iter().any(|word| names.iter().any(|n| n == word)) {
+                return None;
             }
-            let Ok(text) = merge3(&base, &edit.new_text, &now) else { return Ok(None) };
-            carried.edits.push(FileEdit { base_sha256: sha256_hex(now.as_bytes()), new_text: text, ..edit });
+            let text = merge3(base, &edit.new_text, &now).ok()?;
+            carried.edits.push(FileEdit { base_sha256: sha256_hex(now.as_bytes()), new_text: text, ..edit.clone() });
             carried.bases.push(Some(now));
             carried.merged = true;
         }
-        Ok(Some(carried))
+        Some(carried)
     })
-    .await
 }
 
 fn depends(outline: &Outline) -> Depends {
@@ -320,16 +324,8 @@ fn rebased(
     differences: Vec<String>,
 ) -> Settled {
     let (tool, differing) = (proposal.plan.tool, differences.len());
-    tracing::info!(tool, how = kind_name(how), differences = differing, "plan rebased");
+    tracing::info!(tool, how = how.name(), differences = differing, "plan rebased");
     Settled { proposal, rebased: Some(Rebased { how, changed_since, differences }) }
-}
-
-fn kind_name(how: RebaseKind) -> &'static str {
-    match how {
-        RebaseKind::Kept => "kept",
-        RebaseKind::Replayed => "replayed",
-        RebaseKind::Merged => "merged",
-    }
 }
 
 /// A replay's refusal: its error, with why and what changed since the plan; nothing was written.
@@ -383,30 +379,21 @@ fn describe(seen: &[SnapshotChange]) -> String {
 }
 
 fn seen(change: &workspace_actor::snapshots::SnapshotChange, root: &Path) -> SnapshotChange {
-    let files = change.paths.iter().map(|p| relative(root, p)).collect();
-    let at = Some(rfc3339(change.at));
+    let mut seen = unknown("", &change.paths, root);
+    seen.at = Some(rfc3339(change.at));
+    seen.reason = None;
     match &change.source {
-        Source::Disk => SnapshotChange {
-            source: "disk".into(),
-            operation_id: None,
-            tool: None,
-            session_id: None,
-            files,
-            at,
-            reason: None,
-        },
-        Source::Write { operation, tool, session_id } => SnapshotChange {
-            source: "write".into(),
-            operation_id: Some(operation.clone()),
-            tool: Some(tool.clone()),
-            session_id: Some(session_id.clone()),
-            files,
-            at,
-            reason: None,
-        },
+        Source::Disk => seen.source = "disk".into(),
+        Source::Write { operation, tool, session_id } => {
+            seen.source = "write".into();
+            (seen.operation_id, seen.tool, seen.session_id) =
+                (Some(operation.clone()), Some(tool.clone()), Some(session_id.clone()));
+        }
     }
+    seen
 }
 
+/// A change the log does not know one by one, and why.
 fn unknown(why: &str, files: &[PathBuf], root: &Path) -> SnapshotChange {
     SnapshotChange {
         source: "unknown".into(),

@@ -177,3 +177,51 @@ async fn changes_since_a_git_revision_select_the_tests_of_the_edited_members() {
     assert_same_tree(&before, &fixture.root, "refusals change nothing");
     server.stop().await;
 }
+
+/// A test project named as the solution reaches the library it tests in a sibling folder of its repository:
+/// the library's files are inside the walls, its changes select tests and a run builds it; a project it
+/// references from outside the repository stays outside, and the answer says so.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_test_project_as_the_solution_follows_changes_to_its_sibling_library_and_names_what_it_cannot() {
+    let fixture = Fixture::copy("Tested");
+    git(&fixture.root, &["init", "-q"]);
+    git(&fixture.root, &["add", "-A"]);
+    git(&fixture.root, &["commit", "-q", "-m", "fixture"]);
+    let server = Server::start(&fixture.root, &[]).await;
+    let tests = fixture.file("Pricing.XunitTests/Pricing.XunitTests.csproj");
+    let pricer =
+        fixture.read("Pricing/Pricer.cs").replace("return quantity * UnitPrice;", "return UnitPrice * quantity;");
+    std::fs::write(fixture.path("Pricing/Pricer.cs"), pricer).expect("edit the library");
+
+    let found = server.ok("find_tests", json!({"changedSince": "HEAD", "solutionPath": tests})).await;
+    assert_eq!(found["changedSymbols"][0]["fullyQualifiedName"], "Pricing.Pricer.Price(int)", "{found}");
+    assert_eq!(ids(&found), ["Pricing.XunitTests.CartTests.TotalAsksThePricer"], "{found}");
+    assert!(found.get("notFollowed").is_none(), "all of the change was followed: {found}");
+    let symbols = json!({"filePath": fixture.file("Pricing/Pricer.cs"), "solutionPath": tests});
+    server.ok("get_document_symbols", symbols).await;
+    let run = server.ok("run_tests", json!({"changedSince": "HEAD", "solutionPath": tests})).await;
+    assert_eq!((run["summary"]["passed"].clone(), run["summary"]["failed"].clone()), (json!(1), json!(0)), "{run}");
+
+    // A library outside the repository: referenced, loaded, but outside the walls, and named.
+    let elsewhere = fixture.root.parent().expect("parent").join("Elsewhere");
+    std::fs::create_dir_all(&elsewhere).expect("mkdir");
+    let project = "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup><TargetFramework>net10.0</TargetFramework></PropertyGroup></Project>";
+    std::fs::write(elsewhere.join("Elsewhere.csproj"), project).expect("project");
+    std::fs::write(elsewhere.join("Far.cs"), "namespace Elsewhere;\n\npublic static class Far\n{\n}\n")
+        .expect("source");
+    let csproj = fixture.read("Pricing.XunitTests/Pricing.XunitTests.csproj").replace(
+        "<ProjectReference Include=\"../Pricing/Pricing.csproj\" />",
+        "<ProjectReference Include=\"../Pricing/Pricing.csproj\" />\n    <ProjectReference Include=\"../../Elsewhere/Elsewhere.csproj\" />",
+    );
+    std::fs::write(fixture.path("Pricing.XunitTests/Pricing.XunitTests.csproj"), csproj).expect("reference it");
+    let far = json!({"filePath": elsewhere.join("Far.cs").display().to_string(), "solutionPath": tests});
+    server.fails("get_document_symbols", far, "SOURCE_NOT_IN_WORKSPACE").await;
+    let found = server.ok("find_tests", json!({"changedSince": "HEAD", "solutionPath": tests})).await;
+    assert_eq!(
+        found["notFollowed"],
+        json!([{"reason": "projectOutsideRepository", "count": 1, "paths": [elsewhere.join("Elsewhere.csproj")]}]),
+        "{found}"
+    );
+    assert_eq!(ids(&found), ["Pricing.XunitTests.CartTests.TotalAsksThePricer"], "{found}");
+    server.stop().await;
+}

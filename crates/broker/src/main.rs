@@ -18,6 +18,7 @@ mod offload;
 mod paging;
 mod plans;
 mod progress;
+mod reach;
 mod registry;
 mod rendezvous;
 mod resolve;

@@ -5,10 +5,12 @@
 //! anywhere above wins over a nearer `.csproj`); the session's workspace; the client's working directory.
 //! When the client offered MCP roots, a path must also lie under one of them.
 
+use crate::reach::{Reach, Reaches};
 use crate::session::Scope;
 use paths::{Admitted, Roots, real_path};
 use protocol::{ErrorCode, ToolError};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 const SOLUTION_EXTENSIONS: &[&str] = &["sln", "slnx"];
 const PROJECT_EXTENSION: &str = "csproj";
@@ -18,6 +20,8 @@ const PROJECT_EXTENSION: &str = "csproj";
 pub struct Target {
     pub solution: PathBuf,
     pub roots: Roots,
+    /// The project folders beyond the solution's own that are roots too, and the projects left outside.
+    pub reach: Arc<Reach>,
 }
 
 impl Target {
@@ -124,11 +128,13 @@ pub struct Loaded {
 /// Resolves the solution for a call about `file` (if any): the explicit one, else a loaded solution with a
 /// project whose folder holds the file, else the nearest above the file, else the session's, else the
 /// working directory's. A file of a loaded solution never loads another one found above it. `loaded` is
-/// asked only for a file with no explicit solution.
+/// asked only for a file with no explicit solution. The roots are the solution's folder, the folders of the
+/// projects it reaches inside its repository ([`Reaches`]) and the session's workspace.
 pub fn target(
     explicit: Option<&str>,
     file: Option<&Path>,
     scope: &Scope,
+    reaches: &Reaches,
     loaded: impl FnOnce() -> Vec<Loaded>,
 ) -> Result<Target, ToolError> {
     let session = scope.workspace.as_ref();
@@ -148,15 +154,17 @@ pub fn target(
                 .suggest("Or pass solutionPath")
         })?
     };
+    let reach = reaches.of(&solution);
     let roots = Roots::new(
         [solution.parent().unwrap_or(&solution).to_path_buf()]
             .into_iter()
+            .chain(reach.inside.iter().cloned())
             .chain(session.map(|s| s.root.clone()))
             .collect(),
         scope.client_roots.clone(),
     );
     admit_solution(&solution, &roots)?;
-    Ok(Target { solution, roots })
+    Ok(Target { solution, roots, reach })
 }
 
 /// The one rule for what a session may load: a solution outside the client's roots is refused before
@@ -328,7 +336,8 @@ mod tests {
 
     #[test]
     fn the_gate_refuses_files_outside_every_root() {
-        let target = Target { solution: "/w/S.sln".into(), roots: Roots::new(vec!["/w".into()], None) };
+        let target =
+            Target { solution: "/w/S.sln".into(), roots: Roots::new(vec!["/w".into()], None), reach: Arc::default() };
         assert!(target.admit(Path::new("/w/src/a.cs")).is_ok());
         let refused = target.admit(Path::new("/etc/passwd")).expect_err("refused");
         assert_eq!(refused.code, ErrorCode::SOURCE_NOT_IN_WORKSPACE);
@@ -344,7 +353,8 @@ mod tests {
         touch(&outside.join("Secret.cs"));
         std::os::unix::fs::symlink(outside.join("Secret.cs"), root.join("src/Evil.cs")).expect("file link");
         std::os::unix::fs::symlink(&outside, root.join("src/Linked")).expect("folder link");
-        let target = Target { solution: root.join("S.sln"), roots: Roots::new(vec![root.clone()], None) };
+        let target =
+            Target { solution: root.join("S.sln"), roots: Roots::new(vec![root.clone()], None), reach: Arc::default() };
         assert!(target.admit(&root.join("src/A.cs")).is_ok());
         assert!(target.contains(&root.join("src/New.cs")), "a file not created yet resolves through its folder");
         std::os::unix::fs::symlink(outside.join("Later.cs"), root.join("src/Dangling.cs")).expect("dangling link");
@@ -370,8 +380,8 @@ mod tests {
         touch(&base.join("real/App.csproj"));
         std::os::unix::fs::symlink(base.join("real"), base.join("alias")).expect("link");
         let scope = Scope { client_roots: Some(vec![base.join("alias")]), ..Scope::default() };
-        let target =
-            target(Some(&base.join("alias/App.csproj").display().to_string()), None, &scope, Vec::new).expect("target");
+        let solution = base.join("alias/App.csproj").display().to_string();
+        let target = target(Some(&solution), None, &scope, &Reaches::default(), Vec::new).expect("target");
         assert_eq!(target.roots, Roots::new(vec![base.join("real")], Some(vec![base.join("real")])));
         assert!(target.contains(&base.join("alias/A.cs")));
     }
@@ -379,7 +389,7 @@ mod tests {
     #[test]
     fn client_roots_narrow_the_gate() {
         let roots = Roots::new(vec!["/w".into()], Some(vec!["/w/src".into()]));
-        let target = Target { solution: "/w/S.sln".into(), roots };
+        let target = Target { solution: "/w/S.sln".into(), roots, reach: Arc::default() };
         assert!(target.admit(Path::new("/w/src/a.cs")).is_ok());
         let refused = target.admit(Path::new("/w/tests/b.cs")).expect_err("outside the client's roots");
         assert_eq!(refused.details.expect("details")["clientRoots"], serde_json::json!(["/w/src"]));

@@ -38,6 +38,8 @@ pub struct Services {
     pub spare: Option<Arc<SpareHost>>,
     /// Where test runs build, unless `--test-runs false`.
     pub test_runs: Option<crate::test_runs::TestRuns>,
+    /// The project folders each solution reaches beyond its own, read from its files.
+    pub reaches: crate::reach::Reaches,
     /// The host whose handshake versions diagnose last took.
     versions_noted_for: AtomicU32,
     /// How long a stop waits for writes and calls under way: a write ends (done or rolled back) within its
@@ -79,6 +81,7 @@ impl Services {
             actions: ActionStore::default(),
             telemetry,
             test_runs: args.test_runs_dir().map(|dir| crate::test_runs::TestRuns::new(dir, args.state_dir())),
+            reaches: Default::default(),
             http: OnceLock::new(),
             requests,
             spare,

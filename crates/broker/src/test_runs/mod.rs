@@ -48,12 +48,14 @@ impl TestRuns {
     }
 
     /// Waits for the solution's previous run to end (until `deadline`: then WORKSPACE_BUSY), then makes this
-    /// run's folders. The copy's root lies inside the call's `roots`.
+    /// run's folders. The copy's root lies inside the call's `roots`, or in the repository at the folder holding
+    /// the project folders the solution `reached` there.
     pub async fn begin(
         &self,
         solution: &Path,
         projects: &[&Path],
         roots: &Roots,
+        reached: &[PathBuf],
         deadline: Instant,
         cancel: &CancellationToken,
     ) -> Result<RunFolders, ToolError> {
@@ -79,7 +81,14 @@ impl TestRuns {
         // copy's root is found by looking at the folders above: file-system work, off the async workers too.
         crate::offload::cpu(|| {
             let folder = solution.parent().unwrap_or(Path::new("/"));
-            let source = mirror::source_root(folder, projects.iter().copied(), |dir| roots.contains(dir));
+            // The projects the solution reaches in sibling folders of its repository come along: the copy
+            // starts at their common folder, though it lies above the roots.
+            let repository = folder.ancestors().find(|dir| dir.join(".git").exists());
+            let reaching = |dir: &Path| {
+                repository.is_some_and(|top| dir.starts_with(top)) && reached.iter().any(|f| f.starts_with(dir))
+            };
+            let all = projects.iter().copied().chain(reached.iter().map(PathBuf::as_path));
+            let source = mirror::source_root(folder, all, |dir| roots.contains(dir) || reaching(dir));
             for dir in [&self.dir, &base, &tree, &restored, &results] {
                 paths::create_private_dir(dir).map_err(|e| {
                     ToolError::new(ErrorCode::FILESYSTEM_ERROR, format!("preparing the test run's folder failed: {e}"))

@@ -237,7 +237,11 @@ mod tests {
         let (_dir, root, outside) = root_and_outside();
         std::fs::write(outside.join("Secret.cs"), "class Secret {}").expect("secret");
         std::os::unix::fs::symlink(outside.join("Secret.cs"), root.join("Evil.cs")).expect("link");
-        let target = Target { solution: root.join("S.sln"), roots: paths::Roots::new(vec![root.clone()], None) };
+        let target = Target {
+            solution: root.join("S.sln"),
+            roots: paths::Roots::new(vec![root.clone()], None),
+            reach: Default::default(),
+        };
         let at = |file: &Path| host::SourceLocation {
             span: host::Span {
                 file: file.display().to_string(),
@@ -260,7 +264,11 @@ mod tests {
     #[test]
     fn a_generated_document_is_admitted_with_its_project_file_and_a_metadata_one_always() {
         let (_dir, root, outside) = root_and_outside();
-        let target = Target { solution: root.join("S.sln"), roots: paths::Roots::new(vec![root.clone()], None) };
+        let target = Target {
+            solution: root.join("S.sln"),
+            roots: paths::Roots::new(vec![root.clone()], None),
+            reach: Default::default(),
+        };
         let project = |name: &str, file: &Path| host::ProjectSummary {
             name: name.into(),
             file_path: file.display().to_string(),

@@ -82,7 +82,7 @@ fn status_of(workspace: &Workspace) -> WorkspaceStatus {
 
 /// The status of the named solution; one not loaded yet starts loading in the background.
 fn named_workspace(call: &Call, raw: &str) -> Result<WorkspaceStatus, ToolError> {
-    let target = resolve::target(Some(raw), None, &call.scope, Vec::new)?;
+    let target = resolve::target(Some(raw), None, &call.scope, &call.services.reaches, Vec::new)?;
     if let Some(workspace) = call.services.registry.peek(&target.solution) {
         return Ok(status_of(&workspace));
     }

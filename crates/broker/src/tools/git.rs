@@ -14,19 +14,21 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
-/// Changed lines per file (absolute path) between `revision` and the `.cs` files on disk under `folder`
-/// (build output folders `bin` and `obj` left out): edited files by the lines of their text now, files the
-/// revision lacks (untracked or only staged) whole, deleted ones not at all.
+/// Changed lines per file (absolute path) between `revision` and the `.cs` files on disk under `folders`
+/// (the first one's repository; build output folders `bin` and `obj` left out): edited files by the lines of
+/// their text now, files the revision lacks (untracked or only staged) whole, deleted ones not at all.
 pub async fn changed_lines(
-    folder: &Path,
+    folders: &[PathBuf],
     revision: &str,
     limit: Duration,
 ) -> Result<Vec<(PathBuf, Vec<LineRange>)>, ToolError> {
-    let (top, commit) = commit_of(folder, revision, "changedSince", limit).await?;
-    let pathspec = pathspec(folder, &top);
-    let then: HashMap<String, String> = tree_files(&top, &commit, &pathspec, limit).await?.into_iter().collect();
-    let listed =
-        git(&top, &["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", &pathspec], limit).await?;
+    let first = folders.first().map_or(Path::new("/"), PathBuf::as_path);
+    let (top, commit) = commit_of(first, revision, "changedSince", limit).await?;
+    let pathspecs: Vec<String> = folders.iter().map(|folder| pathspec(folder, &top)).collect();
+    let then: HashMap<String, String> = tree_files(&top, &commit, &pathspecs, limit).await?.into_iter().collect();
+    let mut ls_files = vec!["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--"];
+    ls_files.extend(pathspecs.iter().map(String::as_str));
+    let listed = git(&top, &ls_files, limit).await?;
     let now: BTreeSet<&str> = listed.split('\0').filter(|path| is_source(path)).collect();
     // Every file on disk is read, off the async workers; only those whose bytes are not the revision's blob
     // are asked of git and compared.
@@ -88,7 +90,7 @@ pub async fn files_at(
     limit: Duration,
 ) -> Result<(String, Vec<(PathBuf, String)>), ToolError> {
     let (top, commit) = commit_of(folder, revision, field, limit).await?;
-    let files = tree_files(&top, &commit, &pathspec(folder, &top), limit).await?;
+    let files = tree_files(&top, &commit, &[pathspec(folder, &top)], limit).await?;
     let texts = texts(&top, &commit, &files, limit).await?;
     Ok((commit, files.iter().map(|(path, _)| top.join(path)).zip(texts).collect()))
 }
@@ -104,14 +106,16 @@ fn is_source(path: &str) -> bool {
     path.ends_with(".cs") && !path.split('/').any(|s| s == "bin" || s == "obj")
 }
 
-/// The `.cs` files of `commit` under `pathspec`: path from the top, and blob id.
+/// The `.cs` files of `commit` under `pathspecs`: path from the top, and blob id.
 async fn tree_files(
     top: &Path,
     commit: &str,
-    pathspec: &str,
+    pathspecs: &[String],
     limit: Duration,
 ) -> Result<Vec<(String, String)>, ToolError> {
-    let listed = git(top, &["ls-tree", "-r", "-z", commit, "--", pathspec], limit).await?;
+    let mut ls_tree = vec!["ls-tree", "-r", "-z", commit, "--"];
+    ls_tree.extend(pathspecs.iter().map(String::as_str));
+    let listed = git(top, &ls_tree, limit).await?;
     // `<mode> <type> <id>\t<path>`, each ended by a NUL.
     Ok(listed
         .split('\0')
@@ -296,7 +300,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let top = std::fs::canonicalize(dir.path()).expect("canonical");
         let old: String = (1..=25).map(|n| format!("l{n}\n")).collect();
-        for path in ["src/A.cs", "src/B.cs", "src/bin/X.cs", "other/O.cs", "src/E.cs"] {
+        for path in ["src/A.cs", "src/B.cs", "src/bin/X.cs", "other/O.cs", "src/E.cs", "lib/L.cs"] {
             write(&top, path, &old);
         }
         write(&top, "src/D.cs", "a\nb\n");
@@ -305,7 +309,7 @@ mod tests {
         git_in(&top, &["commit", "-q", "-m", "base"]);
         // Lines 3-4 become three, line 10 goes, a line comes after line 20.
         let new = old.replace("l3\nl4\n", "x3\nx4\nx5\n").replace("l10\n", "").replace("l20\n", "l20\nnew\n");
-        for path in ["src/A.cs", "src/bin/X.cs", "other/O.cs"] {
+        for path in ["src/A.cs", "src/bin/X.cs", "other/O.cs", "lib/L.cs"] {
             write(&top, path, &new);
         }
         std::fs::remove_file(top.join("src/B.cs")).expect("delete");
@@ -318,12 +322,14 @@ mod tests {
         write(&top, ".gitattributes", "*.cs filter=evil\n");
         git_in(&top, &["config", "filter.evil.clean", &format!("touch {}; cat", marker.display())]);
 
-        let mut changed = changed_lines(&top.join("src"), "HEAD", Duration::from_secs(60)).await.expect("changes");
+        let folders = [top.join("src"), top.join("lib")];
+        let mut changed = changed_lines(&folders, "HEAD", Duration::from_secs(60)).await.expect("changes");
         changed.sort_by(|a, b| a.0.cmp(&b.0));
         let range = |start_line, end_line| LineRange { start_line, end_line };
         assert_eq!(
             changed,
             vec![
+                (top.join("lib/L.cs"), vec![range(3, 5), range(11, 10), range(21, 21)]),
                 (top.join("src/A.cs"), vec![range(3, 5), range(11, 10), range(21, 21)]),
                 (top.join("src/C.cs"), changes::whole()),
                 (top.join("src/S.cs"), changes::whole()),

@@ -133,7 +133,9 @@ impl Call {
                 "Clients of 2026-07-28 mirror it into the Mcp-Param-SolutionPath header, which proxies route on",
             ));
         }
-        let target = resolve::target(solution_path, file, &self.scope, || self.services.registry.loaded())?;
+        let target = resolve::target(solution_path, file, &self.scope, &self.services.reaches, || {
+            self.services.registry.loaded()
+        })?;
         tracing::Span::current().record("solution", tracing::field::display(target.solution.display()));
         Ok(target)
     }

@@ -52,6 +52,19 @@ pub struct TestProjectItem {
     pub not_selected: u32,
 }
 
+/// Part of a change a selection could not follow, and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NotFollowed {
+    /// `projectOutsideRepository`: a project the solution references lies outside its repository (or, with
+    /// none, outside the solution's folder): outside the walls, its files' changes are not seen.
+    /// `fileOutsideRoots`: a changed file resolves outside the workspace roots (through a link).
+    pub reason: String,
+    pub count: u32,
+    /// The first of them (at most 20).
+    pub paths: Vec<String>,
+}
+
 tool_output! {
     pub struct FindTestsOutput {
         /// The members and types the search started from, sorted by name.
@@ -66,6 +79,9 @@ tool_output! {
         /// `static`: the selection follows the code as the compiler binds it; what reflection, a DI container
         /// or a string names is invisible to it.
         pub selection: String,
+        /// What of a `changedSince` change was not followed, with why; absent when all of it was.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub not_followed: Vec<NotFollowed>,
     }
 }
 
@@ -183,6 +199,9 @@ tool_output! {
         /// Whether the solution's files changed while the tests ran (the build compiled them as they were
         /// when the call began).
         pub files_changed_during_run: bool,
+        /// What of a `changedSince` change was not followed, with why; absent when all of it was.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub not_followed: Vec<NotFollowed>,
     }
 }
 

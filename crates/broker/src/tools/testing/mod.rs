@@ -15,7 +15,7 @@ use protocol::host::ask;
 use protocol::host::{ChangeOrigin, ChangedLines, EditKind, FindTestsRequest, FoundTest, FoundTests, LineRange};
 use protocol::tools::SymbolItem;
 use protocol::tools::plans::OperationState;
-use protocol::tools::testing::{FindTestsInput, FindTestsOutput, TestItem, TestProjectItem};
+use protocol::tools::testing::{FindTestsInput, FindTestsOutput, NotFollowed, TestItem, TestProjectItem};
 use protocol::{ErrorCode, ToolError};
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
@@ -37,7 +37,7 @@ pub async fn find_tests(call: &Call, input: FindTestsInput) -> Result<FindTestsO
         )
         .detail("field", "changedSince"));
     }
-    let (resolved, origin) = origin(call, &change).await?;
+    let (resolved, origin, not_followed) = origin(call, &change).await?;
     let canonical = serde_json::json!({
         "solution": resolved.target.solution, "origin": convert::stable_id(&format!("{origin:?}")),
         "project": input.project,
@@ -52,6 +52,7 @@ pub async fn find_tests(call: &Call, input: FindTestsInput) -> Result<FindTestsO
         next_cursor: page.next_cursor.clone(),
         projects: page.listing.header.projects.clone(),
         selection: "static".into(),
+        not_followed,
         omitted_outside_roots: page.listing.omitted,
         resolved_from_solution: resolved.target.solution.display().to_string(),
     })
@@ -172,8 +173,9 @@ impl<'a> Change<'a> {
     }
 }
 
-/// The solution and the change, from the one origin `input` gives.
-async fn origin(call: &Call, input: &Change<'_>) -> Result<(Resolved, ChangeOrigin), ToolError> {
+/// The solution and the change, from the one origin `input` gives, and what of a `changedSince` change
+/// could not be followed.
+async fn origin(call: &Call, input: &Change<'_>) -> Result<(Resolved, ChangeOrigin, Vec<NotFollowed>), ToolError> {
     let solution_path = input.solution_path;
     if input.has_position() {
         let (Some(file), Some(line), Some(column)) = (input.file_path, input.line, input.column) else {
@@ -191,13 +193,13 @@ async fn origin(call: &Call, input: &Change<'_>) -> Result<(Resolved, ChangeOrig
             .detail("field", missing));
         };
         let (resolved, position) = call.position_at(file, line, column, solution_path)?;
-        return Ok((resolved, ChangeOrigin::Symbol(position)));
+        return Ok((resolved, ChangeOrigin::Symbol(position), Vec::new()));
     }
     if let Some(id) = input.plan_id {
         let plan = &call.services.plans.get(id)?.plan;
         let resolved = call.resolve(Some(&plan.solution.display().to_string()))?;
         let origin = plan_lines(&resolved, plan).await?;
-        return Ok((resolved, origin));
+        return Ok((resolved, origin, Vec::new()));
     }
     let resolved = call.resolve(solution_path)?;
     if let Some(id) = input.operation_id {
@@ -217,20 +219,37 @@ async fn origin(call: &Call, input: &Change<'_>) -> Result<(Resolved, ChangeOrig
             })
             .collect();
         let origin = lines(&resolved, files).await?;
-        return Ok((resolved, origin));
+        return Ok((resolved, origin, Vec::new()));
     }
     let revision = input.changed_since.unwrap_or_default();
-    let folder = resolved.target.solution.parent().map(PathBuf::from).unwrap_or_default();
-    let changed = git::changed_lines(&folder, revision, resolved.workspace.request_timeout()).await?;
+    // The solution's folder and those of the projects it reaches in its repository.
+    let target = &resolved.target;
+    let folders: Vec<PathBuf> =
+        target.solution.parent().map(PathBuf::from).into_iter().chain(target.reach.inside.iter().cloned()).collect();
+    let changed = git::changed_lines(&folders, revision, resolved.workspace.request_timeout()).await?;
     // Each path resolved on disk, symlinks followed: work in proportion to the diff, off the async workers.
-    let changed: Vec<(PathBuf, Vec<LineRange>)> =
-        offload::cpu(|| changed.into_iter().filter(|(path, _)| resolved.target.contains(path)).collect());
+    let (changed, elsewhere): (Vec<(PathBuf, Vec<LineRange>)>, Vec<_>) =
+        offload::cpu(|| changed.into_iter().partition(|(path, _)| target.contains(path)));
+    let not_followed = [
+        not_followed("projectOutsideRepository", target.reach.outside.iter()),
+        not_followed("fileOutsideRoots", elsewhere.iter().map(|(path, _)| path)),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     // The lines are the files' on disk now: the host must see the same texts.
     let workspace = call.load(&resolved.workspace).await?;
     workspace.sync_files(changed.iter().map(|(path, _)| path.clone()).collect(), &call.cancel).await?;
     let files =
         changed.into_iter().map(|(path, ranges)| ChangedLines { file: path.display().to_string(), ranges }).collect();
-    Ok((resolved, ChangeOrigin::Lines(files)))
+    Ok((resolved, ChangeOrigin::Lines(files), not_followed))
+}
+
+/// `paths` left out for `reason`, counted, the first named; none when there are none.
+fn not_followed<'p>(reason: &str, paths: impl ExactSizeIterator<Item = &'p PathBuf>) -> Option<NotFollowed> {
+    let count = paths.len() as u32;
+    let paths = paths.take(20).map(|path| path.display().to_string()).collect();
+    (count > 0).then(|| NotFollowed { reason: reason.into(), count, paths })
 }
 
 /// What `plan` would change, on the files as they are now.

@@ -17,7 +17,7 @@ use process::{Ended, Stop, Watchdog};
 use protocol::host::ask;
 use protocol::host::{ChangeOrigin, FindTestsRequest, FoundTests, TestFramework, TestProject};
 use protocol::tools::testing::{
-    RunTestsInput, RunTestsOutput, StackFrame, TestOutcome, TestResultItem, TestRunSummary,
+    NotFollowed, RunTestsInput, RunTestsOutput, StackFrame, TestOutcome, TestResultItem, TestRunSummary,
 };
 use protocol::{ErrorCode, ToolError};
 use roslyn_host::HostInstall;
@@ -57,13 +57,14 @@ pub async fn run_tests(call: &Call, input: RunTestsInput) -> Result<RunTestsOutp
     enabled(call)?;
     input.filter.as_deref().map_or(Ok(()), platform::check_filter)?;
     let limits = RunLimits::new(input.timeout_seconds, input.test_timeout_seconds);
-    let (resolved, origin) = selection(call, &input).await?;
+    let (resolved, origin, not_followed) = selection(call, &input).await?;
     let found = find(call, &resolved, origin.clone(), input.project.clone(), Some(limits.remaining())).await?;
     // Every project and test file resolved at the root gate: off the async workers.
     let (plan, outside) =
         crate::offload::cpu(|| plan(&origin, input.tests.as_deref(), &found, &RootGate::of(&resolved)))?;
     let mut output = execute(call, &resolved, &plan, &limits, input.filter.as_deref(), None).await?;
     output.omitted_outside_roots += outside;
+    output.not_followed = not_followed;
     crate::offload::cpu(|| fit(&mut output, call.services.limits.response_bytes));
     Ok(output)
 }
@@ -148,6 +149,7 @@ pub async fn execute(
         projects: Vec::new(),
         complete: true,
         files_changed_during_run: false,
+        not_followed: Vec::new(),
         omitted_outside_roots: 0,
         resolved_from_solution: resolved.target.solution.display().to_string(),
     };
@@ -156,7 +158,8 @@ pub async fn execute(
     }
     let projects: Vec<&Path> = plan.iter().map(|p| p.path.as_path()).collect();
     let (solution, roots) = (&resolved.target.solution, &resolved.target.roots);
-    let folders = runs.begin(solution, &projects, roots, limits.deadline, &call.cancel).await?;
+    let folders =
+        runs.begin(solution, &projects, roots, &resolved.target.reach.inside, limits.deadline, &call.cancel).await?;
     // The copy lies inside the roots: a project it cannot hold is not built in place, but left out.
     let (plan, elsewhere): (Vec<&ProjectRun>, Vec<&ProjectRun>) = plan.iter().partition(|p| folders.holds(&p.path));
     output.omitted_outside_roots = elsewhere.iter().map(|p| p.tests.len().max(1) as u32).sum();
@@ -205,7 +208,10 @@ pub async fn execute(
 
 /// The solution and what selects the tests: exactly one of the tests named, a change, a filter, or a
 /// project alone.
-async fn selection(call: &Call, input: &RunTestsInput) -> Result<(Resolved, ChangeOrigin), ToolError> {
+async fn selection(
+    call: &Call,
+    input: &RunTestsInput,
+) -> Result<(Resolved, ChangeOrigin, Vec<NotFollowed>), ToolError> {
     let change = Change::of_run(input);
     let given = change.given() + usize::from(input.tests.is_some()) + usize::from(input.filter.is_some());
     if given > 1 || (given == 0 && input.project.is_none()) {
@@ -219,7 +225,7 @@ async fn selection(call: &Call, input: &RunTestsInput) -> Result<(Resolved, Chan
         return origin(call, &change).await;
     }
     let resolved = call.resolve(input.solution_path.as_deref())?;
-    Ok((resolved, ChangeOrigin::Tests(input.tests.clone().unwrap_or_default())))
+    Ok((resolved, ChangeOrigin::Tests(input.tests.clone().unwrap_or_default()), Vec::new()))
 }
 
 /// Each test project to run with its tests, and how many projects and tests were left out as outside the
@@ -700,6 +706,7 @@ mod tests {
             projects: vec!["Tests".to_owned()],
             complete: true,
             files_changed_during_run: false,
+            not_followed: Vec::new(),
             omitted_outside_roots: 0,
             resolved_from_solution: "/s.sln".to_owned(),
         };

@@ -19,6 +19,7 @@ mod find_tests;
 mod fuzz;
 mod install;
 mod lifecycle;
+mod metadata_overloads;
 mod move_files;
 mod move_refusals;
 mod moves;

@@ -1,35 +1,69 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
+using Microsoft.CodeAnalysis.Text;
 
 namespace RoslynMcp.Host.Handlers.Sources;
 
+/// <summary>Where one declaration of a metadata document is: its declared name, and the whole declaration.</summary>
+public readonly record struct DeclarationSpan(TextSpan Name, TextSpan Whole);
+
 /// <summary>
-/// Where a symbol is declared in C# that no compilation binds (a PDB's embedded source, decompiled text): found by
-/// its namespace, containing types, name, arity and parameters, as written.
+/// The declarations of C# that no project compiles (a PDB's embedded source, decompiled text), by documentation
+/// comment id. The text is bound in a throwaway compilation with the references of a project that references its
+/// assembly, so each declaration is known by the symbol the compiler sees it declare: overloads differing only
+/// in type arguments (<c>Sum(IEnumerable&lt;int&gt;)</c>, <c>Sum(IEnumerable&lt;decimal&gt;)</c>) or by being
+/// explicit implementations are told apart as the compiler tells them apart.
 /// </summary>
 public static class Declarations
 {
-    /// <summary>The declaration of <paramref name="symbol"/> in <paramref name="root"/>, or null.</summary>
-    public static SyntaxNode? Find(SyntaxNode root, ISymbol symbol)
+    /// <summary>Every type and member declared in <paramref name="tree"/>, by its documentation comment id.</summary>
+    public static IReadOnlyDictionary<string, DeclarationSpan> Index(
+        SyntaxTree tree, IEnumerable<MetadataReference> references, CancellationToken cancellationToken)
     {
-        var type = symbol as INamedTypeSymbol ?? symbol.ContainingType;
-        if (type is null)
+        var compilation = CSharpCompilation.Create(
+            "roslyn-mcp-metadata-document",
+            [tree],
+            references,
+            new CSharpCompilationOptions(OutputKind.DynamicallyLinkedLibrary, allowUnsafe: true));
+        var model = compilation.GetSemanticModel(tree);
+        var index = new Dictionary<string, DeclarationSpan>(StringComparer.Ordinal);
+        var declarations = tree.GetRoot(cancellationToken)
+            .DescendantNodes(n => n is CompilationUnitSyntax or BaseNamespaceDeclarationSyntax or BaseTypeDeclarationSyntax
+                or BaseFieldDeclarationSyntax or VariableDeclarationSyntax)
+            .Where(n => n is MemberDeclarationSyntax and not BaseNamespaceDeclarationSyntax and not BaseFieldDeclarationSyntax
+                or VariableDeclaratorSyntax);
+        foreach (var node in declarations)
         {
-            return null;
+            if (model.GetDeclaredSymbol(node, cancellationToken)?.GetDocumentationCommentId() is { Length: > 0 } id)
+            {
+                // Text the decompiler could not make compile may declare an id twice: the first declaration keeps it.
+                index.TryAdd(id, new DeclarationSpan(Identifier(node).Span, Whole(node).Span));
+            }
         }
-        var declaration = FindType(root, type);
-        if (declaration is null || SymbolEqualityComparer.Default.Equals(symbol, type))
-        {
-            return declaration;
-        }
-        var member = symbol is IMethodSymbol { AssociatedSymbol: { } associated } ? associated : symbol;
-        var candidates = declaration.ChildNodes().Where(n => Declares(n, member)).ToList();
-        return candidates.FirstOrDefault(n => ParametersMatch(n, member)) ?? candidates.FirstOrDefault();
+        return index;
     }
 
-    /// <summary>The span of the declared name in a declaration node.</summary>
-    public static SyntaxToken Identifier(SyntaxNode node) => node switch
+    /// <summary>
+    /// The id a symbol's declaration has in an index: a use's declared symbol (<c>List&lt;T&gt;</c> for
+    /// <c>List&lt;string&gt;</c>, the static method of a reduced extension call), an accessor's property or event.
+    /// </summary>
+    public static string? IdOf(ISymbol symbol)
+    {
+        var declared = DefinitionHandler.Definition(symbol);
+        if (declared is IMethodSymbol { AssociatedSymbol: { } associated })
+        {
+            declared = associated.OriginalDefinition;
+        }
+        return declared.GetDocumentationCommentId();
+    }
+
+    /// <summary>A field's or an event field's declaration is its whole statement, not the one variable.</summary>
+    private static SyntaxNode Whole(SyntaxNode node) =>
+        node is VariableDeclaratorSyntax { Parent.Parent: BaseFieldDeclarationSyntax field } ? field : node;
+
+    /// <summary>The declared name of a declaration node.</summary>
+    private static SyntaxToken Identifier(SyntaxNode node) => node switch
     {
         BaseTypeDeclarationSyntax type => type.Identifier,
         DelegateDeclarationSyntax @delegate => @delegate.Identifier,
@@ -41,116 +75,8 @@ public static class Declarations
         IndexerDeclarationSyntax indexer => indexer.ThisKeyword,
         OperatorDeclarationSyntax op => op.OperatorToken,
         ConversionOperatorDeclarationSyntax conversion => conversion.Type.GetFirstToken(),
-        BaseFieldDeclarationSyntax field => field.Declaration.Variables[0].Identifier,
         VariableDeclaratorSyntax variable => variable.Identifier,
         EnumMemberDeclarationSyntax enumMember => enumMember.Identifier,
         _ => node.GetFirstToken(),
     };
-
-    private static SyntaxNode? FindType(SyntaxNode root, INamedTypeSymbol type)
-    {
-        var containers = new Stack<INamedTypeSymbol>();
-        for (var t = type; t is not null; t = t.ContainingType)
-        {
-            containers.Push(t);
-        }
-        var ns = containers.Peek().ContainingNamespace is { IsGlobalNamespace: false } n ? n.ToDisplayString() : "";
-        IEnumerable<SyntaxNode> scope = root.DescendantNodes(d => d is CompilationUnitSyntax or BaseNamespaceDeclarationSyntax)
-            .Where(d => IsTypeDeclaration(d) && NamespaceOf(d) == ns);
-        SyntaxNode? found = null;
-        while (containers.Count > 0)
-        {
-            var wanted = containers.Pop();
-            found = scope.FirstOrDefault(d => IsTypeDeclaration(d) && Identifier(d).ValueText == wanted.Name && Arity(d) == wanted.Arity);
-            if (found is null)
-            {
-                return null;
-            }
-            scope = found.ChildNodes();
-        }
-        return found;
-    }
-
-    private static bool IsTypeDeclaration(SyntaxNode node) => node is BaseTypeDeclarationSyntax or DelegateDeclarationSyntax;
-
-    private static int Arity(SyntaxNode node) => node switch
-    {
-        TypeDeclarationSyntax type => type.TypeParameterList?.Parameters.Count ?? 0,
-        DelegateDeclarationSyntax @delegate => @delegate.TypeParameterList?.Parameters.Count ?? 0,
-        _ => 0,
-    };
-
-    private static string NamespaceOf(SyntaxNode node) => string.Join('.', node.Ancestors()
-        .OfType<BaseNamespaceDeclarationSyntax>()
-        .Reverse()
-        .Select(n => n.Name.ToString()));
-
-    private static bool Declares(SyntaxNode node, ISymbol member) => (node, member) switch
-    {
-        (ConstructorDeclarationSyntax ctor, IMethodSymbol { MethodKind: MethodKind.Constructor or MethodKind.StaticConstructor } method) =>
-            ctor.Modifiers.Any(SyntaxKind.StaticKeyword) == method.IsStatic,
-        (DestructorDeclarationSyntax, IMethodSymbol { MethodKind: MethodKind.Destructor }) => true,
-        (MethodDeclarationSyntax method, IMethodSymbol symbol) => method.Identifier.ValueText == PlainName(symbol)
-            && (method.TypeParameterList?.Parameters.Count ?? 0) == symbol.Arity,
-        (OperatorDeclarationSyntax op, IMethodSymbol { MethodKind: MethodKind.UserDefinedOperator } symbol) =>
-            SyntaxFacts.GetText(op.OperatorToken.Kind()) == OperatorText(symbol),
-        (ConversionOperatorDeclarationSyntax, IMethodSymbol { MethodKind: MethodKind.Conversion }) => true,
-        (IndexerDeclarationSyntax, IPropertySymbol { IsIndexer: true }) => true,
-        (PropertyDeclarationSyntax property, IPropertySymbol symbol) => property.Identifier.ValueText == PlainName(symbol),
-        (EventDeclarationSyntax @event, IEventSymbol symbol) => @event.Identifier.ValueText == PlainName(symbol),
-        (BaseFieldDeclarationSyntax field, IFieldSymbol or IEventSymbol) =>
-            field.Declaration.Variables.Any(v => v.Identifier.ValueText == member.Name),
-        (EnumMemberDeclarationSyntax enumMember, IFieldSymbol symbol) => enumMember.Identifier.ValueText == symbol.Name,
-        _ => false,
-    };
-
-    // An explicit implementation's metadata name carries its interface (`System.IDisposable.Dispose`).
-    private static string PlainName(ISymbol symbol) => symbol.Name[(symbol.Name.LastIndexOf('.') + 1)..];
-
-    private static string OperatorText(IMethodSymbol symbol) =>
-        symbol.ToDisplayString(SymbolDisplayFormat.MinimallyQualifiedFormat).Split('(')[0].Replace("operator", "").Trim();
-
-    /// <summary>Parameter count and, where written, each parameter's type name match the symbol's.</summary>
-    private static bool ParametersMatch(SyntaxNode node, ISymbol member)
-    {
-        var written = node switch
-        {
-            BaseMethodDeclarationSyntax method => method.ParameterList.Parameters,
-            IndexerDeclarationSyntax indexer => indexer.ParameterList.Parameters,
-            _ => default(SeparatedSyntaxList<ParameterSyntax>?),
-        };
-        var parameters = member switch
-        {
-            IMethodSymbol method => method.Parameters,
-            IPropertySymbol property => property.Parameters,
-            _ => default(System.Collections.Immutable.ImmutableArray<IParameterSymbol>?),
-        };
-        if (written is not { } syntax || parameters is not { } symbols)
-        {
-            return true;
-        }
-        return syntax.Count == symbols.Length && syntax.Zip(symbols).All(p => SameTypeName(p.First.Type, p.Second.Type));
-    }
-
-    // `List<int>`, `System.Collections.Generic.List<int>` and `int` as `Int32`: compared by the last simple name.
-    private static bool SameTypeName(TypeSyntax? written, ITypeSymbol type)
-    {
-        if (written is null)
-        {
-            return true;
-        }
-        var text = written.ToString();
-        var simple = type.ToDisplayString(SymbolDisplayFormat.MinimallyQualifiedFormat);
-        return text == simple
-            || text.EndsWith("." + simple, StringComparison.Ordinal)
-            || LastName(text) == LastName(simple)
-            || LastName(text) == type.Name;
-    }
-
-    private static string LastName(string name)
-    {
-        var open = name.IndexOf('<');
-        var bare = open < 0 ? name : name[..open];
-        return bare[(bare.LastIndexOf('.') + 1)..].TrimEnd('?', '[', ']');
-    }
 }

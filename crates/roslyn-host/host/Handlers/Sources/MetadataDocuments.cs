@@ -5,8 +5,17 @@ using RoslynMcp.Host.Protocol;
 
 namespace RoslynMcp.Host.Handlers.Sources;
 
-/// <summary>A referenced assembly's type read as C#: the text, parsed, under its virtual path.</summary>
-public sealed record MetadataDocument(string Path, SourceOrigin Origin, string Assembly, SyntaxTree Tree);
+/// <summary>
+/// A referenced assembly's type read as C#: the text, parsed, under its virtual path, and where each of its types
+/// and members is declared, by documentation comment id (<see cref="Declarations"/>).
+/// </summary>
+public sealed record MetadataDocument(
+    string Path, SourceOrigin Origin, string Assembly, SyntaxTree Tree, IReadOnlyDictionary<string, DeclarationSpan> Declared)
+{
+    /// <summary>Where the symbol is declared in this document; null when it is not.</summary>
+    public DeclarationSpan? DeclarationOf(ISymbol symbol) =>
+        Declarations.IdOf(symbol) is { } id && Declared.TryGetValue(id, out var span) ? span : null;
+}
 
 /// <summary>
 /// The documents of referenced assemblies' types, under <c>roslyn-mcp://metadata/&lt;assembly&gt;/&lt;version&gt;/&lt;Namespace.Type&gt;.cs</c>
@@ -56,8 +65,7 @@ public sealed class MetadataDocuments(long keptCharacters, int keptDecompilers)
             return null;
         }
         var root = await document.Tree.GetRootAsync(cancellationToken);
-        var declaration = Declarations.Find(root, symbol) ?? Declarations.Find(root, type);
-        var at = declaration is null ? root.GetFirstToken().Span : Declarations.Identifier(declaration).Span;
+        var at = (document.DeclarationOf(symbol) ?? document.DeclarationOf(type))?.Name ?? root.GetFirstToken().Span;
         var text = await document.Tree.GetTextAsync(cancellationToken);
         return new MetadataSource(SymbolFormat.ToSpan(document.Tree, at), SymbolFormat.LineText(text, at.Start), document.Origin);
     }
@@ -114,31 +122,44 @@ public sealed class MetadataDocuments(long keptCharacters, int keptDecompilers)
         {
             return document;
         }
-        var (assemblyPath, folders) = await AssemblyFileAsync(solution, type.ContainingAssembly, cancellationToken);
-        if (assemblyPath is null)
+        if (await ReferencingAsync(solution, type.ContainingAssembly, cancellationToken) is not { } referencing)
         {
             return null;
         }
         var assembly = type.ContainingAssembly.Identity.GetDisplayName();
-        var made = await Task.Run(() => Make(path, assembly, assemblyPath, type, folders), cancellationToken);
+        var made = await Task.Run(() => Make(path, assembly, type, referencing, cancellationToken), cancellationToken);
         Keep(made);
         return made;
     }
 
-    private MetadataDocument Make(string path, string assembly, string assemblyPath, INamedTypeSymbol type, IEnumerable<string> folders)
+    private MetadataDocument Make(string path, string assembly, INamedTypeSymbol type, Referencing referencing, CancellationToken cancellationToken)
     {
-        if (EmbeddedSources.Read(assemblyPath, type) is { } source)
-        {
-            return new MetadataDocument(path, SourceOrigin.EmbeddedSource, assembly, CSharpSyntaxTree.ParseText(source, path: path));
-        }
-        var (text, from) = decompilation.Decompile(assemblyPath, MetadataName(type), folders);
-        var header = $"// {assembly}\n// Decompiled from {Path.GetFileName(from)} with ICSharpCode.Decompiler {Decompilation.EngineVersion}\n\n";
-        return new MetadataDocument(path, SourceOrigin.Decompiled, assembly, CSharpSyntaxTree.ParseText(header + text, path: path));
+        var (origin, tree) = EmbeddedSources.Read(referencing.AssemblyPath, type) is { } source
+            ? (SourceOrigin.EmbeddedSource, CSharpSyntaxTree.ParseText(source, path: path))
+            : (SourceOrigin.Decompiled, Decompiled(path, assembly, type, referencing));
+        return new MetadataDocument(path, origin, assembly, tree, Declarations.Index(tree, referencing.References, cancellationToken));
     }
 
-    /// <summary>The file a project references the assembly by, and the folders of all its references (for the decompiler's resolver).</summary>
-    private static async Task<(string? Path, IReadOnlyList<string> Folders)> AssemblyFileAsync(
-        Solution solution, IAssemblySymbol assembly, CancellationToken cancellationToken)
+    private SyntaxTree Decompiled(string path, string assembly, INamedTypeSymbol type, Referencing referencing)
+    {
+        var folders = referencing.References
+            .OfType<PortableExecutableReference>()
+            .Select(r => Path.GetDirectoryName(r.FilePath))
+            .OfType<string>()
+            .Distinct(StringComparer.Ordinal);
+        var (text, from) = decompilation.Decompile(referencing.AssemblyPath, MetadataName(type), folders);
+        var header = $"// {assembly}\n// Decompiled from {Path.GetFileName(from)} with ICSharpCode.Decompiler {Decompilation.EngineVersion}\n\n";
+        return CSharpSyntaxTree.ParseText(header + text, path: path);
+    }
+
+    /// <summary>
+    /// A project's reference to an assembly: the file (read for embedded sources or decompiled), and all the
+    /// project's references (their folders for the decompiler's resolver; the compilation binding the text).
+    /// </summary>
+    private sealed record Referencing(string AssemblyPath, IReadOnlyList<MetadataReference> References);
+
+    /// <summary>The first project referencing the assembly as a file; null when none does.</summary>
+    private static async Task<Referencing?> ReferencingAsync(Solution solution, IAssemblySymbol assembly, CancellationToken cancellationToken)
     {
         foreach (var project in solution.Projects)
         {
@@ -152,16 +173,11 @@ public sealed class MetadataDocuments(long keptCharacters, int keptDecompilers)
                 if (compilation.GetAssemblyOrModuleSymbol(reference) is IAssemblySymbol referenced
                     && referenced.Identity.Equals(assembly.Identity) && reference.FilePath is { } file)
                 {
-                    var folders = compilation.References.OfType<PortableExecutableReference>()
-                        .Select(r => Path.GetDirectoryName(r.FilePath))
-                        .OfType<string>()
-                        .Distinct(StringComparer.Ordinal)
-                        .ToList();
-                    return (file, folders);
+                    return new Referencing(file, compilation.References.ToList());
                 }
             }
         }
-        return (null, []);
+        return null;
     }
 
     private MetadataDocument? Kept(string path)

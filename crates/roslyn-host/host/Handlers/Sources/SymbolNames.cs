@@ -29,7 +29,8 @@ public static class SymbolNames
     {
         if (name.Length > 2 && name[1] == ':')
         {
-            return DocumentationCommentId.GetSymbolsForDeclarationId(name, compilation);
+            var declared = DocumentationCommentId.GetSymbolsForDeclarationId(name, compilation);
+            return declared.IsEmpty ? MemberWithId(compilation, name) : declared;
         }
         var type = TypeNamed(compilation, name);
         if (type is not null)
@@ -51,6 +52,24 @@ public static class SymbolNames
         return ctor || member == container.Name
             ? container.InstanceConstructors.Concat(container.StaticConstructors).Where(c => !c.IsImplicitlyDeclared)
             : container.GetMembers(member);
+    }
+
+    /// <summary>
+    /// A member by its id, found among its type's members: Roslyn's parser of ids reads no explicit
+    /// implementation of a generic interface (<c>M:System.Collections.Generic.List`1.System#Collections#Generic#IEnumerable{T}#GetEnumerator</c>).
+    /// </summary>
+    private static IEnumerable<ISymbol> MemberWithId(Compilation compilation, string id)
+    {
+        var parameters = id.IndexOf('(');
+        var dot = id.LastIndexOf('.', parameters < 0 ? id.Length - 1 : parameters);
+        if (dot <= 2)
+        {
+            return [];
+        }
+        return DocumentationCommentId.GetSymbolsForDeclarationId("T:" + id[2..dot], compilation)
+            .OfType<INamedTypeSymbol>()
+            .SelectMany(type => type.GetMembers())
+            .Where(member => member.GetDocumentationCommentId() == id);
     }
 
     private static INamedTypeSymbol? TypeNamed(Compilation compilation, string name)

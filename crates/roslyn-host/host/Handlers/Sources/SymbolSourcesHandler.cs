@@ -49,10 +49,11 @@ public static class SymbolSourcesHandler
         {
             if (MetadataDocuments.TopLevel(symbol) is { } type
                 && await MetadataDocuments.Shared.DocumentOfAsync(solution, type, cancellationToken) is { } document
-                && Declarations.Find(await document.Tree.GetRootAsync(cancellationToken), symbol) is { } node)
+                && document.DeclarationOf(symbol) is { Whole: var whole })
             {
-                var whole = Whole(node);
-                found.Add(new SymbolDeclaration(summary, SymbolFormat.ToSpan(document.Tree, whole.Span), document.Origin, Text(whole, signaturesOnly)));
+                var root = await document.Tree.GetRootAsync(cancellationToken);
+                var node = root.FindNode(whole).AncestorsAndSelf().First(n => n.Span == whole);
+                found.Add(new SymbolDeclaration(summary, SymbolFormat.ToSpan(document.Tree, whole), document.Origin, Text(node, signaturesOnly)));
             }
             return found;
         }

@@ -27,6 +27,7 @@ mod navigation;
 mod observability;
 mod organize_usings;
 mod paging;
+mod partial_members;
 mod plan_faults;
 mod plans;
 mod project_graph;

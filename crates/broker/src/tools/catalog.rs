@@ -126,7 +126,7 @@ catalog! {
         input: io::PositionInput,
         output: io::navigation::SymbolDefinitionOutput,
         run: navigation::symbol_definition,
-        description: "Where the symbol at a 1-based line and column is declared: every declaration (partial types have several) with its source line. Symbols from referenced assemblies are reported with their assembly and no location.",
+        description: "Where the symbol at a 1-based line and column is declared: every declaration (partial types have several; a partial method, property or event its declaring and its implementing part, a source generator's marked generated) with its source line. Symbols from referenced assemblies are reported with their assembly and no location.",
     }
 
     find_references {
@@ -180,7 +180,7 @@ catalog! {
         input: io::sources::SymbolSourceInput,
         output: io::sources::SymbolSourceOutput,
         run: sources::symbol_source,
-        description: "The declarations of several symbols at once, by fully qualified name (Shop.Cart, Shop.Cart.Add for every overload, Shop.Outer+Inner, or a documentation comment id such as M:Shop.Cart.Add(System.Int32)), from the solution's files, generated documents or referenced assemblies (embedded source, else decompiled). Each declaration comes with its place and origin; signaturesOnly lists a type's members without bodies. A name that matches nothing gets its own error (SYMBOL_NOT_FOUND) without failing the others.",
+        description: "The declarations of several symbols at once, by fully qualified name (Shop.Cart, Shop.Cart.Add for every overload, Shop.Outer+Inner, or a documentation comment id such as M:Shop.Cart.Add(System.Int32)), from the solution's files, generated documents or referenced assemblies (embedded source, else decompiled). Each declaration comes with its place and origin (a partial member's both parts); signaturesOnly lists a type's members without bodies. A name that matches nothing gets its own error (SYMBOL_NOT_FOUND) without failing the others.",
     }
 
     list_generated_documents {
@@ -234,7 +234,7 @@ catalog! {
         input: io::hierarchy::ImplementationsInput,
         output: io::hierarchy::ImplementationsOutput,
         run: hierarchy::find_implementations,
-        description: "Types implementing an interface or deriving from a class (by fully qualified typeName, or at a position), or members implementing or overriding the member at a position; each says whether it does so directly. Paged: pass nextCursor back as cursor.",
+        description: "Types implementing an interface or deriving from a class (by fully qualified typeName, or at a position), or members implementing or overriding the member at a position, or a partial member's implementing part (a source generator's marked generated); each says whether it does so directly. Paged: pass nextCursor back as cursor.",
     }
 
     get_type_hierarchy {

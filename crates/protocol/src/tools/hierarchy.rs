@@ -23,7 +23,8 @@ pub struct ImplementationItem {
     pub symbol: SymbolInfo,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<SourceSite>,
-    /// `Implements` (an interface or interface member), `Derives` (a derived class or interface), `Overrides`.
+    /// `Implements` (an interface or interface member, or a partial member's implementing part), `Derives` (a
+    /// derived class or interface), `Overrides`.
     pub relation: String,
     /// The relation is declared on the item itself (its own base list, or an override of this very member),
     /// not inherited through another type.

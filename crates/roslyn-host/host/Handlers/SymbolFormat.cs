@@ -146,16 +146,44 @@ public static class SymbolFormat
         return new SourceLocation(ToSpan(location), LineText(text, location.SourceSpan.Start));
     }
 
-    /// <summary>Every source declaration of the symbol, sorted by path and position; empty for metadata symbols.</summary>
+    /// <summary>
+    /// Every source declaration of the symbol, a partial member's both parts included, sorted by path and
+    /// position; empty for metadata symbols.
+    /// </summary>
     public static async Task<ValueList<SourceLocation>> DeclarationsAsync(ISymbol symbol, CancellationToken cancellationToken)
     {
         var locations = new List<SourceLocation>();
-        foreach (var location in symbol.Locations.Where(l => l.IsInSource))
+        foreach (var location in WithPartialPart(symbol).SelectMany(s => s.Locations).Where(l => l.IsInSource))
         {
             locations.Add(await ToSourceLocationAsync(location, cancellationToken));
         }
         return locations.InSourceOrder(l => l.Span).ToValueList();
     }
+
+    /// <summary>
+    /// The symbol and, for a partial method, property or event, its other part: Roslyn makes the declaring part
+    /// (what calls bind to) and the implementing part (often a source generator's) two symbols.
+    /// </summary>
+    public static IEnumerable<ISymbol> WithPartialPart(ISymbol symbol) =>
+        PartialImplementation(symbol) is { } implementation ? [PartialDefinition(symbol), implementation] : [symbol];
+
+    /// <summary>The implementing part of a partial method, property or event, asked at either part; null for other symbols.</summary>
+    public static ISymbol? PartialImplementation(ISymbol symbol) => PartialDefinition(symbol) switch
+    {
+        IMethodSymbol method => method.PartialImplementationPart,
+        IPropertySymbol property => property.PartialImplementationPart,
+        IEventSymbol @event => @event.PartialImplementationPart,
+        _ => null,
+    };
+
+    /// <summary>The declaring part of a partial member given its implementing part; any other symbol itself.</summary>
+    private static ISymbol PartialDefinition(ISymbol symbol) => symbol switch
+    {
+        IMethodSymbol { PartialDefinitionPart: { } definition } => definition,
+        IPropertySymbol { PartialDefinitionPart: { } definition } => definition,
+        IEventSymbol { PartialDefinitionPart: { } definition } => definition,
+        _ => symbol,
+    };
 
     public static IOrderedEnumerable<T> InSourceOrder<T>(this IEnumerable<T> items, Func<T, ProtocolSpan> span) =>
         items.OrderBy(i => span(i).File, StringComparer.Ordinal)

@@ -38,6 +38,11 @@ public static class ImplementationsHandler
                 await AddAsync(Derivations.OverridesAsync(symbol, solution, cancellationToken), Relation.Overrides);
                 break;
         }
+        // A partial member's implementing part (a generator's, often), asked at either part, whatever the filters.
+        if (SymbolFormat.PartialImplementation(symbol) is { } implementation)
+        {
+            implementations.Add(new Related(await SymbolFormat.RefAsync(implementation, cancellationToken), Relation.Implements, IsDirect: true));
+        }
         // Structs, enums, delegates and other symbols have nothing built on them: an empty list, not an error.
         return new ImplementationList(SymbolFormat.Summarize(symbol), implementations.ToValueList());
     }

@@ -57,7 +57,8 @@ public static class SymbolSourcesHandler
             }
             return found;
         }
-        foreach (var reference in symbol.DeclaringSyntaxReferences)
+        // A partial member's implementing part (a generator's, often) is a symbol of its own.
+        foreach (var reference in SymbolFormat.WithPartialPart(symbol).SelectMany(s => s.DeclaringSyntaxReferences))
         {
             var node = Whole(await reference.GetSyntaxAsync(cancellationToken));
             var span = SymbolFormat.ToSpan(reference.SyntaxTree, node.Span);

@@ -11,7 +11,8 @@ namespace RoslynMcp.Host.Handlers.Namespaces;
 /// <summary>
 /// The namespace a folder implies (the project's root namespace, then each folder below the project, a folder
 /// name made an identifier), and one file's move to it: references that name its types with their namespace
-/// first, then Roslyn's change namespace service for the declaration and every consumer.
+/// first, then Roslyn's change namespace service for the declaration and every consumer, then the imports the
+/// service lost (<see cref="ConsumerImports"/>).
 /// </summary>
 internal static class FolderNamespace
 {
@@ -43,6 +44,7 @@ internal static class FolderNamespace
         {
             return (solution, null);
         }
+        var consumers = await ConsumerImports.ConsumersAsync(document, cancellationToken);
         var requalified = await QualifiedReferences.RequalifyAsync(solution, document, declared, expected, cancellationToken);
         serviceTime.Start();
         var next = await RoslynChangeNamespace.ChangeAsync(PositionResolver.DocumentAt(requalified, path)!, expected, cancellationToken);
@@ -54,7 +56,9 @@ internal static class FolderNamespace
         }
         // The service changes each target framework's document of a consumer by itself: each file's changes, merged,
         // go to all of them before the next file's change, which would otherwise start from texts that differ.
-        return (await MergedChanges.IntoEveryFrameworkAsync(solution, next, cancellationToken), new NamespaceChange(path, declared, expected));
+        var merged = await MergedChanges.IntoEveryFrameworkAsync(solution, next, cancellationToken);
+        var repaired = await ConsumerImports.RepairAsync(solution, merged, consumers, declared, expected, cancellationToken);
+        return (repaired, new NamespaceChange(path, declared, expected));
     }
 
     /// <summary>A folder name as a namespace part: what is not an identifier character becomes <c>_</c>.</summary>

@@ -106,14 +106,15 @@ internal static class ConsumerUpdates
 
     /// <summary>
     /// One use: its name, and for a qualified one the qualifier to rewrite (<c>Old.Ns</c> in <c>Old.Ns.Type</c>,
-    /// in code or in a using alias or static). A simple name needs an edit unless the new namespace is
+    /// in code, in a using alias or static, or in a cref). A simple name needs an edit unless the new namespace is
     /// already in scope there (imported, or enclosing the use).
     /// </summary>
     private sealed record Site(TextSpan Name, TextSpan? Qualifier, bool IsGlobal, bool IsExtensionCall, bool NeedsEdit, bool AfterGlobal = false)
     {
         public static Site? Of(TypeReference reference, CompilationUnitSyntax root, SemanticModel model, string typeName, string target, CancellationToken cancellationToken)
         {
-            var node = root.FindNode(reference.Span, getInnermostNodeForTie: true);
+            // Inside trivia too: a documentation comment's cref.
+            var node = root.FindNode(reference.Span, findInsideTrivia: true, getInnermostNodeForTie: true);
             var inScope = Names.IsWithin(Names.EnclosingNamespace(node), target) || UsingDirectives.Imports(node, target);
             if (reference.IsExtensionCall)
             {
@@ -128,6 +129,7 @@ internal static class ConsumerUpdates
             {
                 QualifiedNameSyntax q when q.Right == name => q.Left,
                 MemberAccessExpressionSyntax m when m.Name == name => m.Expression,
+                NameMemberCrefSyntax { Parent: QualifiedCrefSyntax cref } member when cref.Member == member => cref.Container,
                 _ => null,
             };
             if (qualifier is not null && model.GetSymbolInfo(qualifier, cancellationToken).Symbol is INamespaceSymbol)

@@ -8,9 +8,10 @@ using RoslynMcp.Host.Handlers.Plans;
 namespace RoslynMcp.Host.Handlers.Namespaces;
 
 /// <summary>
-/// References that name a type with its namespace (<c>new Shop.Lib.Item { ... }</c>, <c>Shop.Lib.Item.Create()</c>),
-/// given the new namespace before Roslyn's change namespace service runs: the service leaves some of them (an
-/// object creation) naming the old one. Afterwards the service finds nothing of them to change.
+/// References that name a type with its namespace (<c>new Shop.Lib.Item { ... }</c>, <c>Shop.Lib.Item.Create()</c>,
+/// <c>&lt;see cref="Shop.Lib.Item"/&gt;</c>), given the new namespace before Roslyn's change namespace service runs:
+/// the service leaves some of them (an object creation) naming the old one, and shortens a cref it rewrites.
+/// Afterwards the service finds nothing of them to change.
 /// </summary>
 internal static class QualifiedReferences
 {
@@ -33,11 +34,13 @@ internal static class QualifiedReferences
                 {
                     continue;
                 }
-                var name = (await tree.GetRootAsync(cancellationToken)).FindToken(location.Location.SourceSpan.Start).Parent;
+                // Inside trivia too: a documentation comment's cref.
+                var name = (await tree.GetRootAsync(cancellationToken)).FindToken(location.Location.SourceSpan.Start, findInsideTrivia: true).Parent;
                 var qualifier = name?.Parent switch
                 {
                     QualifiedNameSyntax qualified when qualified.Right == name => (SyntaxNode)qualified.Left,
                     MemberAccessExpressionSyntax access when access.Name == name => access.Expression,
+                    NameMemberCrefSyntax { Parent: QualifiedCrefSyntax cref } member when cref.Member == member => cref.Container,
                     _ => null,
                 };
                 if (qualifier is null || !seen.Add((referencing.Id, qualifier.SpanStart)))

@@ -20,6 +20,7 @@ mod fuzz;
 mod install;
 mod lifecycle;
 mod metadata_overloads;
+mod move_consumers;
 mod move_files;
 mod move_refusals;
 mod moves;

@@ -206,6 +206,12 @@ async fn each_overload_of_a_decompiled_type_lands_on_its_own_declaration() {
             places.insert((place["filePath"].to_string(), place["line"].clone())),
             "{needle} #{nth}: a place of its own"
         );
+        // The name the answer gives is one get_symbol_source takes: the same declaration, and only it.
+        let named = server.ok("get_symbol_source", json!({"symbols": [symbol["fullyQualifiedName"]]})).await;
+        let declarations = named["symbols"][0]["declarations"].as_array().expect("declarations");
+        assert_eq!(declarations.len(), 1, "{needle} #{nth}: {named}");
+        assert_eq!(declarations[0]["location"]["filePath"], place["filePath"], "{named}");
+        assert_declares_each(declarations);
     }
 
     // Symbol source: every overload's text declares that overload and no other.

@@ -2,12 +2,13 @@
 //! `cargo xtask codegen --check` fails when the committed file differs from what it would write.
 //! `cargo xtask corpus <out-dir>` writes a large generated C# solution for the benches (`corpus.rs`).
 //! `cargo xtask dist` builds a release and writes the .NET tool packages and the archive into `target/dist/`
-//! (`dist.rs`).
+//! (`dist.rs`). `cargo xtask stats <solution>` checks the service's answers over a whole solution (`stats.rs`).
 
 mod corpus;
 mod csharp;
 mod dist;
 mod model;
+mod stats;
 
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
@@ -36,43 +37,19 @@ fn main() -> Result<()> {
         }
         ["corpus", args @ ..] => corpus::run(args),
         ["dist"] => release(&root()),
-        _ => bail!("usage: cargo xtask codegen [--check]\n       cargo xtask dist\n       {}", corpus::USAGE),
+        ["stats", args @ ..] => stats::run(args),
+        _ => bail!(
+            "usage: cargo xtask codegen [--check]\n       cargo xtask dist\n       {}\n       {}",
+            corpus::USAGE,
+            stats::USAGE
+        ),
     }
 }
 
 /// A release build of the binary and the host its build script published, packaged for this machine's runtime
 /// identifier into `target/dist/`.
 fn release(root: &Path) -> Result<()> {
-    let output = Command::new(env!("CARGO"))
-        .args([
-            "build",
-            "--release",
-            "-p",
-            "broker",
-            "--bin",
-            dist::COMMAND,
-            "--message-format=json-render-diagnostics",
-        ])
-        .current_dir(root)
-        .stderr(std::process::Stdio::inherit())
-        .output()
-        .context("running cargo build --release")?;
-    if !output.status.success() {
-        bail!("cargo build --release failed ({})", output.status);
-    }
-    let messages = String::from_utf8_lossy(&output.stdout);
-    let field = |reason: &str, package: &str, key: &str| {
-        messages
-            .lines()
-            .filter(|line| line.contains(&format!("\"reason\":\"{reason}\"")) && line.contains(package))
-            .find_map(|line| json_string(line, key))
-            .with_context(|| format!("cargo reported no {key} of {package}"))
-    };
-    let host = PathBuf::from(field("build-script-executed", "roslyn-host", "out_dir")?).join("roslyn-host");
-    if !host.join("RoslynMcp.Host.dll").is_file() {
-        bail!("the Roslyn host was not built into {} (see the build's warnings)", host.display());
-    }
-    let binary = PathBuf::from(field("compiler-artifact", "broker", "executable")?);
+    let Built { binary, host } = build_service(root, true)?;
     let (readme, licence) = (root.join("README.md"), root.join("LICENSE"));
     let rid = dist::current_rid();
     let build = dist::Build {
@@ -87,6 +64,41 @@ fn release(root: &Path) -> Result<()> {
         println!("wrote {} ({:.1} MiB)", written.display(), size as f64 / (1024.0 * 1024.0));
     }
     Ok(())
+}
+
+/// The service's binary and the Roslyn host beside it, as cargo built them.
+struct Built {
+    binary: PathBuf,
+    host: PathBuf,
+}
+
+/// Builds the service (`--release` or the dev profile) and says where cargo put the binary and the host.
+fn build_service(root: &Path, release: bool) -> Result<Built> {
+    let profile: &[&str] = if release { &["--release"] } else { &[] };
+    let output = Command::new(env!("CARGO"))
+        .arg("build")
+        .args(profile)
+        .args(["-p", "broker", "--bin", dist::COMMAND, "--message-format=json-render-diagnostics"])
+        .current_dir(root)
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .context("running cargo build")?;
+    if !output.status.success() {
+        bail!("cargo build failed ({})", output.status);
+    }
+    let messages = String::from_utf8_lossy(&output.stdout);
+    let field = |reason: &str, package: &str, key: &str| {
+        messages
+            .lines()
+            .filter(|line| line.contains(&format!("\"reason\":\"{reason}\"")) && line.contains(package))
+            .find_map(|line| json_string(line, key))
+            .with_context(|| format!("cargo reported no {key} of {package}"))
+    };
+    let host = PathBuf::from(field("build-script-executed", "roslyn-host", "out_dir")?).join("roslyn-host");
+    if !host.join("RoslynMcp.Host.dll").is_file() {
+        bail!("the Roslyn host was not built into {} (see the build's warnings)", host.display());
+    }
+    Ok(Built { binary: PathBuf::from(field("compiler-artifact", "broker", "executable")?), host })
 }
 
 /// The string value of `"key":"..."` in one of cargo's JSON messages.

@@ -8,6 +8,8 @@
 //   service's writes and analyzer diagnostics need)
 // dotnet run -c Release -- decompile <assembly> <type metadata name> <warm calls>
 //   (DecompileProbe.cs: ICSharpCode.Decompiler alone on one type)
+// dotnet run -c Release -- references <solution> <positions file>
+//   (ReferencesProbe.cs: SymbolFinder's references of the symbol at each position, for `cargo xtask stats`)
 
 using System.Diagnostics;
 using System.Text.Json;
@@ -21,6 +23,10 @@ MSBuildLocator.RegisterDefaults();
 if (args[0] == "decompile")
 {
     DecompileProbe.Run(args[1], args[2], int.Parse(args[3]));
+}
+else if (args[0] == "references")
+{
+    await ReferencesProbe.RunAsync(args[1], args[2]);
 }
 else if (args[0] == "writes")
 {

@@ -45,22 +45,8 @@ public sealed class MetadataDocuments(long keptCharacters, int keptDecompilers)
     /// <summary>Where a symbol of a referenced assembly reads as C#; null for one in source, or without a type.</summary>
     public async Task<MetadataSource?> PlaceOfAsync(Solution solution, ISymbol symbol, CancellationToken cancellationToken)
     {
-        if (!SymbolFormat.IsMetadata(symbol) || TopLevel(symbol) is not { } type)
-        {
-            return null;
-        }
-        MetadataDocument? document;
-        try
-        {
-            document = await DocumentOfAsync(solution, type, cancellationToken);
-        }
-        catch (Exception e) when (e is not OperationCanceledException)
-        {
-            // A place is extra to a definition's answer: one the decompiler cannot make leaves it out.
-            Log.Warn($"no source for {type.ToDisplayString()}: {e.GetType().Name}: {e.Message}");
-            return null;
-        }
-        if (document is null)
+        if (!SymbolFormat.IsMetadata(symbol) || TopLevel(symbol) is not { } type
+            || await SourceOfAsync(solution, type, cancellationToken) is not { } document)
         {
             return null;
         }
@@ -68,6 +54,24 @@ public sealed class MetadataDocuments(long keptCharacters, int keptDecompilers)
         var at = (document.DeclarationOf(symbol) ?? document.DeclarationOf(type))?.Name ?? root.GetFirstToken().Span;
         var text = await document.Tree.GetTextAsync(cancellationToken);
         return new MetadataSource(SymbolFormat.ToSpan(document.Tree, at), SymbolFormat.LineText(text, at.Start), document.Origin);
+    }
+
+    /// <summary>
+    /// The type's document, or null when no project references its assembly as a file or the decompiler cannot
+    /// make it (a type an assembly forwards to one no project references): a source is extra to an answer, and one
+    /// type without it leaves the rest of the answer whole.
+    /// </summary>
+    public async Task<MetadataDocument?> SourceOfAsync(Solution solution, INamedTypeSymbol type, CancellationToken cancellationToken)
+    {
+        try
+        {
+            return await DocumentOfAsync(solution, type, cancellationToken);
+        }
+        catch (Exception e) when (e is not OperationCanceledException)
+        {
+            Log.Warn($"no source for {type.ToDisplayString()}: {e.GetType().Name}: {e.Message}");
+            return null;
+        }
     }
 
     /// <summary>The outermost type containing the symbol (the symbol itself for a top-level type).</summary>

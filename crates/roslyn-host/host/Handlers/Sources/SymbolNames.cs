@@ -6,7 +6,8 @@ namespace RoslynMcp.Host.Handlers.Sources;
 /// Symbols by name: a documentation comment id (<c>M:Shop.Cart.Add(System.Int32)</c>), a type's metadata name
 /// (<c>Shop.Cart</c>, <c>Shop.Outer+Inner</c>, <c>System.Collections.Generic.List`1</c>), or a type's name and a
 /// member's (<c>Shop.Cart.Add</c>: every overload; <c>Shop.Cart.Cart</c> or <c>Shop.Cart..ctor</c>: its
-/// constructors). Generic arity may be left out (<c>System.Collections.Generic.List</c>).
+/// constructors). Generic arity may be left out (<c>System.Collections.Generic.List</c>). A name as answers write it
+/// (<c>System.Collections.Generic.List&lt;T&gt;.Add(T)</c>, <c>Shop.Cart.Add(int)</c>) is the symbol it displays.
 /// </summary>
 public static class SymbolNames
 {
@@ -31,6 +32,10 @@ public static class SymbolNames
         {
             var declared = DocumentationCommentId.GetSymbolsForDeclarationId(name, compilation);
             return declared.IsEmpty ? MemberWithId(compilation, name) : declared;
+        }
+        if (name.IndexOfAny(['(', '<']) >= 0)
+        {
+            return Displayed(compilation, name);
         }
         var type = TypeNamed(compilation, name);
         if (type is not null)
@@ -70,6 +75,60 @@ public static class SymbolNames
             .OfType<INamedTypeSymbol>()
             .SelectMany(type => type.GetMembers())
             .Where(member => member.GetDocumentationCommentId() == id);
+    }
+
+    /// <summary>
+    /// The symbols whose display (<see cref="SymbolFormat.Display"/>) is <paramref name="name"/>: looked up by the
+    /// name with its type arguments as arity and its parameters left out, then each candidate's display compared.
+    /// </summary>
+    private static IEnumerable<ISymbol> Displayed(Compilation compilation, string name)
+    {
+        var path = MetadataPath(name);
+        IEnumerable<ISymbol> candidates = InCompilation(compilation, path).ToList();
+        // A generic method (`Unsafe.As<T>(object)`), an operator or an indexer is not found by its written name:
+        // every member of its type is a candidate.
+        var dot = path.LastIndexOf('.');
+        if (!candidates.Any() && dot > 0 && TypeNamed(compilation, path[..dot]) is { } container)
+        {
+            candidates = container.GetMembers();
+        }
+        return candidates.Where(symbol => symbol.ToDisplayString(SymbolFormat.Display) == name);
+    }
+
+    /// <summary><c>System.Collections.Generic.Dictionary&lt;TKey, TValue&gt;.Add(TKey, TValue)</c> as <c>System.Collections.Generic.Dictionary`2.Add</c>.</summary>
+    private static string MetadataPath(string name)
+    {
+        var path = new System.Text.StringBuilder();
+        var (depth, arguments) = (0, 0);
+        foreach (var c in name)
+        {
+            switch (c)
+            {
+                case '(' when depth == 0:
+                    return path.ToString();
+                case '<' or '(' or '[':
+                    depth++;
+                    arguments = depth == 1 ? 1 : arguments;
+                    break;
+                case '>' or ')' or ']':
+                    depth--;
+                    if (depth == 0)
+                    {
+                        path.Append('`').Append(arguments);
+                    }
+                    break;
+                case ',' when depth == 1:
+                    arguments++;
+                    break;
+                default:
+                    if (depth == 0)
+                    {
+                        path.Append(c);
+                    }
+                    break;
+            }
+        }
+        return path.ToString();
     }
 
     private static INamedTypeSymbol? TypeNamed(Compilation compilation, string name)

@@ -48,7 +48,7 @@ public static class SymbolSourcesHandler
         if (SymbolFormat.IsMetadata(symbol))
         {
             if (MetadataDocuments.TopLevel(symbol) is { } type
-                && await MetadataDocuments.Shared.DocumentOfAsync(solution, type, cancellationToken) is { } document
+                && await MetadataDocuments.Shared.SourceOfAsync(solution, type, cancellationToken) is { } document
                 && document.DeclarationOf(symbol) is { Whole: var whole })
             {
                 var root = await document.Tree.GetRootAsync(cancellationToken);

@@ -1,0 +1,53 @@
+using System.Text.Json;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.FindSymbols;
+using Microsoft.CodeAnalysis.MSBuild;
+using Microsoft.CodeAnalysis.Text;
+
+/// <summary>
+/// The references Roslyn's SymbolFinder finds for the symbol at each position of a file of lines
+/// <c>path\tline\tcolumn</c> (1-based, UTF-16 columns), in every project the file belongs to (each target
+/// framework): one JSON array per position, of sorted distinct <c>path:line:column</c> places, declarations
+/// and implicit places left out.
+/// </summary>
+internal static class ReferencesProbe
+{
+    public static async Task RunAsync(string solutionPath, string positionsFile)
+    {
+        using var workspace = MSBuildWorkspace.Create();
+        var solution = solutionPath.EndsWith(".csproj", StringComparison.OrdinalIgnoreCase)
+            ? (await workspace.OpenProjectAsync(solutionPath)).Solution
+            : await workspace.OpenSolutionAsync(solutionPath);
+        var answers = new List<List<string>>();
+        foreach (var line in File.ReadLines(positionsFile))
+        {
+            var parts = line.Split('\t');
+            answers.Add(await PlacesAsync(solution, parts[0], int.Parse(parts[1]), int.Parse(parts[2])));
+        }
+        Console.WriteLine(JsonSerializer.Serialize(answers));
+    }
+
+    private static async Task<List<string>> PlacesAsync(Solution solution, string file, int line, int column)
+    {
+        var places = new SortedSet<string>(StringComparer.Ordinal);
+        foreach (var id in solution.GetDocumentIdsWithFilePath(file))
+        {
+            var document = solution.GetDocument(id)!;
+            var text = await document.GetTextAsync();
+            var position = text.Lines.GetPosition(new LinePosition(line - 1, column - 1));
+            if (await SymbolFinder.FindSymbolAtPositionAsync(document, position) is not { } symbol)
+            {
+                continue;
+            }
+            foreach (var referenced in await SymbolFinder.FindReferencesAsync(symbol, solution))
+            {
+                foreach (var location in referenced.Locations.Where(l => !l.IsImplicit))
+                {
+                    var span = location.Location.GetLineSpan();
+                    places.Add($"{span.Path}:{span.StartLinePosition.Line + 1}:{span.StartLinePosition.Character + 1}");
+                }
+            }
+        }
+        return places.ToList();
+    }
+}

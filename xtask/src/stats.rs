@@ -1,0 +1,185 @@
+//! `cargo xtask stats <solution>`: the whole-solution check, as rust-analyzer's `analysis-stats` is for Rust.
+//! It drives the real service over MCP through a solution and checks invariants on its symbols (every one,
+//! or a deterministic sample where a tool is too costly for all), prints a table of what it checked and
+//! what failed with each tool's times, and exits non-zero on any failure. The solution's files are left as
+//! they were: every write it makes is undone and checked byte for byte.
+
+mod csharp;
+mod metadata;
+mod mutations;
+mod navigation;
+mod partials;
+mod probe;
+mod sample;
+mod service;
+mod table;
+mod writes;
+
+use anyhow::{Context, Result, bail};
+use sample::Sample;
+use serde_json::{Value, json};
+use service::Service;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+pub const USAGE: &str = "cargo xtask stats <solution> [--all] [--declarations N] [--uses N] [--writes N] \
+                         [--builds N] [--mutations N] [--test-project NAME] [--seed S] [--no-probe] [--binary PATH]";
+
+/// What to check, and how much of it.
+pub struct Options {
+    pub solution: PathBuf,
+    pub sample: Sample,
+    /// Declarations whose references and definitions are checked.
+    pub declarations: usize,
+    /// Uses of referenced assemblies' members whose virtual documents are checked.
+    pub uses: usize,
+    /// Writes of each kind previewed, applied, checked and undone.
+    pub writes: usize,
+    /// Applied writes followed by a real `dotnet build` of the solution.
+    pub builds: usize,
+    /// Members mutated (a `throw` at the start) and the test project run against find_tests' selection.
+    pub mutations: usize,
+    pub test_project: Option<String>,
+    /// Compare find_references with Roslyn's SymbolFinder in a process of its own.
+    pub probe: bool,
+    /// The service to check: another build's binary; by default this checkout's, built first.
+    pub binary: Option<PathBuf>,
+}
+
+pub fn run(args: &[&str]) -> Result<()> {
+    let options = parse(args)?;
+    let runtime = tokio::runtime::Runtime::new()?;
+    let table = runtime.block_on(check(&options))?;
+    println!("{}", table.render());
+    match table.failed() {
+        0 => Ok(()),
+        failed => bail!("{failed} checks failed"),
+    }
+}
+
+fn parse(args: &[&str]) -> Result<Options> {
+    let mut options = Options {
+        solution: PathBuf::new(),
+        sample: Sample::new(1),
+        declarations: 40,
+        uses: 40,
+        writes: 1,
+        builds: 1,
+        mutations: 1,
+        test_project: None,
+        probe: true,
+        binary: None,
+    };
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        let mut number = || -> Result<usize> {
+            rest.next().with_context(|| format!("{arg} takes a number"))?.parse().context(USAGE)
+        };
+        match *arg {
+            "--all" => {
+                options.sample = Sample::all();
+                (options.declarations, options.uses, options.writes) = (usize::MAX, usize::MAX, 3);
+                (options.builds, options.mutations) = (3, 5);
+            }
+            "--declarations" => options.declarations = number()?,
+            "--uses" => options.uses = number()?,
+            "--writes" => options.writes = number()?,
+            "--builds" => options.builds = number()?,
+            "--mutations" => options.mutations = number()?,
+            "--seed" => options.sample = Sample::new(number()? as u64),
+            "--no-probe" => options.probe = false,
+            "--test-project" => options.test_project = Some(rest.next().context(USAGE)?.to_string()),
+            "--binary" => options.binary = Some(PathBuf::from(rest.next().context(USAGE)?)),
+            solution if !solution.starts_with('-') && options.solution.as_os_str().is_empty() => {
+                options.solution =
+                    std::fs::canonicalize(solution).with_context(|| format!("no solution {solution}"))?;
+            }
+            other => bail!("unknown argument {other}\n{USAGE}"),
+        }
+    }
+    if options.solution.as_os_str().is_empty() {
+        bail!("{USAGE}");
+    }
+    Ok(options)
+}
+
+async fn check(options: &Options) -> Result<table::Table> {
+    let binary = match &options.binary {
+        Some(binary) => binary.clone(),
+        None => crate::build_service(&crate::root(), false)?.binary,
+    };
+    let folder = options.solution.parent().context("the solution has a folder")?.to_path_buf();
+    let log = std::env::temp_dir().join(format!("roslyn-mcp-stats-{}.log", std::process::id()));
+    eprintln!("stats: the service's log is {}", log.display());
+    let service = Service::start(&binary, &folder, &log).await?;
+    let began = Instant::now();
+    let solution = options.solution.display().to_string();
+    service.ok("initialize_workspace", json!({"workingDirectory": folder, "preferredSolution": solution})).await?;
+    let arguments = json!({"solutionPath": solution, "pageSize": 200});
+    let projects = all_pages(&service, "get_project_graph", arguments, "projects").await?;
+    let documents = documents(&projects);
+    eprintln!("stats: {} documents loaded in {:.0?}", documents.len(), began.elapsed());
+    let solution = Solution { path: options.solution.clone(), folder, projects, documents };
+
+    let declarations = navigation::check(&service, &solution, options).await?;
+    metadata::check(&service, &solution, options).await?;
+    partials::check(&service, &solution).await?;
+    writes::check(&service, &solution, options, &declarations).await?;
+    mutations::check(&service, &solution, options, &declarations).await?;
+    service.close().await
+}
+
+/// The solution as the check sees it: its projects as get_project_graph answers them, its documents on disk.
+pub struct Solution {
+    pub path: PathBuf,
+    pub folder: PathBuf,
+    pub projects: Vec<Value>,
+    pub documents: Vec<PathBuf>,
+}
+
+impl Solution {
+    /// The project whose folder holds `file` (the deepest).
+    pub fn project_of(&self, file: &Path) -> Option<&Value> {
+        self.projects
+            .iter()
+            .filter(|p| p["path"].as_str().and_then(|p| Path::new(p).parent()).is_some_and(|dir| file.starts_with(dir)))
+            .max_by_key(|p| p["path"].as_str().map_or(0, str::len))
+    }
+}
+
+/// The `.cs` files of the projects' folders, build output aside.
+fn documents(projects: &[Value]) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for project in projects.iter().filter_map(|p| p["path"].as_str()) {
+        walk(Path::new(project).parent().unwrap_or(Path::new("/")), &mut files);
+    }
+    files.sort();
+    files.dedup();
+    files
+}
+
+fn walk(dir: &Path, into: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for path in entries.flatten().map(|e| e.path()) {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        if path.is_dir() && !matches!(name, "bin" | "obj") && !name.starts_with('.') {
+            walk(&path, into);
+        } else if name.ends_with(".cs") && path.is_file() {
+            into.push(path);
+        }
+    }
+}
+
+/// Every page of a paged tool's answer, its `key` lists joined.
+pub async fn all_pages(service: &Service, tool: &str, arguments: Value, key: &str) -> Result<Vec<Value>> {
+    let mut arguments = arguments;
+    let mut items = Vec::new();
+    loop {
+        let page = service.ok(tool, arguments.clone()).await?;
+        items.extend(page[key].as_array().cloned().unwrap_or_default());
+        match page["nextCursor"].as_str() {
+            Some(cursor) => arguments["cursor"] = json!(cursor),
+            None => return Ok(items),
+        }
+    }
+}

@@ -1,0 +1,152 @@
+//! Just enough C# text handling to compare a declaration as written with the symbol the service describes:
+//! a parameter list split at its top-level commas, and type names reduced to a comparable form.
+
+/// The text between the `(` at or after `from` and its matching `)`.
+pub fn parenthesized(text: &str, from: usize) -> Option<&str> {
+    let open = from + text.get(from..)?.find('(')?;
+    let mut depth = 0;
+    for (at, c) in text[open..].char_indices() {
+        match c {
+            '(' | '<' | '[' | '{' => depth += 1,
+            ')' | '>' | ']' | '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(&text[open + 1..open + at]);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `a, Dictionary<b, c>, d` split at the commas outside brackets; empty for an empty list.
+pub fn split_top(list: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (at, c) in list.char_indices() {
+        match c {
+            '(' | '<' | '[' | '{' => depth += 1,
+            ')' | '>' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(list[start..at].trim());
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    let last = list[start..].trim();
+    if !last.is_empty() || !parts.is_empty() {
+        parts.push(last);
+    }
+    parts
+}
+
+/// A type as written, comparable with another spelling of it: namespaces and `global::` dropped, the
+/// keyword of a predefined type, nullable annotations gone, no spaces.
+pub fn type_key(written: &str) -> String {
+    let mut key = String::new();
+    let mut word = String::new();
+    let flush = |word: &mut String, key: &mut String| {
+        key.push_str(keyword(word));
+        word.clear();
+    };
+    for c in written.replace("global::", "").chars() {
+        if c.is_alphanumeric() || c == '_' {
+            word.push(c);
+        } else if c == '.' {
+            word.clear();
+        } else {
+            flush(&mut word, &mut key);
+            if !c.is_whitespace() && c != '?' {
+                key.push(c);
+            }
+        }
+    }
+    flush(&mut word, &mut key);
+    key
+}
+
+fn keyword(name: &str) -> &str {
+    match name {
+        "Int32" => "int",
+        "Int64" => "long",
+        "Int16" => "short",
+        "UInt32" => "uint",
+        "UInt64" => "ulong",
+        "UInt16" => "ushort",
+        "Byte" => "byte",
+        "SByte" => "sbyte",
+        "Boolean" => "bool",
+        "String" => "string",
+        "Char" => "char",
+        "Double" => "double",
+        "Single" => "float",
+        "Decimal" => "decimal",
+        "Object" => "object",
+        "Void" => "void",
+        "IntPtr" => "nint",
+        "UIntPtr" => "nuint",
+        other => other,
+    }
+}
+
+/// A parameter as written (`[In] this ref readonly IEnumerable<int> source = null`) reduced to its type.
+pub fn parameter_type(parameter: &str) -> String {
+    let mut text = parameter.trim();
+    while text.starts_with('[') {
+        let Some(end) = text.find(']') else { break };
+        text = text[end + 1..].trim_start();
+    }
+    let text = text.split('=').next().unwrap_or(text).trim();
+    let mut words: Vec<&str> = split_words(text);
+    const MODIFIERS: &[&str] = &["this", "ref", "out", "in", "params", "scoped", "readonly"];
+    while words.first().is_some_and(|w| MODIFIERS.contains(w)) {
+        words.remove(0);
+    }
+    // The last word is the parameter's name when there is one besides the type.
+    if words.len() > 1 {
+        words.pop();
+    }
+    type_key(&words.concat())
+}
+
+/// Words at the top level (a generic's arguments stay with their type).
+fn split_words(text: &str) -> Vec<&str> {
+    let mut words = Vec::new();
+    let (mut depth, mut start) = (0i32, None);
+    for (at, c) in text.char_indices() {
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth -= 1,
+            c if c.is_whitespace() && depth == 0 => {
+                if let Some(s) = start.take() {
+                    words.push(&text[s..at]);
+                }
+                continue;
+            }
+            _ => {}
+        }
+        start.get_or_insert(at);
+    }
+    if let Some(s) = start {
+        words.push(&text[s..]);
+    }
+    words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parameters_reduce_to_comparable_types() {
+        let declaration = "public static decimal Sum<T>(this IEnumerable<T> source, Func<T, decimal> selector) {";
+        let list = parenthesized(declaration, declaration.find("Sum").expect("name")).expect("list");
+        let types: Vec<String> = split_top(list).into_iter().map(parameter_type).collect();
+        assert_eq!(types, ["IEnumerable<T>", "Func<T,decimal>"]);
+        assert_eq!(parameter_type("[NotNull] ref readonly System.Int32? value = 0"), "int");
+        assert_eq!(parameter_type("System.Collections.Generic.IEnumerable<System.Decimal>"), "IEnumerable<decimal>");
+        assert!(split_top("").is_empty());
+    }
+}

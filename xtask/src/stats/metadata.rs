@@ -1,0 +1,187 @@
+//! Uses of referenced assemblies' members: the virtual document a definition points to declares, at that
+//! place, exactly the member used (its name, its type parameters' count, its parameters' types), and
+//! get_symbol_source of the member answers the same declaration.
+
+use super::csharp::{parameter_type, parenthesized, split_top};
+use super::service::Service;
+use super::{Options, Solution};
+use anyhow::Result;
+use serde_json::{Value, json};
+
+/// Places asked per use checked: most names are the solution's own.
+const ASKED_PER_USE: usize = 6;
+
+pub async fn check(service: &Service, solution: &Solution, options: &Options) -> Result<()> {
+    let mut candidates = Vec::new();
+    for file in &solution.documents {
+        let Ok(text) = std::fs::read_to_string(file) else { continue };
+        for (index, line) in text.lines().enumerate() {
+            for column in member_names(line) {
+                candidates.push((file.clone(), index as u64 + 1, column as u64 + 1));
+            }
+        }
+    }
+    let asked = options.uses.saturating_mul(ASKED_PER_USE);
+    let key = |(file, line, column): &(std::path::PathBuf, u64, u64)| format!("{}:{line}:{column}", file.display());
+    let mut checked = 0;
+    for (file, line, column) in options.sample.take(candidates, asked, key) {
+        if checked >= options.uses {
+            break;
+        }
+        let at = json!({"filePath": file, "line": line, "column": column});
+        let Ok(definition) = service.call("find_symbol_definition", at).await? else { continue };
+        let symbol = &definition["symbolInfo"];
+        if symbol["isFromMetadata"] != true || symbol["kind"] == "Namespace" {
+            continue;
+        }
+        checked += 1;
+        let used = format!("{}:{line}:{column} {}", file.display(), symbol["fullyQualifiedName"]);
+        let site = definition.get("metadataSource").ok_or_else(|| format!("{used}: no metadataSource"));
+        service.case("a metadata definition has a place to read", site.clone().map(drop));
+        let Ok(site) = site else { continue };
+        let read = json!({"path": site["filePath"], "startLine": site["line"], "lineCount": 12});
+        let outcome = match service.call("read_source", read).await? {
+            Ok(read) => declares(&read["text"], site["column"].as_u64().unwrap_or(1), symbol)
+                .map_err(|why| format!("{used}: {why} in {}:{}", site["filePath"], site["line"])),
+            Err(error) => Err(format!("{used}: read_source {}", error["code"])),
+        };
+        service.case("a metadata definition declares the member used", outcome);
+        let name = json!({"symbols": [symbol["fullyQualifiedName"]]});
+        let outcome = match service.call("get_symbol_source", name).await? {
+            Ok(source) => {
+                let declarations = &source["symbols"][0]["declarations"];
+                match declarations.as_array().and_then(|all| all.first()) {
+                    Some(first) => declares(&first["text"], 1, symbol).map_err(|why| format!("{used}: source {why}")),
+                    None => Err(format!("{used}: get_symbol_source answered no declaration")),
+                }
+            }
+            Err(error) => Err(format!("{used}: get_symbol_source {}", error["code"])),
+        };
+        service.case("a metadata member's source declares it", outcome);
+    }
+    Ok(())
+}
+
+/// 0-based columns of names used as members: after a `.`, or the type of a `new`.
+fn member_names(line: &str) -> Vec<usize> {
+    let trimmed = line.trim_start();
+    if trimmed.starts_with("//") || trimmed.starts_with("using ") || trimmed.starts_with("namespace ") {
+        return Vec::new();
+    }
+    let bytes = line.as_bytes();
+    let mut columns = Vec::new();
+    for (at, c) in line.char_indices() {
+        let starts_name = (c.is_ascii_alphabetic() || c == '_') && at > 0;
+        if starts_name && (bytes[at - 1] == b'.' || line[..at].ends_with("new ")) {
+            // UTF-16 columns: the line is ASCII up to here in practice; count chars to be safe.
+            columns.push(line[..at].encode_utf16().count());
+        }
+    }
+    columns
+}
+
+/// Whether `text`, from `column` of its first line, declares the member `symbol` describes.
+fn declares(text: &Value, column: u64, symbol: &Value) -> Result<(), String> {
+    let text = text.as_str().unwrap_or_default();
+    let first = text.lines().next().unwrap_or_default();
+    let start = first.char_indices().nth(column as usize - 1).map_or(0, |(at, _)| at);
+    let name = symbol["name"].as_str().unwrap_or_default();
+    let written_name = match name {
+        ".ctor" | ".cctor" => type_name(symbol),
+        "this[]" => "this".to_owned(),
+        other => other.rsplit('.').next().unwrap_or(other).to_owned(),
+    };
+    let Some(at) = find_word(text, &written_name, start) else {
+        return Err(format!("no `{written_name}`"));
+    };
+    let fqn = symbol["fullyQualifiedName"].as_str().unwrap_or_default();
+    let kind = symbol["kind"].as_str().unwrap_or_default();
+    if !matches!(kind, "Method" | "Constructor") && name != "this[]" {
+        return Ok(());
+    }
+    let from = fqn.rfind(&format!("{}(", tail(fqn, name))).or_else(|| fqn.find('(')).unwrap_or(0);
+    let wanted = parameters(fqn, from);
+    let written = parameters(text, at);
+    if wanted != written {
+        return Err(format!("parameters {written:?}, not {wanted:?}"));
+    }
+    let (wanted_arity, written_arity) = (arity(fqn, name), arity(&text[at..], &written_name));
+    if wanted_arity != written_arity {
+        return Err(format!("{written_arity} type parameters, not {wanted_arity}"));
+    }
+    Ok(())
+}
+
+/// The member's name as it ends the fully qualified name before its parameters.
+fn tail<'a>(fqn: &'a str, name: &'a str) -> &'a str {
+    if name.starts_with('.') || name == "this[]" {
+        fqn.split('(').next().unwrap_or(fqn).rsplit('.').next().unwrap_or(name)
+    } else {
+        name
+    }
+}
+
+fn type_name(symbol: &Value) -> String {
+    let containing = symbol["containingType"].as_str().unwrap_or_default();
+    let bare = containing.split('<').next().unwrap_or(containing);
+    bare.rsplit(['.', '+']).next().unwrap_or(bare).to_owned()
+}
+
+/// The types of the parameter list that follows `from`.
+fn parameters(text: &str, from: usize) -> Vec<String> {
+    let list = if text[from..].trim_start().starts_with("this") && text[from..].contains('[') {
+        text[from..]
+            .find('[')
+            .and_then(|open| text[from + open + 1..].find(']').map(|end| &text[from + open + 1..from + open + 1 + end]))
+    } else {
+        parenthesized(text, from)
+    };
+    list.map(|list| split_top(list).into_iter().map(parameter_type).collect()).unwrap_or_default()
+}
+
+/// How many type parameters follow `name` in `text` (`Sum<T>` has one).
+fn arity(text: &str, name: &str) -> usize {
+    let Some(at) = text.find(name) else { return 0 };
+    let after = &text[at + name.len()..];
+    if !after.starts_with('<') {
+        return 0;
+    }
+    parenthesized(&after.replacen('<', "(", 1), 0).map_or(0, |list| split_top(list).len())
+}
+
+/// The byte offset of `word` as a whole word at or after `from`.
+fn find_word(text: &str, word: &str, from: usize) -> Option<usize> {
+    let is_name = |c: char| c.is_alphanumeric() || c == '_';
+    let mut at = from.min(text.len());
+    while let Some(found) = text[at..].find(word) {
+        let start = at + found;
+        let end = start + word.len();
+        let before = text[..start].chars().next_back().is_none_or(|c| !is_name(c));
+        let after = text[end..].chars().next().is_none_or(|c| !is_name(c));
+        if before && after {
+            return Some(start);
+        }
+        at = end;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_declaration_is_the_overload_used_or_says_why_not() {
+        let sum = json!({"name": "Sum", "kind": "Method", "fullyQualifiedName":
+            "System.Linq.Enumerable.Sum(System.Collections.Generic.IEnumerable<decimal>)"});
+        let decimal = json!("public static decimal Sum(this IEnumerable<decimal> source)\n{");
+        assert_eq!(declares(&decimal, 1, &sum), Ok(()));
+        let int = json!("public static int Sum(this IEnumerable<int> source)\n{");
+        assert!(declares(&int, 1, &sum).is_err_and(|why| why.contains("parameters")));
+        let generic = json!({"name": "Max", "kind": "Method", "fullyQualifiedName":
+            "System.Linq.Enumerable.Max<TSource>(System.Collections.Generic.IEnumerable<TSource>)"});
+        let written = json!("public static TSource? Max<TSource>(this IEnumerable<TSource> source)");
+        assert_eq!(declares(&written, 1, &generic), Ok(()));
+        assert_eq!(member_names("var x = list.Sum() + new Foo(1);"), [13, 25]);
+    }
+}

@@ -1,0 +1,62 @@
+//! The real service, driven as an agent drives it: `roslyn-mcp stdio --embedded` as a child process, spoken
+//! to over MCP by rmcp's client; every call timed and tallied under its tool's name.
+
+use super::table::Table;
+use anyhow::{Context, Result, anyhow};
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::service::{RoleClient, RunningService, ServiceExt};
+use rmcp::transport::TokioChildProcess;
+use serde_json::Value;
+use std::path::Path;
+use std::sync::Mutex;
+use std::time::Instant;
+
+pub struct Service {
+    client: RunningService<RoleClient, ()>,
+    _state: tempfile::TempDir,
+    /// Each tool's calls and their times.
+    pub table: Mutex<Table>,
+}
+
+/// A tool's answer: its payload, or the error envelope's `error` object.
+pub type Answer = std::result::Result<Value, Value>;
+
+impl Service {
+    /// Starts `binary` in `folder` with its own state folder (no spare host: the check measures the calls).
+    pub async fn start(binary: &Path, folder: &Path, log: &Path) -> Result<Self> {
+        let state = tempfile::Builder::new().prefix("roslyn-mcp-stats-").tempdir()?;
+        let mut command = tokio::process::Command::new(binary);
+        command
+            .args(["stdio", "--embedded"])
+            .current_dir(folder)
+            .env("ROSLYN_MCP_STATE_DIR", state.path())
+            .env("ROSLYN_MCP_SPARE_HOST", "false")
+            .env("ROSLYN_MCP_LOG", "info,rmcp=warn");
+        let stderr = std::fs::File::create(log).with_context(|| format!("creating {}", log.display()))?;
+        let (transport, _) = TokioChildProcess::builder(command).stderr(stderr).spawn()?;
+        let client = ().serve(transport).await.context("MCP initialize")?;
+        Ok(Self { client, _state: state, table: Mutex::default() })
+    }
+
+    /// Calls `tool`; a protocol failure is an error, a tool's refusal an `Err` answer.
+    pub async fn call(&self, tool: &str, arguments: Value) -> Result<Answer> {
+        let Value::Object(arguments) = arguments else { return Err(anyhow!("{tool}: arguments are not an object")) };
+        let began = Instant::now();
+        let request = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
+        let result: CallToolResult =
+            self.client.call_tool(request).await.map_err(|e| anyhow!("{tool}: protocol error {e}"))?;
+        self.table.lock().unwrap_or_else(|e| e.into_inner()).time(tool, began.elapsed());
+        let value = result.structured_content.ok_or_else(|| anyhow!("{tool}: no structured content"))?;
+        Ok(if result.is_error == Some(true) { Err(value["error"].clone()) } else { Ok(value) })
+    }
+
+    /// A call that must succeed: its refusal is an error of the check itself.
+    pub async fn ok(&self, tool: &str, arguments: Value) -> Result<Value> {
+        self.call(tool, arguments.clone()).await?.map_err(|error| anyhow!("{tool} {arguments} failed: {error}"))
+    }
+
+    pub async fn close(self) -> Result<Table> {
+        self.client.cancel().await.map_err(|e| anyhow!("closing the session: {e}"))?;
+        Ok(self.table.into_inner().unwrap_or_else(|e| e.into_inner()))
+    }
+}

@@ -1,0 +1,217 @@
+//! Writes on a deterministic sample: each previews, applies, leaves the solution with no more compiler errors
+//! in any target framework than before (and, for a sample, a real `dotnet build` passes), and its undo gives
+//! every byte back. A refusal must hold: STILL_REFERENCED lists references that exist.
+
+use super::csharp::{parenthesized, split_top};
+use super::navigation::{Declaration, lines};
+use super::service::Service;
+use super::{Options, Solution};
+use anyhow::{Context, Result};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Declaration kinds a rename or a safe delete is tried on.
+const MEMBERS: &[&str] = &["Method", "Property", "Field", "Class", "Struct", "Interface", "Enum", "Event"];
+
+pub async fn check(service: &Service, solution: &Solution, options: &Options, all: &[Declaration]) -> Result<()> {
+    let mut writes = Writes { service, solution, baseline: errors(service, solution).await?, builds: options.builds };
+    let library = |d: &&Declaration| {
+        solution.project_of(&d.file).is_some_and(|p| p["isTestProject"] != true) && MEMBERS.contains(&d.kind.as_str())
+    };
+    let members: Vec<Declaration> = all.iter().filter(library).cloned().collect();
+    let n = options.writes;
+    for target in options.sample.take(members.clone(), n, Declaration::place) {
+        let mut arguments = target.position();
+        arguments["newName"] = json!(format!("{}Checked", target.name));
+        writes.attempt("rename_symbol", arguments, &target.place()).await?;
+    }
+    let methods: Vec<(Declaration, Vec<String>)> =
+        members.iter().filter(|d| d.kind == "Method").filter_map(|d| Some((d.clone(), reorderable(d)?))).collect();
+    for (target, names) in options.sample.take(methods, n, |(d, _)| d.place()) {
+        let mut arguments = target.position();
+        arguments["parameters"] = names.iter().rev().map(|name| json!({"name": name})).collect();
+        writes.attempt("change_signature", arguments, &target.place()).await?;
+    }
+    for target in options.sample.take(members, n, |d| format!("delete {}", d.place())) {
+        let mut arguments = target.position();
+        arguments["includePublic"] = json!(true);
+        writes.attempt("safe_delete", arguments, &target.place()).await?;
+    }
+    let files: Vec<PathBuf> = solution
+        .documents
+        .iter()
+        .filter(|f| solution.project_of(f).is_some_and(|p| p["isTestProject"] != true))
+        .cloned()
+        .collect();
+    for file in options.sample.take(files.clone(), n, |f| f.display().to_string()) {
+        let place = file.display().to_string();
+        let destination = sibling_folder(&file);
+        writes.attempt("move_files", json!({"files": [file], "destination": destination}), &place).await?;
+        let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("File");
+        writes
+            .attempt("rename_file", json!({"filePath": file, "newName": format!("{stem}Checked.cs")}), &place)
+            .await?;
+        for tool in ["organize_usings", "format_document", "remove_unused"] {
+            writes.attempt(tool, json!({"filePath": file}), &place).await?;
+        }
+    }
+    let projects: Vec<&Value> = solution.projects.iter().filter(|p| p["isTestProject"] != true).collect();
+    for project in options.sample.take(projects, n, |p| p["path"].to_string()) {
+        let place = project["path"].as_str().unwrap_or_default().to_owned();
+        writes.attempt("sync_namespaces", json!({"project": project["path"]}), &place).await?;
+    }
+    Ok(())
+}
+
+struct Writes<'a> {
+    service: &'a Service,
+    solution: &'a Solution,
+    /// Compiler errors before any write.
+    baseline: u64,
+    /// Real builds still to run.
+    builds: usize,
+}
+
+impl Writes<'_> {
+    /// Previews, applies, checks and undoes one write; a refusal is checked to hold.
+    async fn attempt(&mut self, tool: &str, mut arguments: Value, place: &str) -> Result<()> {
+        let invariant = format!("{tool} applies, compiles and undoes to the byte");
+        let before = tree(&self.solution.folder);
+        arguments["preview"] = json!(true);
+        let plan = match self.service.call(tool, arguments).await? {
+            Ok(plan) => plan,
+            Err(refusal) => {
+                let outcome = refusal_holds(&refusal).map_err(|why| format!("{place}: {why}"));
+                self.service.case(&format!("{tool} refusals hold"), outcome);
+                return Ok(());
+            }
+        };
+        let Some(plan_id) = plan["planId"].as_str() else {
+            // Nothing to change: the solution is as the tool would leave it.
+            self.service.case(&invariant, Ok(()));
+            return Ok(());
+        };
+        let applied = match self.service.call("apply_plan", json!({"planId": plan_id})).await? {
+            Ok(applied) => applied,
+            Err(refusal) => {
+                self.service.case(&invariant, Err(format!("{place}: apply_plan {}", refusal["code"])));
+                return Ok(());
+            }
+        };
+        let mut outcome = Ok(());
+        let after = errors(self.service, self.solution).await?;
+        if after > self.baseline {
+            outcome = Err(format!("{place}: {after} compiler errors after it, {} before", self.baseline));
+        } else if self.builds > 0 {
+            self.builds -= 1;
+            outcome = build(&self.solution.path).map_err(|why| format!("{place}: dotnet build: {why}"));
+            self.service.case("a write's result builds with dotnet build", outcome.clone());
+        }
+        let operation = applied["operationId"].clone();
+        let undone = self.service.call("undo", json!({"operationId": operation})).await?;
+        if let Err(refusal) = undone {
+            outcome = outcome.and(Err(format!("{place}: undo {}", refusal["code"])));
+        } else if tree(&self.solution.folder) != before {
+            outcome = outcome.and(Err(format!("{place}: undo did not give every byte back")));
+        }
+        self.service.case(&invariant, outcome);
+        Ok(())
+    }
+}
+
+/// Whether a refusal's reason holds where it can be checked; refusals that name no checkable fact pass
+/// when they carry a catalog code and a message.
+fn refusal_holds(refusal: &Value) -> Result<(), String> {
+    let code = refusal["code"].as_str().unwrap_or_default();
+    if code == "STILL_REFERENCED" {
+        let listed = refusal["details"]["references"].as_array().cloned().unwrap_or_default();
+        if listed.is_empty() {
+            return Err("STILL_REFERENCED lists no reference".into());
+        }
+        for place in listed {
+            let (file, line) = (place["file"].as_str().unwrap_or_default(), place["line"].as_u64().unwrap_or(0));
+            if line == 0 || lines(Path::new(file), (line, line)).is_err() {
+                return Err(format!("STILL_REFERENCED lists {file}:{line}, which does not exist"));
+            }
+        }
+        return Ok(());
+    }
+    match (code.is_empty(), refusal["message"].as_str().is_some_and(|m| !m.is_empty())) {
+        (false, true) if !matches!(code, "INTERNAL_ERROR" | "TIMEOUT" | "HOST_CRASHED") => Ok(()),
+        _ => Err(format!("refused without a reason that holds: {refusal}")),
+    }
+}
+
+/// The parameter names of a method with two or more plain parameters (no `this`, `params`, `ref`, `out`).
+fn reorderable(method: &Declaration) -> Option<Vec<String>> {
+    let text = lines(&method.file, (method.line, method.lines.1.min(method.line + 5))).ok()?;
+    let first = text.lines().next()?;
+    let from = first.char_indices().nth(method.column as usize - 1)?.0;
+    let list = parenthesized(&text, from)?;
+    let parameters = split_top(list);
+    let plain =
+        |p: &&str| !["this ", "params ", "ref ", "out ", "in ", "["].iter().any(|m| p.trim_start().starts_with(m));
+    if parameters.len() < 2 || !parameters.iter().all(plain) || parameters.iter().any(|p| p.contains('=')) {
+        return None;
+    }
+    parameters.iter().map(|p| p.split_whitespace().last().map(str::to_owned)).collect()
+}
+
+/// A folder beside the file's: an existing sibling, else a new `Checked` folder next to it.
+fn sibling_folder(file: &Path) -> PathBuf {
+    let folder = file.parent().unwrap_or(Path::new("/"));
+    let parent = folder.parent().unwrap_or(folder);
+    let mut siblings: Vec<PathBuf> = std::fs::read_dir(parent)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir() && p != folder)
+        .filter(|p| {
+            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| !matches!(n, "bin" | "obj") && !n.starts_with('.'))
+        })
+        .collect();
+    siblings.sort();
+    siblings.into_iter().next().unwrap_or_else(|| parent.join("Checked"))
+}
+
+/// The solution's compiler errors, every project and target framework.
+async fn errors(service: &Service, solution: &Solution) -> Result<u64> {
+    let arguments = json!({"solutionPath": solution.path, "minSeverity": "error", "pageSize": 1});
+    let answer = service.ok("get_compilation_diagnostics", arguments).await?;
+    answer["errorCount"].as_u64().context("errorCount")
+}
+
+fn build(solution: &Path) -> Result<(), String> {
+    let output = Command::new("dotnet")
+        .args(["build", "-nologo", "-v:q", "-clp:ErrorsOnly"])
+        .arg(solution)
+        .output()
+        .map_err(|e| e.to_string())?;
+    if output.status.success() {
+        return Ok(());
+    }
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    Err(stdout.lines().find(|l| l.contains("error")).unwrap_or("failed").to_owned())
+}
+
+/// Every file under `root` but build output and hidden folders, with its bytes.
+fn tree(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    fn walk(dir: &Path, into: &mut BTreeMap<PathBuf, Vec<u8>>) {
+        for path in std::fs::read_dir(dir).into_iter().flatten().flatten().map(|e| e.path()) {
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            if path.is_dir() {
+                if !matches!(name, "bin" | "obj") && !name.starts_with('.') {
+                    walk(&path, into);
+                }
+            } else if let Ok(bytes) = std::fs::read(&path) {
+                into.insert(path, bytes);
+            }
+        }
+    }
+    let mut files = BTreeMap::new();
+    walk(root, &mut files);
+    files
+}

@@ -245,6 +245,15 @@ async fn each_overload_of_a_decompiled_type_lands_on_its_own_declaration() {
         })
         .collect();
     assert_declares_each(&declarations);
+
+    // Names as answers write them: a special type by its keyword, a generic type's member, a generic method.
+    let displayed = ["string.IsNullOrEmpty(string)", "System.Collections.Generic.List<T>.Add(T)", "decimal.Zero"];
+    let sources = server.ok("get_symbol_source", json!({"symbols": displayed})).await;
+    for (entry, name) in sources["symbols"].as_array().expect("symbols").iter().zip(displayed) {
+        let found = entry["declarations"].as_array().expect("declarations");
+        assert_eq!(found.len(), 1, "{name}: {entry}");
+        assert_eq!(found[0]["symbol"]["fullyQualifiedName"], name, "{entry}");
+    }
     server.stop().await;
 }
 

@@ -25,6 +25,14 @@ use std::time::Instant;
 pub const USAGE: &str = "cargo xtask stats <solution> [--all] [--declarations N] [--uses N] [--writes N] \
                          [--builds N] [--mutations N] [--test-project NAME] [--seed S] [--no-probe] [--binary PATH]";
 
+/// Tools and test hosts built for an older .NET run on the newest runtime installed when the machine has no
+/// other (a net8.0 test project, a net8.0 tool a build runs), unless the caller chose otherwise.
+pub fn roll_forward(command: &mut tokio::process::Command) {
+    if std::env::var_os("DOTNET_ROLL_FORWARD").is_none() {
+        command.env("DOTNET_ROLL_FORWARD", "Major");
+    }
+}
+
 /// What to check, and how much of it.
 pub struct Options {
     pub solution: PathBuf,
@@ -138,6 +146,17 @@ pub struct Solution {
 }
 
 impl Solution {
+    /// `file` from the solution's folder: samples are drawn by it, so that a copy anywhere draws the same.
+    pub fn relative(&self, file: &Path) -> String {
+        file.strip_prefix(&self.folder).unwrap_or(file).display().to_string()
+    }
+
+    /// A location's place, its file from the solution's folder.
+    pub fn relative_place(&self, location: &Value) -> String {
+        let file = Path::new(location["filePath"].as_str().unwrap_or_default());
+        format!("{}:{}:{}", self.relative(file), location["line"], location["column"])
+    }
+
     /// The project whose folder holds `file` (the deepest).
     pub fn project_of(&self, file: &Path) -> Option<&Value> {
         self.projects

@@ -22,7 +22,8 @@ pub async fn check(service: &Service, solution: &Solution, options: &Options) ->
         }
     }
     let asked = options.uses.saturating_mul(ASKED_PER_USE);
-    let key = |(file, line, column): &(std::path::PathBuf, u64, u64)| format!("{}:{line}:{column}", file.display());
+    let key =
+        |(file, line, column): &(std::path::PathBuf, u64, u64)| format!("{}:{line}:{column}", solution.relative(file));
     let mut checked = 0;
     for (file, line, column) in options.sample.take(candidates, asked, key) {
         if checked >= options.uses {

@@ -28,7 +28,7 @@ pub async fn check(service: &Service, solution: &Solution, options: &Options, al
     };
     let methods: Vec<(Declaration, usize)> =
         all.iter().filter(library).filter_map(|d| Some((d.clone(), body_start(d)?))).collect();
-    for (method, at) in options.sample.take(methods, options.mutations, |(d, _)| format!("mutate {}", d.place())) {
+    for (method, at) in options.sample.take(methods, options.mutations, |(d, _)| format!("mutate {}", d.key)) {
         let selected: BTreeSet<String> = all_pages(service, "find_tests", method.position(), "tests")
             .await?
             .iter()

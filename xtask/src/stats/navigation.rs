@@ -1,6 +1,7 @@
 //! Declarations and their references: a declaration's definition is itself; its references are those
-//! Roslyn's own SymbolFinder finds in a process of its own (the probe); each reference's definition lands on
-//! the declaration it refers to.
+//! Roslyn's own SymbolFinder finds in a process of its own (the probe); each reference's definition is the
+//! symbol SymbolFinder found it under (the declaration's own, or one its references take in: an overridden or
+//! implemented member, a constructor).
 
 use super::service::Service;
 use super::{Options, Solution, all_pages, probe};
@@ -15,6 +16,8 @@ const REFERENCES_ASKED: usize = 4;
 /// A declaration of the solution, as get_document_symbols lists it.
 #[derive(Clone, Debug)]
 pub struct Declaration {
+    /// Where it is, from the solution's folder: what a sample is drawn by, wherever the solution lies.
+    pub key: String,
     pub file: PathBuf,
     pub line: u64,
     pub column: u64,
@@ -41,14 +44,14 @@ pub async fn check(service: &Service, solution: &Solution, options: &Options) ->
     let mut all = Vec::new();
     for file in &solution.documents {
         let listed = all_pages(service, "get_document_symbols", json!({"filePath": file}), "symbols").await?;
-        all.extend(listed.iter().filter(|s| s["kind"] != "Namespace").filter_map(|s| declaration(file, s)));
+        let key = solution.relative(file);
+        all.extend(listed.iter().filter(|s| s["kind"] != "Namespace").filter_map(|s| declaration(file, &key, s)));
     }
-    let sample = options.sample.take(all.clone(), options.declarations, Declaration::place);
+    let sample = options.sample.take(all.clone(), options.declarations, |d| d.key.clone());
     eprintln!("stats: {} declarations, {} checked", all.len(), sample.len());
     let found = if options.probe { Some(probe::references(&solution.path, &sample)?) } else { None };
     for (index, declaration) in sample.iter().enumerate() {
         let definition = service.ok("find_symbol_definition", declaration.position()).await?;
-        let id = definition["symbolInfo"]["id"].as_str().unwrap_or_default().to_owned();
         let itself =
             sites(&definition["locations"]).contains(&(declaration.file.display().to_string(), declaration.line));
         service.case(
@@ -58,50 +61,53 @@ pub async fn check(service: &Service, solution: &Solution, options: &Options) ->
         let mut arguments = declaration.position();
         arguments["pageSize"] = json!(200);
         let references = all_pages(service, "find_references", arguments, "references").await?;
-        if let Some(found) = &found {
-            let ours: BTreeSet<String> = references.iter().map(place).collect();
-            let roslyn: BTreeSet<String> = found[index].iter().cloned().collect();
-            let outcome = (ours == roslyn).then_some(()).ok_or_else(|| {
-                let missing: Vec<_> = roslyn.difference(&ours).take(3).collect();
-                let extra: Vec<_> = ours.difference(&roslyn).take(3).collect();
-                format!("{} ({}): missing {missing:?}, extra {extra:?}", declaration.place(), declaration.detail)
-            });
-            service.case("references equal SymbolFinder's", outcome);
-        }
-        let asked = options.sample.take(references, REFERENCES_ASKED, place);
-        let mut related = None;
+        let Some(found) = found.as_ref().map(|found| &found[index]) else { continue };
+        let ours: BTreeSet<String> = references.iter().map(place).collect();
+        let roslyn: BTreeSet<String> = found.keys().cloned().collect();
+        let outcome = (ours == roslyn).then_some(()).ok_or_else(|| {
+            let missing: Vec<_> = roslyn.difference(&ours).take(3).collect();
+            let extra: Vec<_> = ours.difference(&roslyn).take(3).collect();
+            format!("{} ({}): missing {missing:?}, extra {extra:?}", declaration.place(), declaration.detail)
+        });
+        service.case("references equal SymbolFinder's", outcome);
+        let asked = options.sample.take(references, REFERENCES_ASKED, |r| solution.relative_place(r));
         for reference in asked {
+            let Some(wanted) = found.get(&place(&reference)) else { continue };
             let at =
                 json!({"filePath": reference["filePath"], "line": reference["line"], "column": reference["column"]});
             let outcome = match service.call("find_symbol_definition", at).await? {
-                Ok(back) if back["symbolInfo"]["id"] == id.as_str() => Ok(()),
+                Ok(back) if lands(&back["symbolInfo"], wanted) => Ok(()),
                 Ok(back) => {
-                    // SymbolFinder's references of a member take in its implementations' and overrides', and
-                    // those of a type its constructors': a use of one of them is the declaration's too.
-                    if related.is_none() {
-                        related = Some(relatives(service, declaration).await?);
-                    }
-                    let symbol = &back["symbolInfo"];
-                    let theirs = related
-                        .as_ref()
-                        .is_some_and(|r| r.contains(&symbol["id"].as_str().unwrap_or_default().to_owned()))
-                        || symbol["containingType"].as_str() == Some(declaration.detail.as_str())
-                            && (symbol["name"] == ".ctor" || symbol["name"] == declaration.name.as_str());
-                    theirs.then_some(()).ok_or_else(|| {
-                        format!("{} -> {} ({})", place(&reference), symbol["fullyQualifiedName"], declaration.detail)
-                    })
+                    Err(format!("{} -> {}, not {wanted}", place(&reference), back["symbolInfo"]["fullyQualifiedName"]))
                 }
                 Err(error) => Err(format!("{}: {}", place(&reference), error["code"])),
             };
-            service.case("a reference's definition is its declaration", outcome);
+            service.case("a reference's definition is the symbol SymbolFinder found it under", outcome);
         }
     }
     Ok(all)
 }
 
-fn declaration(file: &Path, symbol: &Value) -> Option<Declaration> {
+/// Whether the symbol a definition answers is `wanted` (a fully qualified name), or a type and a constructor of
+/// it the one way or the other (`new T()` is found under the constructor, `T` is where a default one leads).
+fn lands(symbol: &Value, wanted: &str) -> bool {
+    let answered = symbol["fullyQualifiedName"].as_str().unwrap_or_default();
+    answered == wanted || constructs(answered, wanted) || constructs(wanted, answered)
+}
+
+/// Whether `constructor` (`A.B.B(int)`) is a constructor of the type `type` (`A.B`).
+fn constructs(constructor: &str, type_name: &str) -> bool {
+    let name = type_name.rsplit('.').next().unwrap_or(type_name);
+    constructor
+        .strip_prefix(type_name)
+        .and_then(|rest| rest.strip_prefix('.'))
+        .is_some_and(|rest| rest.strip_prefix(name).is_some_and(|parameters| parameters.starts_with('(')))
+}
+
+fn declaration(file: &Path, key: &str, symbol: &Value) -> Option<Declaration> {
     let at = &symbol["selectionRange"];
     Some(Declaration {
+        key: format!("{key}:{}:{}", at["line"], at["column"]),
         file: file.to_path_buf(),
         line: at["line"].as_u64()?,
         column: at["column"].as_u64()?,
@@ -125,14 +131,6 @@ fn sites(locations: &Value) -> Vec<(String, u64)> {
         .unwrap_or_default()
 }
 
-/// The ids of the symbols that implement or override the declaration's.
-async fn relatives(service: &Service, declaration: &Declaration) -> Result<Vec<String>> {
-    let mut arguments = declaration.position();
-    arguments["pageSize"] = json!(200);
-    let found = all_pages(service, "find_implementations", arguments, "implementations").await?;
-    Ok(found.iter().filter_map(|i| i["id"].as_str().map(str::to_owned)).collect())
-}
-
 impl Service {
     /// One case of `invariant`.
     pub fn case(&self, invariant: &str, outcome: std::result::Result<(), String>) {
@@ -144,4 +142,19 @@ impl Service {
 pub fn lines(file: &std::path::Path, (first, last): (u64, u64)) -> Result<String> {
     let text = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
     Ok(text.lines().skip(first as usize - 1).take((last - first + 1) as usize).collect::<Vec<_>>().join("\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_type_and_its_constructors_land_on_each_other_and_nothing_else_does() {
+        let symbol = |name: &str| json!({"fullyQualifiedName": name});
+        assert!(lands(&symbol("A.Point"), "A.Point.Point()"));
+        assert!(lands(&symbol("A.Point.Point(int, int)"), "A.Point"));
+        assert!(lands(&symbol("A.Point.Move(int)"), "A.Point.Move(int)"));
+        assert!(!lands(&symbol("A.Point.Move(int)"), "A.Point"), "a method is no constructor");
+        assert!(!lands(&symbol("A.PointX.PointX()"), "A.Point"));
+    }
 }

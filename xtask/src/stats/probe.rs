@@ -3,11 +3,14 @@
 
 use super::navigation::Declaration;
 use anyhow::{Context, Result, bail};
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
-/// For each declaration, in order, the places SymbolFinder finds it referenced (`path:line:column`).
-pub fn references(solution: &Path, declarations: &[Declaration]) -> Result<Vec<Vec<String>>> {
+/// For each declaration, in order, the places SymbolFinder finds it referenced (`path:line:column`), each with
+/// the fully qualified name of the symbol it found the place under (the declaration's own, or one its
+/// references take in: an overridden or implemented member, a constructor).
+pub fn references(solution: &Path, declarations: &[Declaration]) -> Result<Vec<BTreeMap<String, String>>> {
     let dir = crate::root().join("crates/broker/benches/probe");
     let built =
         Command::new("dotnet").args(["build", "-c", "Release", "-nologo", "-v:q"]).current_dir(&dir).status()?;

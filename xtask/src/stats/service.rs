@@ -32,6 +32,7 @@ impl Service {
             .env("ROSLYN_MCP_STATE_DIR", state.path())
             .env("ROSLYN_MCP_SPARE_HOST", "false")
             .env("ROSLYN_MCP_LOG", "info,rmcp=warn");
+        super::roll_forward(&mut command);
         let stderr = std::fs::File::create(log).with_context(|| format!("creating {}", log.display()))?;
         let (transport, _) = TokioChildProcess::builder(command).stderr(stderr).spawn()?;
         let client = ().serve(transport).await.context("MCP initialize")?;

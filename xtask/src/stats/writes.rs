@@ -10,7 +10,6 @@ use anyhow::{Context, Result};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// Declaration kinds a rename or a safe delete is tried on.
 const MEMBERS: &[&str] = &["Method", "Property", "Field", "Class", "Struct", "Interface", "Enum", "Event"];
@@ -22,22 +21,22 @@ pub async fn check(service: &Service, solution: &Solution, options: &Options, al
     };
     let members: Vec<Declaration> = all.iter().filter(library).cloned().collect();
     let n = options.writes;
-    for target in options.sample.take(members.clone(), n, Declaration::place) {
+    for target in options.sample.take(members.clone(), n, |d| d.key.clone()) {
         let mut arguments = target.position();
         arguments["newName"] = json!(format!("{}Checked", target.name));
-        writes.attempt("rename_symbol", arguments, &target.place()).await?;
+        writes.attempt("rename_symbol", arguments, &target.place(), &target.name).await?;
     }
     let methods: Vec<(Declaration, Vec<String>)> =
         members.iter().filter(|d| d.kind == "Method").filter_map(|d| Some((d.clone(), reorderable(d)?))).collect();
-    for (target, names) in options.sample.take(methods, n, |(d, _)| d.place()) {
+    for (target, names) in options.sample.take(methods, n, |(d, _)| d.key.clone()) {
         let mut arguments = target.position();
         arguments["parameters"] = names.iter().rev().map(|name| json!({"name": name})).collect();
-        writes.attempt("change_signature", arguments, &target.place()).await?;
+        writes.attempt("change_signature", arguments, &target.place(), &target.name).await?;
     }
-    for target in options.sample.take(members, n, |d| format!("delete {}", d.place())) {
+    for target in options.sample.take(members, n, |d| format!("delete {}", d.key)) {
         let mut arguments = target.position();
         arguments["includePublic"] = json!(true);
-        writes.attempt("safe_delete", arguments, &target.place()).await?;
+        writes.attempt("safe_delete", arguments, &target.place(), &target.name).await?;
     }
     let files: Vec<PathBuf> = solution
         .documents
@@ -45,22 +44,24 @@ pub async fn check(service: &Service, solution: &Solution, options: &Options, al
         .filter(|f| solution.project_of(f).is_some_and(|p| p["isTestProject"] != true))
         .cloned()
         .collect();
-    for file in options.sample.take(files.clone(), n, |f| f.display().to_string()) {
+    for file in options.sample.take(files, n, |f| solution.relative(f)) {
         let place = file.display().to_string();
         let destination = sibling_folder(&file);
-        writes.attempt("move_files", json!({"files": [file], "destination": destination}), &place).await?;
         let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("File");
-        writes
-            .attempt("rename_file", json!({"filePath": file, "newName": format!("{stem}Checked.cs")}), &place)
-            .await?;
+        writes.attempt("move_files", json!({"files": [file], "destination": destination}), &place, stem).await?;
+        let renamed = json!({"filePath": file, "newName": format!("{stem}Checked.cs")});
+        writes.attempt("rename_file", renamed, &place, stem).await?;
         for tool in ["organize_usings", "format_document", "remove_unused"] {
-            writes.attempt(tool, json!({"filePath": file}), &place).await?;
+            writes.attempt(tool, json!({"filePath": file}), &place, stem).await?;
         }
     }
     let projects: Vec<&Value> = solution.projects.iter().filter(|p| p["isTestProject"] != true).collect();
-    for project in options.sample.take(projects, n, |p| p["path"].to_string()) {
+    for project in
+        options.sample.take(projects, n, |p| solution.relative(Path::new(p["path"].as_str().unwrap_or_default())))
+    {
         let place = project["path"].as_str().unwrap_or_default().to_owned();
-        writes.attempt("sync_namespaces", json!({"project": project["path"]}), &place).await?;
+        let name = project["name"].as_str().unwrap_or_default();
+        writes.attempt("sync_namespaces", json!({"project": project["path"]}), &place, name).await?;
     }
     Ok(())
 }
@@ -75,15 +76,15 @@ struct Writes<'a> {
 }
 
 impl Writes<'_> {
-    /// Previews, applies, checks and undoes one write; a refusal is checked to hold.
-    async fn attempt(&mut self, tool: &str, mut arguments: Value, place: &str) -> Result<()> {
+    /// Previews, applies, checks and undoes one write about `name`; a refusal is checked to hold.
+    async fn attempt(&mut self, tool: &str, mut arguments: Value, place: &str, name: &str) -> Result<()> {
         let invariant = format!("{tool} applies, compiles and undoes to the byte");
         let before = tree(&self.solution.folder);
         arguments["preview"] = json!(true);
         let plan = match self.service.call(tool, arguments).await? {
             Ok(plan) => plan,
             Err(refusal) => {
-                let outcome = refusal_holds(&refusal).map_err(|why| format!("{place}: {why}"));
+                let outcome = refusal_holds(&refusal, name).map_err(|why| format!("{place}: {why}"));
                 self.service.case(&format!("{tool} refusals hold"), outcome);
                 return Ok(());
             }
@@ -106,7 +107,7 @@ impl Writes<'_> {
             outcome = Err(format!("{place}: {after} compiler errors after it, {} before", self.baseline));
         } else if self.builds > 0 {
             self.builds -= 1;
-            outcome = build(&self.solution.path).map_err(|why| format!("{place}: dotnet build: {why}"));
+            outcome = build(&self.solution.path).await.map_err(|why| format!("{place}: dotnet build: {why}"));
             self.service.case("a write's result builds with dotnet build", outcome.clone());
         }
         let operation = applied["operationId"].clone();
@@ -121,9 +122,10 @@ impl Writes<'_> {
     }
 }
 
-/// Whether a refusal's reason holds where it can be checked; refusals that name no checkable fact pass
-/// when they carry a catalog code and a message.
-fn refusal_holds(refusal: &Value) -> Result<(), String> {
+/// Whether a refusal's reason holds where it can be checked (STILL_REFERENCED: each place listed exists and
+/// names `name`); other refusals pass when they carry a catalog code and a message, and are no timeout, crash
+/// or internal error.
+fn refusal_holds(refusal: &Value, name: &str) -> Result<(), String> {
     let code = refusal["code"].as_str().unwrap_or_default();
     if code == "STILL_REFERENCED" {
         let listed = refusal["details"]["references"].as_array().cloned().unwrap_or_default();
@@ -132,8 +134,9 @@ fn refusal_holds(refusal: &Value) -> Result<(), String> {
         }
         for place in listed {
             let (file, line) = (place["file"].as_str().unwrap_or_default(), place["line"].as_u64().unwrap_or(0));
-            if line == 0 || lines(Path::new(file), (line, line)).is_err() {
-                return Err(format!("STILL_REFERENCED lists {file}:{line}, which does not exist"));
+            let text = if line == 0 { None } else { lines(Path::new(file), (line, line)).ok() };
+            if !text.is_some_and(|text| text.contains(name)) {
+                return Err(format!("STILL_REFERENCED lists {file}:{line}, which does not use {name}"));
             }
         }
         return Ok(());
@@ -184,12 +187,11 @@ async fn errors(service: &Service, solution: &Solution) -> Result<u64> {
     answer["errorCount"].as_u64().context("errorCount")
 }
 
-fn build(solution: &Path) -> Result<(), String> {
-    let output = Command::new("dotnet")
-        .args(["build", "-nologo", "-v:q", "-clp:ErrorsOnly"])
-        .arg(solution)
-        .output()
-        .map_err(|e| e.to_string())?;
+async fn build(solution: &Path) -> Result<(), String> {
+    let mut command = tokio::process::Command::new("dotnet");
+    command.args(["build", "-nologo", "-v:q", "-clp:ErrorsOnly"]).arg(solution);
+    super::roll_forward(&mut command);
+    let output = command.output().await.map_err(|e| e.to_string())?;
     if output.status.success() {
         return Ok(());
     }

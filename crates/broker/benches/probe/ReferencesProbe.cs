@@ -7,8 +7,8 @@ using Microsoft.CodeAnalysis.Text;
 /// <summary>
 /// The references Roslyn's SymbolFinder finds for the symbol at each position of a file of lines
 /// <c>path\tline\tcolumn</c> (1-based, UTF-16 columns), in every project the file belongs to (each target
-/// framework): one JSON array per position, of sorted distinct <c>path:line:column</c> places, declarations
-/// and implicit places left out.
+/// framework): one JSON object per position, each distinct <c>path:line:column</c> place (declarations and
+/// implicit places left out) with the symbol it was found under, written as the service writes names.
 /// </summary>
 internal static class ReferencesProbe
 {
@@ -18,7 +18,7 @@ internal static class ReferencesProbe
         var solution = solutionPath.EndsWith(".csproj", StringComparison.OrdinalIgnoreCase)
             ? (await workspace.OpenProjectAsync(solutionPath)).Solution
             : await workspace.OpenSolutionAsync(solutionPath);
-        var answers = new List<List<string>>();
+        var answers = new List<SortedDictionary<string, string>>();
         foreach (var line in File.ReadLines(positionsFile))
         {
             var parts = line.Split('\t');
@@ -27,9 +27,21 @@ internal static class ReferencesProbe
         Console.WriteLine(JsonSerializer.Serialize(answers));
     }
 
-    private static async Task<List<string>> PlacesAsync(Solution solution, string file, int line, int column)
+    /// <summary>The service's <c>fullyQualifiedName</c>: C# keywords, no <c>global::</c>, parameter types.</summary>
+    private static readonly SymbolDisplayFormat Display = SymbolDisplayFormat.FullyQualifiedFormat
+        .WithGlobalNamespaceStyle(SymbolDisplayGlobalNamespaceStyle.Omitted)
+        .WithMemberOptions(
+            SymbolDisplayMemberOptions.IncludeContainingType |
+            SymbolDisplayMemberOptions.IncludeExplicitInterface |
+            SymbolDisplayMemberOptions.IncludeParameters)
+        .WithParameterOptions(
+            SymbolDisplayParameterOptions.IncludeType |
+            SymbolDisplayParameterOptions.IncludeParamsRefOut |
+            SymbolDisplayParameterOptions.IncludeExtensionThis);
+
+    private static async Task<SortedDictionary<string, string>> PlacesAsync(Solution solution, string file, int line, int column)
     {
-        var places = new SortedSet<string>(StringComparer.Ordinal);
+        var places = new SortedDictionary<string, string>(StringComparer.Ordinal);
         foreach (var id in solution.GetDocumentIdsWithFilePath(file))
         {
             var document = solution.GetDocument(id)!;
@@ -44,10 +56,11 @@ internal static class ReferencesProbe
                 foreach (var location in referenced.Locations.Where(l => !l.IsImplicit))
                 {
                     var span = location.Location.GetLineSpan();
-                    places.Add($"{span.Path}:{span.StartLinePosition.Line + 1}:{span.StartLinePosition.Character + 1}");
+                    var place = $"{span.Path}:{span.StartLinePosition.Line + 1}:{span.StartLinePosition.Character + 1}";
+                    places.TryAdd(place, referenced.Definition.OriginalDefinition.ToDisplayString(Display));
                 }
             }
         }
-        return places.ToList();
+        return places;
     }
 }

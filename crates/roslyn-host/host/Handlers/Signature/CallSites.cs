@@ -20,47 +20,54 @@ internal static class CallSites
     public static async Task<List<CallSite>> OfAsync(Solution solution, IEnumerable<ISymbol> members, CancellationToken cancellationToken)
     {
         var places = new Dictionary<(string, int), CallSite>();
-        foreach (var member in members)
+        foreach (var location in await ReferencesAsync(solution, members, cancellationToken))
         {
-            foreach (var location in await ReferencesAsync(solution, member, cancellationToken))
+            var key = (location.SourceTree!.FilePath, location.SourceSpan.Start);
+            if (places.ContainsKey(key))
             {
-                var key = (location.SourceTree!.FilePath, location.SourceSpan.Start);
-                if (places.ContainsKey(key))
-                {
-                    continue;
-                }
-                // A place in code no document holds (a generator's) counts, with no arguments to judge.
-                places[key] = solution.GetDocument(location.SourceTree) is { } document
-                    ? new CallSite(location, ArgumentsAt(
-                        (await document.GetSyntaxRootAsync(cancellationToken))!.FindToken(location.SourceSpan.Start),
-                        (await document.GetSemanticModelAsync(cancellationToken))!,
-                        cancellationToken))
-                    : new CallSite(location, []);
+                continue;
             }
+            // A place in code no document holds (a generator's) counts, with no arguments to judge.
+            places[key] = solution.GetDocument(location.SourceTree) is { } document
+                ? new CallSite(location, ArgumentsAt(
+                    (await document.GetSyntaxRootAsync(cancellationToken))!.FindToken(location.SourceSpan.Start),
+                    (await document.GetSemanticModelAsync(cancellationToken))!,
+                    cancellationToken))
+                : new CallSite(location, []);
         }
         return [.. places.Values];
     }
 
     /// <summary>The source places that refer to the member or the members cascaded with it, per path.</summary>
-    public static async Task<Dictionary<string, int>> CountAsync(Solution solution, IEnumerable<ISymbol> members, CancellationToken cancellationToken)
-    {
-        var locations = new List<Location>();
-        foreach (var member in members)
-        {
-            locations.AddRange(await ReferencesAsync(solution, member, cancellationToken));
-        }
-        return PerPath(locations);
-    }
+    public static async Task<Dictionary<string, int>> CountAsync(Solution solution, IEnumerable<ISymbol> members, CancellationToken cancellationToken) =>
+        PerPath(await ReferencesAsync(solution, members, cancellationToken));
 
     /// <summary>How many distinct places each path holds.</summary>
     public static Dictionary<string, int> PerPath(IEnumerable<Location> locations) =>
         locations.Select(l => (Path: l.SourceTree!.FilePath, l.SourceSpan.Start)).Distinct()
             .GroupBy(p => p.Path, StringComparer.Ordinal).ToDictionary(g => g.Key, g => g.Count(), StringComparer.Ordinal);
 
-    private static async Task<IEnumerable<Location>> ReferencesAsync(Solution solution, ISymbol member, CancellationToken cancellationToken)
+    /// <summary>
+    /// The source places that refer to the members. SymbolFinder's search of one member takes in the members it
+    /// cascades to (its overridden and overriding members, implementations, the same member in each target
+    /// framework), each with all its places: a member a search already answered is not searched again, which
+    /// keeps a hierarchy of hundreds of overrides to a few searches instead of one over the whole hierarchy each.
+    /// </summary>
+    private static async Task<List<Location>> ReferencesAsync(Solution solution, IEnumerable<ISymbol> members, CancellationToken cancellationToken)
     {
-        var referenced = await SymbolFinder.FindReferencesAsync(member, solution, cancellationToken);
-        return referenced.SelectMany(r => r.Locations).Where(l => !l.IsImplicit && l.Location.IsInSource).Select(l => l.Location);
+        var answered = new HashSet<ISymbol>(SymbolEqualityComparer.Default);
+        var locations = new List<Location>();
+        foreach (var member in members.Where(m => !answered.Contains(m)))
+        {
+            var referenced = await SymbolFinder.FindReferencesAsync(member, solution, cancellationToken);
+            answered.Add(member);
+            foreach (var found in referenced)
+            {
+                answered.Add(found.Definition);
+                locations.AddRange(found.Locations.Where(l => !l.IsImplicit && l.Location.IsInSource).Select(l => l.Location));
+            }
+        }
+        return locations;
     }
 
     /// <summary>The arguments of the call whose callee holds <paramref name="name"/>; none for a method group.</summary>

@@ -7,7 +7,8 @@ namespace RoslynMcp.Host.Handlers.Sources;
 /// (<c>Shop.Cart</c>, <c>Shop.Outer+Inner</c>, <c>System.Collections.Generic.List`1</c>), or a type's name and a
 /// member's (<c>Shop.Cart.Add</c>: every overload; <c>Shop.Cart.Cart</c> or <c>Shop.Cart..ctor</c>: its
 /// constructors). Generic arity may be left out (<c>System.Collections.Generic.List</c>). A name as answers write it
-/// (<c>System.Collections.Generic.List&lt;T&gt;.Add(T)</c>, <c>Shop.Cart.Add(int)</c>) is the symbol it displays.
+/// (<c>System.Collections.Generic.List&lt;T&gt;.Add(T)</c>, <c>Shop.Cart.Add(int)</c>, <c>string.Length</c>) is the
+/// symbol it displays.
 /// </summary>
 public static class SymbolNames
 {
@@ -26,14 +27,26 @@ public static class SymbolNames
             .ToList();
     }
 
+    /// <summary>The C# keywords answers write for special types, with the metadata names they stand for.</summary>
+    private static readonly Dictionary<string, string> Keywords = new(StringComparer.Ordinal)
+    {
+        ["object"] = "System.Object", ["string"] = "System.String", ["bool"] = "System.Boolean",
+        ["char"] = "System.Char", ["byte"] = "System.Byte", ["sbyte"] = "System.SByte",
+        ["short"] = "System.Int16", ["ushort"] = "System.UInt16", ["int"] = "System.Int32",
+        ["uint"] = "System.UInt32", ["long"] = "System.Int64", ["ulong"] = "System.UInt64",
+        ["float"] = "System.Single", ["double"] = "System.Double", ["decimal"] = "System.Decimal",
+        ["nint"] = "System.IntPtr", ["nuint"] = "System.UIntPtr",
+    };
+
     private static IEnumerable<ISymbol> InCompilation(Compilation compilation, string name)
     {
+
         if (name.Length > 2 && name[1] == ':')
         {
             var declared = DocumentationCommentId.GetSymbolsForDeclarationId(name, compilation);
             return declared.IsEmpty ? MemberWithId(compilation, name) : declared;
         }
-        if (name.IndexOfAny(['(', '<']) >= 0)
+        if (name.IndexOfAny(['(', '<']) >= 0 || Keywords.ContainsKey(FirstSegment(name)))
         {
             return Displayed(compilation, name);
         }
@@ -84,6 +97,8 @@ public static class SymbolNames
     private static IEnumerable<ISymbol> Displayed(Compilation compilation, string name)
     {
         var path = MetadataPath(name);
+        var first = FirstSegment(path);
+        path = Keywords.TryGetValue(first, out var special) ? special + path[first.Length..] : path;
         IEnumerable<ISymbol> candidates = InCompilation(compilation, path).ToList();
         // A generic method (`Unsafe.As<T>(object)`), an operator or an indexer is not found by its written name:
         // every member of its type is a candidate.
@@ -94,6 +109,8 @@ public static class SymbolNames
         }
         return candidates.Where(symbol => symbol.ToDisplayString(SymbolFormat.Display) == name);
     }
+
+    private static string FirstSegment(string name) => name.IndexOfAny(['.', '(', '<']) is var end and > 0 ? name[..end] : name;
 
     /// <summary><c>System.Collections.Generic.Dictionary&lt;TKey, TValue&gt;.Add(TKey, TValue)</c> as <c>System.Collections.Generic.Dictionary`2.Add</c>.</summary>
     private static string MetadataPath(string name)

@@ -22,6 +22,29 @@ public sealed class SyncNamespacesTests(SignatureSolution fixture, ITestOutputHe
     }
 
     [Fact]
+    public void ConflictBlocksOfOtherFrameworksGiveBackTheirBeforeSide()
+    {
+        var merged = string.Join("\r\n",
+            "using System.IO;",
+            "<<<<<<< TODO: Unmerged change from project 'Lib(netstandard2.0)', Before:",
+            "using Old;",
+            "=======",
+            "using Markdig;",
+            "using Markdig.Renderers;",
+            ">>>>>>> After",
+            "using Markdig.Renderers.Normalize;",
+            "    <<<<<<< TODO: Unmerged change from project 'Lib(net8.0)', Before:",
+            "    =======",
+            "    int x;",
+            "    >>>>>>> After",
+            "namespace Markdig.Renderers.Html;");
+        Assert.Equal(
+            string.Join("\r\n", "using System.IO;", "using Old;", "using Markdig.Renderers.Normalize;", "namespace Markdig.Renderers.Html;"),
+            RoslynChangeNamespace.WithoutConflictBlocks(merged));
+        Assert.Null(RoslynChangeNamespace.WithoutConflictBlocks("using A;\n=======\n"));
+    }
+
+    [Fact]
     public async Task AFileOutOfItsFoldersNamespaceMovesAndItsConsumersFollow()
     {
         var request = new RequestBody.PlanSyncNamespaces(new SyncNamespacesRequest(fixture.PathOf("Lib/Lib.csproj"), null));

@@ -123,8 +123,8 @@ impl Writes<'_> {
 }
 
 /// Whether a refusal's reason holds where it can be checked (STILL_REFERENCED: each place listed exists and
-/// names `name`); other refusals pass when they carry a catalog code and a message, and are no timeout, crash
-/// or internal error.
+/// names `name`); a COMPILATION_ERROR never holds (the writes tried are plain ones a tool must carry through);
+/// other refusals pass when they carry a catalog code and a message, and are no timeout, crash or internal error.
 fn refusal_holds(refusal: &Value, name: &str) -> Result<(), String> {
     let code = refusal["code"].as_str().unwrap_or_default();
     if code == "STILL_REFERENCED" {
@@ -140,6 +140,10 @@ fn refusal_holds(refusal: &Value, name: &str) -> Result<(), String> {
             }
         }
         return Ok(());
+    }
+    // A plain write the tool could not make compile is the tool failing at its job, however safe the refusal.
+    if code == "COMPILATION_ERROR" {
+        return Err(format!("COMPILATION_ERROR: {}", refusal["details"]));
     }
     match (code.is_empty(), refusal["message"].as_str().is_some_and(|m| !m.is_empty())) {
         (false, true) if !matches!(code, "INTERNAL_ERROR" | "TIMEOUT" | "HOST_CRASHED") => Ok(()),

@@ -1,6 +1,8 @@
 using System.Reflection;
+using System.Text;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Host;
+using Microsoft.CodeAnalysis.Text;
 
 namespace RoslynMcp.Host.Handlers.Namespaces;
 
@@ -27,6 +29,66 @@ internal static class RoslynChangeNamespace
         var service = getService.Invoke(document.Project.Services, null)
             ?? throw new InvalidOperationException("Roslyn's change namespace service is not in the host's composition");
         var task = (Task<Solution?>)abstractType.GetMethod(Method)!.Invoke(service, [document, target, cancellationToken])!;
-        return await task;
+        return await task is { } changed ? await WithoutConflictBlocksAsync(document.Project.Solution, changed, cancellationToken) : null;
     }
+
+    /// <summary>
+    /// The service merges its changes to each target framework's copy of a file, and writes a change that differs
+    /// from the first copy's as a conflict block in the text (Markdig's renderer moved across namespaces: one
+    /// framework adds one using, another four). The first copy's change stands for all: each block gives back its
+    /// "Before" side, and the compile check holds every framework to the result.
+    /// </summary>
+    private static async Task<Solution> WithoutConflictBlocksAsync(Solution original, Solution changed, CancellationToken cancellationToken)
+    {
+        var ids = changed.GetChanges(original).GetProjectChanges().SelectMany(p => p.GetChangedDocuments()).ToList();
+        foreach (var id in ids)
+        {
+            var text = await changed.GetDocument(id)!.GetTextAsync(cancellationToken);
+            var before = original.GetDocument(id) is { } document ? (await document.GetTextAsync(cancellationToken)).ToString() : "";
+            if (WithoutConflictBlocks(text.ToString()) is { } resolved && !before.Contains(ConflictStart, StringComparison.Ordinal))
+            {
+                changed = changed.WithDocumentText(id, SourceText.From(resolved, text.Encoding, text.ChecksumAlgorithm));
+            }
+        }
+        return changed;
+    }
+
+    private const string ConflictStart = "<<<<<<< TODO: Unmerged change from project ";
+
+    /// <summary>
+    /// The text with each block <c>&lt;&lt;&lt;&lt;&lt;&lt;&lt; TODO: Unmerged change from project 'P', Before:</c> ... <c>=======</c>
+    /// ... <c>&gt;&gt;&gt;&gt;&gt;&gt;&gt; After</c> replaced by its "Before" lines; null when it has none.
+    /// </summary>
+    internal static string? WithoutConflictBlocks(string text)
+    {
+        if (!text.Contains(ConflictStart, StringComparison.Ordinal))
+        {
+            return null;
+        }
+        var kept = new StringBuilder();
+        var side = Side.Outside;
+        foreach (var line in text.Split('\n'))
+        {
+            var bare = line.Trim();
+            if (side == Side.Outside && bare.StartsWith(ConflictStart, StringComparison.Ordinal))
+            {
+                side = Side.Before;
+                continue;
+            }
+            if (side == Side.Before && bare == "=======")
+            {
+                side = Side.After;
+                continue;
+            }
+            if (side == Side.After)
+            {
+                side = bare.StartsWith(">>>>>>>", StringComparison.Ordinal) ? Side.Outside : Side.After;
+                continue;
+            }
+            kept.Append(line).Append('\n');
+        }
+        return kept.ToString(0, kept.Length - 1);
+    }
+
+    private enum Side { Outside, Before, After }
 }

@@ -189,16 +189,25 @@ fn walk(dir: &Path, into: &mut Vec<PathBuf>) {
     }
 }
 
-/// Every page of a paged tool's answer, its `key` lists joined.
+/// Every page of a paged tool's answer, its `key` lists joined. A listing whose solution changed between two
+/// pages (the file a mutation wrote back, seen by the service's watcher) is asked again from the start.
 pub async fn all_pages(service: &Service, tool: &str, arguments: Value, key: &str) -> Result<Vec<Value>> {
-    let mut arguments = arguments;
-    let mut items = Vec::new();
-    loop {
-        let page = service.ok(tool, arguments.clone()).await?;
-        items.extend(page[key].as_array().cloned().unwrap_or_default());
-        match page["nextCursor"].as_str() {
-            Some(cursor) => arguments["cursor"] = json!(cursor),
-            None => return Ok(items),
+    const STARTS: usize = 5;
+    for _ in 0..STARTS {
+        let mut arguments = arguments.clone();
+        let mut items = Vec::new();
+        loop {
+            let page = match service.call(tool, arguments.clone()).await? {
+                Ok(page) => page,
+                Err(error) if error["code"] == "CURSOR_STALE" => break,
+                Err(error) => bail!("{tool} {arguments} failed: {error}"),
+            };
+            items.extend(page[key].as_array().cloned().unwrap_or_default());
+            match page["nextCursor"].as_str() {
+                Some(cursor) => arguments["cursor"] = json!(cursor),
+                None => return Ok(items),
+            }
         }
     }
+    bail!("{tool} {arguments}: the solution changed under every one of {STARTS} listings")
 }

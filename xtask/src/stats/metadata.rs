@@ -106,7 +106,9 @@ fn declares(text: &Value, column: u64, symbol: &Value) -> Result<(), String> {
     if wanted != written {
         return Err(format!("parameters {written:?}, not {wanted:?}"));
     }
-    let (wanted_arity, written_arity) = (arity(fqn, name), arity(&text[at..], &written_name));
+    // A constructor has no type parameters of its own; its name in `fqn` is its type's, which may.
+    let wanted_arity = if written_name == type_name(symbol) { 0 } else { arity(fqn, name) };
+    let written_arity = arity(&text[at..], &written_name);
     if wanted_arity != written_arity {
         return Err(format!("{written_arity} type parameters, not {wanted_arity}"));
     }
@@ -183,6 +185,10 @@ mod tests {
             "System.Linq.Enumerable.Max<TSource>(System.Collections.Generic.IEnumerable<TSource>)"});
         let written = json!("public static TSource? Max<TSource>(this IEnumerable<TSource> source)");
         assert_eq!(declares(&written, 1, &generic), Ok(()));
+        let constructor = json!({"name": "Dictionary", "kind": "Method", "containingType":
+            "System.Collections.Generic.Dictionary<TKey, TValue>", "fullyQualifiedName":
+            "System.Collections.Generic.Dictionary<TKey, TValue>.Dictionary(int)"});
+        assert_eq!(declares(&json!("public Dictionary(int capacity)"), 1, &constructor), Ok(()));
         assert_eq!(member_names("var x = list.Sum() + new Foo(1);"), [13, 25]);
     }
 }

@@ -3,7 +3,7 @@
 //! is given back its bytes afterwards, whatever happened.
 
 use super::csharp::parenthesized;
-use super::navigation::{Declaration, lines};
+use super::navigation::Declaration;
 use super::service::Service;
 use super::{Options, Solution, all_pages};
 use anyhow::{Context, Result};
@@ -69,10 +69,10 @@ pub async fn check(service: &Service, solution: &Solution, options: &Options, al
 fn body_start(method: &Declaration) -> Option<usize> {
     let text = std::fs::read_to_string(&method.file).ok()?;
     let line_start: usize = text.split_inclusive('\n').take(method.line as usize - 1).map(str::len).sum();
-    let first = lines(&method.file, (method.line, method.line)).ok()?;
-    let from = line_start + first.char_indices().nth(method.column as usize - 1)?.0;
+    let from = line_start + text[line_start..].char_indices().nth(method.column as usize - 1)?.0;
     let list = parenthesized(&text, from)?;
-    let after = text[from..].find(list)? + from + list.len() + 1;
+    // Just past the list's `)`: the list is a slice of `text`.
+    let after = list.as_ptr().addr() - text.as_ptr().addr() + list.len() + 1;
     let rest = &text[after..];
     let open = rest.find(['{', ';', '='])?;
     (rest.as_bytes()[open] == b'{' && !rest[..open].contains("=>")).then_some(after + open + 1)

@@ -131,13 +131,6 @@ fn sites(locations: &Value) -> Vec<(String, u64)> {
         .unwrap_or_default()
 }
 
-impl Service {
-    /// One case of `invariant`.
-    pub fn case(&self, invariant: &str, outcome: std::result::Result<(), String>) {
-        self.table.lock().unwrap_or_else(|e| e.into_inner()).case(invariant, outcome);
-    }
-}
-
 /// The lines of `file` (1-based `first..=last`).
 pub fn lines(file: &std::path::Path, (first, last): (u64, u64)) -> Result<String> {
     let text = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;

@@ -56,6 +56,11 @@ impl Service {
         self.call(tool, arguments.clone()).await?.map_err(|error| anyhow!("{tool} {arguments} failed: {error}"))
     }
 
+    /// One case of `invariant`: passed, or failed with why.
+    pub fn case(&self, invariant: &str, outcome: std::result::Result<(), String>) {
+        self.table.lock().unwrap_or_else(|e| e.into_inner()).case(invariant, outcome);
+    }
+
     pub async fn close(self) -> Result<Table> {
         self.client.cancel().await.map_err(|e| anyhow!("closing the session: {e}"))?;
         Ok(self.table.into_inner().unwrap_or_else(|e| e.into_inner()))

@@ -19,6 +19,7 @@ mod find_tests;
 mod fuzz;
 mod install;
 mod lifecycle;
+mod long_calls;
 mod metadata_overloads;
 mod move_consumers;
 mod move_files;

@@ -5,21 +5,16 @@
 //! no process of a run left behind but the service's compiler server, and that one gone with the service.
 
 use crate::support::daemon::{Agent, StateDir};
-use crate::support::{Fixture, SLOTS, Server, assert_same_tree, eventually, processes_mentioning, tree};
+use crate::support::{
+    Fixture, SLOTS, Server, assert_same_tree, eventually, nothing_left_running, processes_mentioning, tree,
+};
 use rmcp::model::{CallToolRequest, CallToolRequestParams, ClientRequest};
 use rmcp::service::PeerRequestOptions;
 use serde_json::{Value, json};
-use std::path::Path;
 use std::time::Duration;
 
 fn results<'a>(run: &'a Value, test: &str) -> Vec<&'a Value> {
     run["results"].as_array().expect("results").iter().filter(|r| r["test"] == test).collect()
-}
-
-async fn nothing_left_running(state: &Path) {
-    let state = state.display().to_string();
-    let gone = eventually(Duration::from_secs(10), || async { processes_mentioning(&state).is_empty().then_some(()) });
-    assert!(gone.await.is_some(), "left running: {:?}", processes_mentioning(&state));
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -124,8 +119,10 @@ async fn tests_of_every_framework_run_with_their_cases_and_failures_placed_in_th
 async fn a_hanging_test_is_named_and_one_that_ends_its_process_is_a_crash_with_the_others_kept() {
     let fixture = Fixture::copy("Tested");
     let state = tempfile::tempdir().expect("state");
-    let server =
-        Server::start_with_env(&fixture.root, &[("ROSLYN_MCP_STATE_DIR", state.path().to_str().expect("utf-8"))]).await;
+    // The run cancelled below is cancelled as a call, before it could answer with its job.
+    let env =
+        [("ROSLYN_MCP_STATE_DIR", state.path().to_str().expect("utf-8")), ("ROSLYN_MCP_ANSWER_WITHIN_SECS", "3600")];
+    let server = Server::start_with_env(&fixture.root, &env).await;
 
     // The fault knob: HangsWhenAsked waits forever while this file exists.
     std::fs::write(fixture.path("Pricing.NunitTests/hang.fault"), "").expect("knob");

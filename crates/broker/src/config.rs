@@ -145,6 +145,15 @@ pub struct ServiceArgs {
     /// Seconds one read may take in the Roslyn host before it is cancelled (TIMEOUT).
     #[arg(long, env = "ROSLYN_MCP_REQUEST_TIMEOUT_SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=120))]
     pub request_timeout_secs: u64,
+    /// Seconds a call may work before it answers with its job (status `running` and a `jobId`; a task for a
+    /// client that declared the Tasks extension) while the work goes on; `get_job` then returns the call's
+    /// answer. 45 leaves a client's usual 60-second limit room for a proxy, the transport and a busy machine.
+    #[arg(long, env = "ROSLYN_MCP_ANSWER_WITHIN_SECS", default_value_t = 45, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub answer_within_secs: u64,
+    /// This daemon's name among several behind one proxy: every job id starts with it (`<instance>.<id>`), so
+    /// the proxy sends `get_job` and `tasks/*` to the daemon that owns the job. Letters, digits, `-` and `_`.
+    #[arg(long, env = "ROSLYN_MCP_INSTANCE", value_parser = instance_name)]
+    pub instance: Option<String>,
     /// Seconds starting a host and loading a solution (restore included) may take.
     #[arg(long, env = "ROSLYN_MCP_LOAD_TIMEOUT_SECS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
     pub load_timeout_secs: u64,
@@ -207,7 +216,18 @@ pub struct ServiceArgs {
     pub log_json: bool,
 }
 
+/// An instance name as job ids and a proxy's rules can carry it.
+fn instance_name(name: &str) -> Result<String, String> {
+    let valid =
+        (1..=32).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    valid.then(|| name.to_owned()).ok_or_else(|| "1 to 32 letters, digits, '-' or '_'".to_owned())
+}
+
 impl ServiceArgs {
+    pub fn answer_within(&self) -> Duration {
+        Duration::from_secs(self.answer_within_secs)
+    }
+
     pub fn idle_timeout(&self) -> Duration {
         Duration::from_secs(self.idle_timeout_secs)
     }

@@ -31,6 +31,11 @@ pub fn failure(error: ToolError) -> CallToolResult {
     CallToolResult::structured_error(value)
 }
 
+/// The answer of a call whose work goes on as a job (or was stopped): not a failure, and never capped.
+pub fn working(answer: &protocol::tools::jobs::JobAnswer) -> CallToolResult {
+    CallToolResult::structured(serde_json::to_value(answer).unwrap_or_else(|_| serde_json::json!({})))
+}
+
 /// Where the time of a call went: `totalMs` in the service, `hostMs` of it inside the Roslyn host.
 pub const TIMING_META_KEY: &str = "roslyn-mcp/timing";
 

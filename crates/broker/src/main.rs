@@ -12,6 +12,7 @@ mod envelope;
 mod guardian;
 mod heap;
 mod in_flight;
+mod jobs;
 mod lifecycle;
 mod limits;
 mod offload;

@@ -1,7 +1,9 @@
 //! MCP progress notifications for one request, sent only when the request carried a `progressToken`.
 //! Steps are numbered from 1, so the progress value only grows (as the spec requires); the total is not
-//! known in advance.
+//! known in advance. A call running as a job also records each step there, for `get_job` and `tasks/get`;
+//! once the call has answered with its job, its request is over and notifications stop.
 
+use crate::jobs::Job;
 use rmcp::RoleServer;
 use rmcp::model::{ProgressNotificationParam, ProgressToken};
 use rmcp::service::Peer;
@@ -9,7 +11,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 #[derive(Clone, Default)]
-pub struct Progress(Option<Arc<Sink>>);
+pub struct Progress {
+    sink: Option<Arc<Sink>>,
+    job: Option<Arc<Job>>,
+}
 
 struct Sink {
     peer: Peer<RoleServer>,
@@ -18,18 +23,25 @@ struct Sink {
 }
 
 impl Progress {
-    pub fn new(peer: Peer<RoleServer>, token: Option<ProgressToken>) -> Self {
-        Self(token.map(|token| Arc::new(Sink { peer, token, steps: AtomicU32::new(0) })))
+    pub fn new(peer: Peer<RoleServer>, token: Option<ProgressToken>, job: Option<Arc<Job>>) -> Self {
+        Self { sink: token.map(|token| Arc::new(Sink { peer, token, steps: AtomicU32::new(0) })), job }
     }
 
     /// Reports the next step. A client that went away only loses the notification.
     pub async fn step(&self, message: impl Into<String>) {
-        let Some(sink) = &self.0 else {
+        let message = message.into();
+        if let Some(job) = &self.job {
+            job.step(&message);
+            if job.detached() {
+                return;
+            }
+        }
+        let Some(sink) = &self.sink else {
             return;
         };
         let step = sink.steps.fetch_add(1, Ordering::Relaxed) + 1;
         let mut param = ProgressNotificationParam::new(sink.token.clone(), f64::from(step));
-        param.message = Some(message.into());
+        param.message = Some(message);
         if let Err(error) = sink.peer.notify_progress(param).await {
             tracing::debug!(%error, "progress notification not delivered");
         }

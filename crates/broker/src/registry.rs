@@ -164,6 +164,7 @@ impl Registry {
             hosts,
             host_memory_budget_bytes: self.unloading.max_host_memory_bytes(),
             spare_resident_bytes: None,
+            jobs_working: 0,
             own_resident_bytes: resident_bytes(std::process::id()),
         }
     }

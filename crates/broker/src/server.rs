@@ -4,6 +4,7 @@
 use crate::args;
 use crate::envelope;
 use crate::in_flight::ClientCancel;
+use crate::jobs::{self, Caller, Job, Owner};
 use crate::progress::Progress;
 use crate::roots;
 use crate::services::Services;
@@ -15,8 +16,8 @@ use protocol::ToolError;
 use rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{
-    CallToolResponse, CallToolResult, Implementation, InitializeRequestParams, InitializeResult, JsonObject,
-    ServerCapabilities, Tool,
+    CallToolResponse, CallToolResult, CancelTaskParams, GetTaskParams, GetTaskResult, Implementation,
+    InitializeRequestParams, InitializeResult, JsonObject, ServerCapabilities, Tool, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler, tool_handler};
@@ -24,8 +25,9 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, LazyLock};
+use std::sync::{Arc, LazyLock, OnceLock};
 use std::time::Instant;
+use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 /// The outcome recorded for a call the client cancelled (not a catalog code: the client gets no answer).
@@ -45,7 +47,9 @@ impl RoslynMcp {
         Self { services, session: Arc::new(session) }
     }
 
-    /// Parses, runs, logs and wraps one tool call, in its span.
+    /// One tool call. A call that may take long runs as a job: when its work has not ended after the answer
+    /// bound, the call answers in time with the job (a task for a client that declared the Tasks extension)
+    /// and the work goes on. Until then the client's cancellation (or the session's end) stops it.
     async fn call<I, O, F, Fut>(
         &self,
         tool: &str,
@@ -53,17 +57,93 @@ impl RoslynMcp {
         raw: JsonObject,
         context: RequestContext<RoleServer>,
         run: F,
-    ) -> CallToolResult
+    ) -> CallToolResponse
+    where
+        I: DeserializeOwned + Send + 'static,
+        O: Serialize + Send + 'static,
+        F: FnOnce(Call, I) -> Fut + Send + 'static,
+        Fut: Future<Output = Result<O, ToolError>> + Send + 'static,
+    {
+        let began = Instant::now();
+        let requested = ClientCancel::token(&context.ct, &context.extensions);
+        let owner = self.owner(&context);
+        let tasks = context.client_capabilities().is_some_and(|c| c.supports_tasks());
+        let invocation = Invocation { tool: tool.to_owned(), kind, raw, context, owner: owner.clone(), began };
+        if !kind.may_take_long() {
+            let (outcome, total_ms, host_ms) = self.run(invocation, requested, None, run).await;
+            return CallToolResponse::Complete(
+                outcome.unwrap_or_else(envelope::failure).with_meta(Some(envelope::timing(total_ms, host_ms))),
+            );
+        }
+        let jobs = &self.services.jobs;
+        let job = match jobs.open(owner, &self.session.id, tool) {
+            Ok(job) => job,
+            Err(error) => return CallToolResponse::Complete(envelope::failure(error)),
+        };
+        let (server, work, cancel) = (self.clone(), job.clone(), job.cancel.clone());
+        tokio::spawn(async move {
+            let (outcome, total_ms, host_ms) = server.run(invocation, cancel, Some(work.clone()), run).await;
+            work.finish(outcome, total_ms, host_ms);
+        });
+        tokio::select! {
+            finished = job.ended() => {
+                jobs.forget(&job.id);
+                CallToolResponse::Complete(finished.result())
+            }
+            response = self.answer_with_job(&job, tool, began, tasks) => response,
+            () = requested.cancelled() => {
+                job.cancel.cancel();
+                let finished = job.ended().await;
+                jobs.forget(&job.id);
+                CallToolResponse::Complete(finished.result())
+            }
+        }
+    }
+
+    /// The call's answer once the bound passed with its work still going: the work goes on as `job`. A call
+    /// waiting for its solution to load answers sooner, after the read time limit, with LOADING.
+    async fn answer_with_job(&self, job: &Arc<Job>, tool: &str, began: Instant, tasks: bool) -> CallToolResponse {
+        let jobs = &self.services.jobs;
+        tokio::time::sleep_until((began + jobs.answer_within.min(jobs.load_wait)).into()).await;
+        // initialize_workspace asked for the load: its job is the answer.
+        let waits_for_load = || job.loading().filter(|_| tool != "initialize_workspace");
+        if waits_for_load().is_none() {
+            tokio::time::sleep_until((began + jobs.answer_within).into()).await;
+        }
+        job.detach();
+        tracing::info!(tool, job = %job.id, "answered with a job; the work goes on");
+        let timing = Some(envelope::timing(began.elapsed().as_secs_f64() * 1000.0, 0.0));
+        match waits_for_load() {
+            // A task is how such a client waits, for a load too.
+            _ if tasks => CallToolResponse::Task(jobs::task_created(job)),
+            Some(solution) => {
+                CallToolResponse::Complete(envelope::failure(jobs::loading(job, &solution)).with_meta(timing))
+            }
+            // The work's time in the host is not known until it ends.
+            None => CallToolResponse::Complete(envelope::working(&jobs::running(job)).with_meta(timing)),
+        }
+    }
+
+    /// Parses, runs, logs and wraps one tool call, in its span: its outcome and timing. `cancel` stops it;
+    /// `job` is the job it runs as.
+    async fn run<I, O, F, Fut>(
+        &self,
+        invocation: Invocation,
+        cancel: CancellationToken,
+        job: Option<Arc<Job>>,
+        run: F,
+    ) -> (Result<CallToolResult, ToolError>, f64, f64)
     where
         I: DeserializeOwned,
         O: Serialize,
         F: FnOnce(Call, I) -> Fut,
         Fut: Future<Output = Result<O, ToolError>>,
     {
+        let Invocation { tool, kind, raw, context, owner, began } = invocation;
+        let tool = tool.as_str();
         let span = telemetry::tool_span(tool, &self.session.id);
-        let began = Instant::now();
         let host_micros = Arc::new(AtomicU64::new(0));
-        let cancel = ClientCancel::token(&context.ct, &context.extensions);
+        let answered_for = Arc::new(OnceLock::new());
         let cancelled = cancel.clone();
         // Over HTTP without a session `initialize` opened (a 2026-07-28 client, whatever Mcp-Session-Id it sends):
         // nothing of an earlier call counts.
@@ -82,9 +162,12 @@ impl RoslynMcp {
                         session: self.session.clone(),
                         scope,
                         cancel,
-                        progress: Progress::new(context.peer, context.meta.get_progress_token()),
+                        progress: Progress::new(context.peer, context.meta.get_progress_token(), job.clone()),
                         host_micros: host_micros.clone(),
                         stateless,
+                        owner,
+                        job,
+                        answered_for: answered_for.clone(),
                     };
                     run(call, input).await
                 }
@@ -102,9 +185,30 @@ impl RoslynMcp {
             Ok(_) => None,
         };
         self.record(&span, tool, code, elapsed);
-        let host_ms = host_micros.load(Ordering::Relaxed) as f64 / 1000.0;
-        let elapsed_ms = elapsed.as_secs_f64() * 1000.0;
-        outcome.unwrap_or_else(envelope::failure).with_meta(Some(envelope::timing(elapsed_ms, host_ms)))
+        // get_job answers with the timing of the work it answers for.
+        let (total_ms, host_ms) = answered_for
+            .get()
+            .copied()
+            .unwrap_or_else(|| (elapsed.as_secs_f64() * 1000.0, host_micros.load(Ordering::Relaxed) as f64 / 1000.0));
+        (outcome, total_ms, host_ms)
+    }
+
+    /// The task `id` if this request's user may see it (an unknown id and another user's read the same).
+    fn task(&self, id: &str, context: &RequestContext<RoleServer>) -> Result<Arc<Job>, ErrorData> {
+        self.services
+            .jobs
+            .find(id, &self.owner(context))
+            .map_err(|error| ErrorData::invalid_params(error.message, None))
+    }
+
+    /// Whose jobs this call may see: the user of its connection.
+    fn owner(&self, context: &RequestContext<RoleServer>) -> Owner {
+        let caller = match context.extensions.get::<axum::http::request::Parts>() {
+            Some(parts) => parts.extensions.get::<Caller>().copied().unwrap_or(Caller(None)),
+            // The socket and stdio: this user's alone.
+            None => Caller::this_user(),
+        };
+        caller.0.map_or_else(|| Owner::Session(self.session.id.clone()), Owner::User)
     }
 
     /// A finished call: its span's outcome, the log line, the metrics.
@@ -124,6 +228,18 @@ impl RoslynMcp {
     }
 }
 
+/// One tool call as it arrived.
+struct Invocation {
+    tool: String,
+    kind: Kind,
+    raw: JsonObject,
+    context: RequestContext<RoleServer>,
+    /// Whose jobs it may see.
+    owner: Owner,
+    /// When it arrived: its timing counts from here, however long it waited to run.
+    began: Instant,
+}
+
 /// The catalog's tools as rmcp routes: each parses its arguments and runs through [`RoslynMcp::call`].
 struct Routes(ToolRouter<RoslynMcp>);
 
@@ -140,9 +256,7 @@ impl Register for Routes {
             let name = context.name;
             let raw = context.arguments.unwrap_or_default();
             let run = run.clone();
-            Box::pin(async move {
-                Ok(CallToolResponse::Complete(server.call(&name, kind, raw, context.request_context, run).await))
-            })
+            Box::pin(async move { Ok(server.call(&name, kind, raw, context.request_context, run).await) })
         }));
     }
 }
@@ -159,7 +273,7 @@ static TOOLS: LazyLock<ToolRouter<RoslynMcp>> = LazyLock::new(|| {
 #[tool_handler(router = TOOLS)]
 impl ServerHandler for RoslynMcp {
     fn get_info(&self) -> InitializeResult {
-        InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
+        InitializeResult::new(ServerCapabilities::builder().enable_tools().enable_tasks().build())
             .with_server_info(Implementation::new("roslyn-mcp", env!("CARGO_PKG_VERSION")))
             .with_instructions(
                 "Compiler-accurate C# navigation and refactoring (moves, rename, organize usings; preview, apply, undo) over Roslyn. Start with initialize_workspace on the folder of \
@@ -178,6 +292,34 @@ impl ServerHandler for RoslynMcp {
         self.session.mark_initialized();
         context.peer.set_peer_info(request.clone());
         self.negotiate_initialize(&request)
+    }
+
+    /// `tasks/get`: a call that became a task, working or with its answer.
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        Ok(jobs::task_state(&*self.task(&request.task_id, &context)?))
+    }
+
+    /// `tasks/cancel`: stops the work as a cancelled call would (test runs killed, a write rolled back).
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.task(&request.task_id, &context)?.cancel.cancel();
+        Ok(())
+    }
+
+    /// `tasks/update`: no task of this service asks its client for input, so there is nothing to deliver.
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.task(&request.task_id, &context).map(drop)
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

@@ -16,6 +16,7 @@ use roslyn_host::{Located, SpareHost, SpareState};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 use workspace_actor::{Workspace, WorkspaceSettings};
 
 pub struct Services {
@@ -40,6 +41,8 @@ pub struct Services {
     pub test_runs: Option<crate::test_runs::TestRuns>,
     /// The project folders each solution reaches beyond its own, read from its files.
     pub reaches: crate::reach::Reaches,
+    /// Calls whose work outlasts the answer bound, until their answers expire.
+    pub jobs: crate::jobs::Jobs,
     /// The host whose handshake versions diagnose last took.
     versions_noted_for: AtomicU32,
     /// How long a stop waits for writes and calls under way: a write ends (done or rolled back) within its
@@ -82,6 +85,11 @@ impl Services {
             telemetry,
             test_runs: args.test_runs_dir().map(|dir| crate::test_runs::TestRuns::new(dir, args.state_dir())),
             reaches: Default::default(),
+            jobs: crate::jobs::Jobs::new(
+                args.answer_within(),
+                Duration::from_secs(args.request_timeout_secs),
+                args.instance.as_deref(),
+            ),
             http: OnceLock::new(),
             requests,
             spare,
@@ -93,7 +101,8 @@ impl Services {
     /// What /metrics reads at scrape time: the registry's sample and the spare host's memory.
     pub fn sample(&self) -> Sample {
         let spare = self.spare_status().and_then(|spare| spare.host_resident_bytes);
-        Sample { spare_resident_bytes: spare, ..self.registry.sample() }
+        let jobs_working = i64::try_from(self.jobs.working()).unwrap_or(i64::MAX);
+        Sample { spare_resident_bytes: spare, jobs_working, ..self.registry.sample() }
     }
 
     /// The spare host as diagnose shows it, with its resident memory now; none when there is no spare.
@@ -138,6 +147,8 @@ impl Services {
     }
 
     pub async fn shutdown(&self) {
+        // Calls that answered with their job belong to no session any more: they stop as the sessions' calls did.
+        self.jobs.cancel_all();
         if tokio::time::timeout(self.drain, self.registry.shutdown()).await.is_err() {
             tracing::warn!(drain_secs = self.drain.as_secs(), "work still under way after the drain time; exiting");
         }

@@ -1,5 +1,5 @@
 //! `deploy/haproxy/haproxy.cfg` run by a real HAProxy in front of given daemons: the file's addresses swapped for
-//! a free port and the daemons' (its server lines beyond them dropped), stopped however the caller ends.
+//! a free port and the daemons' (its server lines and rules beyond them dropped), stopped however the caller ends.
 
 use std::path::Path;
 
@@ -23,7 +23,11 @@ impl Proxy {
         for (index, placeholder) in placeholders.iter().enumerate() {
             config = match daemons.get(index) {
                 Some(daemon) => config.replace(placeholder, daemon),
-                None => config.lines().filter(|l| !l.contains(placeholder)).collect::<Vec<_>>().join("\n") + "\n",
+                None => {
+                    let server = format!("daemon{} ", index + 1);
+                    let kept = config.lines().filter(|l| !l.contains(placeholder) && !l.contains(&server));
+                    kept.collect::<Vec<_>>().join("\n") + "\n"
+                }
             };
         }
         let file = folder.join("haproxy.cfg");

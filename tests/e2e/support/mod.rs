@@ -191,7 +191,29 @@ impl<H: ClientHandler> Client<H> {
         Self { service, log }
     }
 
+    /// A call as a patient client makes it: one that answered with its job (the work outlasted the service's
+    /// answer bound on a busy machine, or waited for its solution to load: LOADING) is followed with get_job to
+    /// the call's own answer.
     pub async fn call(&self, tool: &str, arguments: Value) -> Outcome {
+        let mut outcome = self.call_once(tool, arguments).await;
+        let job_of = |outcome: &Outcome| match outcome.is_error {
+            false if outcome.value["status"] == "running" => outcome.value["jobId"].as_str().map(str::to_owned),
+            true if outcome.value["error"]["code"] == "LOADING" => {
+                outcome.value["error"]["details"]["jobId"].as_str().map(str::to_owned)
+            }
+            _ => None,
+        };
+        while let Some(job) = job_of(&outcome).filter(|_| tool != "get_job") {
+            let job = json!({"jobId": job});
+            outcome = self.call_once("get_job", job).await;
+            #[cfg(test)]
+            schemas::check(tool, &outcome.value);
+        }
+        outcome
+    }
+
+    /// One call, answered as the service answers it.
+    pub async fn call_once(&self, tool: &str, arguments: Value) -> Outcome {
         let Value::Object(arguments) = arguments else { panic!("arguments must be an object") };
         let result: CallToolResult = self
             .service
@@ -267,6 +289,13 @@ impl<H: ClientHandler> Client<H> {
     pub async fn close(self) {
         let _ = self.service.cancel().await;
     }
+}
+
+/// No process mentioning the state folder (a test run's builds and test hosts) is left within 10 s.
+pub async fn nothing_left_running(state: &Path) {
+    let state = state.display().to_string();
+    let gone = eventually(Duration::from_secs(10), || async { processes_mentioning(&state).is_empty().then_some(()) });
+    assert!(gone.await.is_some(), "left running: {:?}", processes_mentioning(&state));
 }
 
 /// Calls `probe` until it returns Some or `limit` passes.

@@ -3,7 +3,8 @@
 //! replies are not held back by Nagle's algorithm, and at `stop` open connections get a bounded time to
 //! finish before they are dropped.
 
-use axum::Router;
+use crate::jobs::Caller;
+use axum::{Extension, Router};
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
@@ -15,11 +16,18 @@ use tokio_util::sync::CancellationToken;
 /// How long open connections (event streams included) may take to close at shutdown.
 const DRAIN: Duration = Duration::from_secs(5);
 
-/// Accepts and serves connections until `stop`.
-pub async fn serve(listener: TcpListener, router: Router, header_timeout: Duration, stop: CancellationToken) {
+/// Accepts and serves connections until `stop`. Each connection's requests carry who called (`open`: HTTP is
+/// open to every local user, so the caller is found from the connection; else the token says this user).
+pub async fn serve(
+    listener: TcpListener,
+    router: Router,
+    open: bool,
+    header_timeout: Duration,
+    stop: CancellationToken,
+) {
     let graceful = GracefulShutdown::new();
     loop {
-        let (stream, _) = tokio::select! {
+        let (stream, peer) = tokio::select! {
             _ = stop.cancelled() => break,
             accepted = listener.accept() => match accepted {
                 Ok(accepted) => accepted,
@@ -34,10 +42,16 @@ pub async fn serve(listener: TcpListener, router: Router, header_timeout: Durati
         if let Err(error) = stream.set_nodelay(true) {
             tracing::debug!(%error, "TCP_NODELAY");
         }
+        let caller = match stream.local_addr() {
+            Ok(local) if open => Caller::of_peer(local, peer),
+            _ if open => Caller(None),
+            _ => Caller::this_user(),
+        };
+        let router = router.clone().layer(Extension(caller));
         let connection = http1::Builder::new()
             .timer(TokioTimer::new())
             .header_read_timeout(header_timeout)
-            .serve_connection(TokioIo::new(stream), TowerToHyperService::new(router.clone()));
+            .serve_connection(TokioIo::new(stream), TowerToHyperService::new(router));
         let connection = graceful.watch(connection);
         tokio::spawn(async move {
             if let Err(error) = connection.await {

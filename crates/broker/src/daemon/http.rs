@@ -65,6 +65,7 @@ pub async fn serve(
         held.clone(),
         config,
     );
+    let open = token.is_none();
     let guard = Guard { token: token.map(Arc::from), loopback_hosts_only: loopback };
     let bodies = Bodies { read_timeout, requests: HttpRequests::new(services.requests.clone()) };
     let mcp = Router::new()
@@ -77,7 +78,7 @@ pub async fn serve(
         .route("/healthz", get(healthz))
         .layer(middleware::from_fn_with_state(guard, check))
         .with_state(services);
-    connections::serve(listener, router, read_timeout, stop).await;
+    connections::serve(listener, router, open, read_timeout, stop).await;
     Ok(())
 }
 

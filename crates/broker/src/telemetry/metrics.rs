@@ -112,6 +112,8 @@ pub struct Sample {
     /// The spare host's resident bytes; none while there is no started spare.
     pub spare_resident_bytes: Option<u64>,
     pub own_resident_bytes: Option<u64>,
+    /// Calls whose work goes on after they answered with their job.
+    pub jobs_working: i64,
 }
 
 pub struct Metrics {
@@ -125,6 +127,7 @@ pub struct Metrics {
     sessions_open: Family<TransportLabels, Gauge>,
     sessions: Family<TransportLabels, Counter>,
     solutions_loaded: Gauge,
+    jobs_working: Gauge,
     solution_loads: Family<OutcomeLabels, Counter>,
     solution_load_duration: Histograms<OutcomeLabels>,
     write_lock_wait: Histograms<OutcomeLabels>,
@@ -151,6 +154,7 @@ impl Metrics {
             sessions_open: Family::default(),
             sessions: Family::default(),
             solutions_loaded: Gauge::default(),
+            jobs_working: Gauge::default(),
             solution_loads: Family::default(),
             solution_load_duration: Family::new_with_constructor(|| Histogram::new(LOAD_BUCKETS)),
             write_lock_wait: Family::new_with_constructor(|| Histogram::new(CALL_BUCKETS)),
@@ -209,6 +213,11 @@ impl Metrics {
         r.register("roslyn_mcp_sessions", "MCP sessions opened by transport", self.sessions.clone());
         r.register("roslyn_mcp_solutions_loaded", "Solutions loaded in a Roslyn host", self.solutions_loaded.clone());
         r.register("roslyn_mcp_solution_loads", "Solution loads by outcome", self.solution_loads.clone());
+        r.register(
+            "roslyn_mcp_jobs_working",
+            "Calls whose work goes on after they answered with their job",
+            self.jobs_working.clone(),
+        );
         r.register_with_unit(
             "roslyn_mcp_solution_load_duration",
             "Time to start a host and load a solution, by outcome",
@@ -335,6 +344,7 @@ impl Metrics {
     pub fn encode(&self, sample: Sample) -> String {
         let _scrape = self.scrape.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         self.solutions_loaded.set(sample.solutions_loaded);
+        self.jobs_working.set(sample.jobs_working);
         // Hosts that exited since the last scrape leave no stale series behind.
         self.host_memory.clear();
         self.host_memory_budget.set(saturating_i64(sample.host_memory_budget_bytes));

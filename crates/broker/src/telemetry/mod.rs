@@ -131,6 +131,7 @@ mod tests {
             host_memory_budget_bytes: 0,
             spare_resident_bytes: None,
             own_resident_bytes: resident_bytes(std::process::id()),
+            jobs_working: 0,
         }
     }
 
@@ -314,6 +315,7 @@ mod tests {
             host_memory_budget_bytes: 1,
             spare_resident_bytes: spare,
             own_resident_bytes: None,
+            jobs_working: 0,
         };
         let text = telemetry.metrics.encode(sample(vec![("/src/App.sln".into(), 4096)], Some(2048)));
         assert!(text.contains("# TYPE roslyn_mcp_host_resident_memory_bytes gauge\n"), "{text}");

@@ -3,8 +3,8 @@
 //! listed without a handler, nor answer without being listed.
 
 use super::{
-    Call, actions, analyze, api, calls, cleanup, diagnose, diagnostics, graph, hierarchy, initialize, members, moves,
-    navigation, refactor, signature, sources, symbols, testing, writes,
+    Call, actions, analyze, api, calls, cleanup, diagnose, diagnostics, graph, hierarchy, initialize, jobs, members,
+    moves, navigation, refactor, signature, sources, symbols, testing, writes,
 };
 use protocol::ToolError;
 use protocol::tools::{self as io, input_schema, output_schema};
@@ -26,9 +26,16 @@ pub enum Kind {
     Write,
     /// Builds and runs the repository's code: a write whose effects reach beyond the solution.
     Run,
+    /// Answers for another call's work (get_job): never a job itself, never capped (the work may be a write).
+    Job,
 }
 
 impl Kind {
+    /// Whether a call may outlast a client's time limit, and so runs as a job answered within the bound.
+    pub fn may_take_long(self) -> bool {
+        matches!(self, Kind::Read | Kind::Write | Kind::Run)
+    }
+
     /// Whether the answer must fit the response cap.
     pub fn capped(self) -> bool {
         self == Kind::Read
@@ -41,6 +48,8 @@ impl Kind {
             Kind::Write | Kind::Run => {
                 annotations.read_only(false).destructive(false).idempotent(false).open_world(self == Kind::Run)
             }
+            // Its `cancel` stops the work; asking again changes nothing more.
+            Kind::Job => annotations.read_only(false).destructive(false).idempotent(true).open_world(false),
         }
     }
 }
@@ -460,6 +469,15 @@ catalog! {
         output: io::plans::ListOperationsOutput,
         run: writes::history::list_operations,
         description: "The writes applied to a solution that the service keeps for undo (across restarts, bounded), newest first: tool, summary, time, files, state, and whether each can be undone or redone now.",
+    }
+
+    get_job {
+        title: "Get job",
+        kind: Job,
+        input: io::jobs::GetJobInput,
+        output: io::jobs::GetJobOutput,
+        run: jobs::get_job,
+        description: "The answer of a call that answered status running with a jobId (a test run, a write verified by tests, a load, any call past the service's answer bound): once its work is done, exactly what the call would have answered, with _meta timing of the whole work; while it works, status running with its progress so far (waits for the end up to waitSeconds first, by default the answer bound, under a client's 60 s). cancel: true stops it (test processes killed, a write rolled back). Any session of the same user may ask; answers are kept 10 minutes after the end.",
     }
 }
 

@@ -13,6 +13,7 @@ pub mod git;
 pub mod graph;
 pub mod hierarchy;
 pub mod initialize;
+pub mod jobs;
 pub mod members;
 pub mod moves;
 pub mod navigation;
@@ -59,6 +60,13 @@ pub struct Call {
     /// An HTTP request without a session (2026-07-28): it names its solution (a proxy routes it by that) and
     /// nothing of another call, nor the daemon's folder, stands in for it.
     pub stateless: bool,
+    /// Whose jobs the call may see.
+    pub owner: crate::jobs::Owner,
+    /// The job the call runs as, which says while it waits for its solution to load.
+    pub job: Option<Arc<crate::jobs::Job>>,
+    /// Set by a call that answers with another call's outcome (get_job): that work's timing, in milliseconds
+    /// (total, host), for the answer's `_meta` instead of this call's.
+    pub answered_for: Arc<std::sync::OnceLock<(f64, f64)>>,
 }
 
 /// One document (absolute path), else one project (name or project file), else the whole solution.
@@ -242,7 +250,7 @@ impl Call {
         };
         let reply = reply.map_err(ToolError::from);
         if loading {
-            self.progress.step(format!("Loaded {}", workspace.solution().display())).await;
+            self.loaded(&workspace).await;
         }
         self.services.note_host_versions(&workspace);
         self.services.registry.touch(workspace.solution());
@@ -286,7 +294,7 @@ impl Call {
             loaded => loaded.map(|()| workspace.clone())?,
         };
         if loading {
-            self.progress.step(format!("Loaded {}", workspace.solution().display())).await;
+            self.loaded(&workspace).await;
         }
         Ok(workspace)
     }
@@ -302,13 +310,23 @@ impl Call {
         }
     }
 
-    /// Whether the workspace has yet to load its solution; if so, says so as progress.
+    /// Whether the workspace has yet to load its solution; if so, says so as progress and to the call's job.
     async fn loading(&self, workspace: &Workspace) -> bool {
         let loading = workspace.summary().is_none();
         if loading {
+            if let Some(job) = &self.job {
+                job.set_loading(Some(workspace.solution().to_path_buf()));
+            }
             self.progress.step(format!("Loading {}", workspace.solution().display())).await;
         }
         loading
+    }
+
+    async fn loaded(&self, workspace: &Workspace) {
+        if let Some(job) = &self.job {
+            job.set_loading(None);
+        }
+        self.progress.step(format!("Loaded {}", workspace.solution().display())).await;
     }
 }
 

@@ -11,6 +11,7 @@ pub mod diagnostics;
 pub mod graph;
 mod groups;
 pub mod hierarchy;
+pub mod jobs;
 pub mod members;
 pub mod moves;
 pub mod navigation;
@@ -33,10 +34,12 @@ use serde_json::{Map, Value};
 pub fn input_schema<T: JsonSchema>() -> Map<String, Value> {
     let settings = SchemaSettings::draft2020_12().with(|s| s.inline_subschemas = true);
     let mut schema = object_schema(settings.into_generator().into_root_schema_for::<T>());
-    if let Some(Value::Object(solution)) =
-        schema.get_mut("properties").and_then(|p| p.as_object_mut()).and_then(|p| p.get_mut("solutionPath"))
-    {
-        solution.insert("x-mcp-header".into(), SOLUTION_HEADER.into());
+    for (property, header) in [("solutionPath", SOLUTION_HEADER), ("jobId", JOB_HEADER)] {
+        if let Some(Value::Object(field)) =
+            schema.get_mut("properties").and_then(|p| p.as_object_mut()).and_then(|p| p.get_mut(property))
+        {
+            field.insert("x-mcp-header".into(), header.into());
+        }
     }
     schema
 }
@@ -46,8 +49,12 @@ pub fn input_schema<T: JsonSchema>() -> Map<String, Value> {
 /// rmcp refuses a request whose header does not say what its body does (HeaderMismatch, -32020).
 pub const SOLUTION_HEADER: &str = "SolutionPath";
 
-/// The output schema of a tool: its payload or the failure envelope, so that `structuredContent`
-/// conforms whether the call succeeded or not. Shared types stay in `$defs`, once each.
+/// The job `get_job` asks for, mirrored into `Mcp-Param-JobId`: the id names the daemon that owns the job, so a
+/// proxy routes the question there (as it routes `tasks/*` on `Mcp-Name`, the task's id).
+pub const JOB_HEADER: &str = "JobId";
+
+/// The output schema of a tool: its payload, the failure envelope, or the answer of a call whose work goes on
+/// as a job, so that `structuredContent` conforms however the call ended. Shared types stay in `$defs`, once each.
 pub fn output_schema<T: JsonSchema>() -> Map<String, Value> {
     #[derive(JsonSchema)]
     #[allow(dead_code)]
@@ -58,6 +65,9 @@ pub fn output_schema<T: JsonSchema>() -> Map<String, Value> {
     }
     let mut schema =
         object_schema(SchemaSettings::draft2020_12().into_generator().into_root_schema_for::<Outcome<T>>());
+    if let Some(Value::Array(outcomes)) = schema.get_mut("anyOf") {
+        outcomes.push(jobs::working_schema());
+    }
     schema.insert("type".into(), "object".into());
     schema.insert("title".into(), T::schema_name().into_owned().into());
     schema

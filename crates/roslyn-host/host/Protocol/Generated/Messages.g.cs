@@ -11,7 +11,7 @@ namespace RoslynMcp.Host.Protocol;
 public static class ProtocolVersion
 {
     /// <summary>The Rust side's <c>PROTOCOL_VERSION</c>; both sides refuse any other.</summary>
-    public const uint Current = 18;
+    public const uint Current = 19;
 }
 
 /// <summary>Correlates a response with its request; unique per connection, chosen by the broker.</summary>
@@ -3595,72 +3595,76 @@ public enum ErrorCode : uint
     RevisionNotFound = 21,
     /// <summary>No test of the solution has that id (2014).</summary>
     TestNotFound = 22,
+    /// <summary>No job of yours with that id: unknown, expired or another user's (2015).</summary>
+    JobNotFound = 23,
     /// <summary>Symbol type cannot be moved (method, field, etc.) (3001).</summary>
-    SymbolNotMoveable = 23,
+    SymbolNotMoveable = 24,
     /// <summary>Nested types cannot be moved independently (3002).</summary>
-    SymbolIsNested = 24,
+    SymbolIsNested = 25,
     /// <summary>Target location already has type with same name (3003).</summary>
-    NameCollision = 25,
+    NameCollision = 26,
     /// <summary>Source and target are the same (3004).</summary>
-    SameLocation = 26,
+    SameLocation = 27,
     /// <summary>Move would create circular dependency (3005).</summary>
-    CircularReference = 27,
+    CircularReference = 28,
     /// <summary>Move would break accessibility constraints (3006).</summary>
-    BreaksAccessibility = 28,
+    BreaksAccessibility = 29,
     /// <summary>The type is already in the target namespace (3007).</summary>
-    SameNamespace = 29,
+    SameNamespace = 30,
     /// <summary>The symbol is declared in a referenced assembly, not in the solution's source (3008).</summary>
-    SymbolNotInSource = 30,
+    SymbolNotInSource = 31,
     /// <summary>The operation is already undone (undo) or not undone (redo) (3009).</summary>
-    OperationNotApplicable = 31,
+    OperationNotApplicable = 32,
     /// <summary>The project declares no test a test framework runs (3010).</summary>
-    NotATestProject = 32,
+    NotATestProject = 33,
     /// <summary>Tests that passed before the write fail after it; the write was rolled back (3011).</summary>
-    TestsFailed = 33,
+    TestsFailed = 34,
     /// <summary>A parameter to remove is still used in a body (3012).</summary>
-    ParameterInUse = 34,
+    ParameterInUse = 35,
     /// <summary>The change would make calls bind to another member (3013).</summary>
-    BindingChanged = 35,
+    BindingChanged = 36,
     /// <summary>Arguments with side effects would run in another order, or not at all (3014).</summary>
-    EvaluationOrderChanged = 36,
+    EvaluationOrderChanged = 37,
     /// <summary>What would be deleted is still referenced (3015).</summary>
-    StillReferenced = 37,
+    StillReferenced = 38,
     /// <summary>What would be deleted may be used without a reference in the solution (3016).</summary>
-    MayBeUsedElsewhere = 38,
+    MayBeUsedElsewhere = 39,
     /// <summary>The moved code uses a library its destination project does not reference (3017).</summary>
-    ReferenceMissing = 39,
+    ReferenceMissing = 40,
     /// <summary>Another operation in progress (4001).</summary>
-    WorkspaceBusy = 40,
+    WorkspaceBusy = 41,
     /// <summary>Cannot read/write files (4002).</summary>
-    FilesystemError = 41,
+    FilesystemError = 42,
     /// <summary>Roslyn operation failed unexpectedly (4003).</summary>
-    RoslynError = 42,
+    RoslynError = 43,
     /// <summary>Changes would break compilation (4004).</summary>
-    CompilationError = 43,
+    CompilationError = 44,
     /// <summary>Operation exceeded time limit (4005).</summary>
-    Timeout = 44,
+    Timeout = 45,
     /// <summary>Files changed since the edits were computed (4006).</summary>
-    StalePlan = 45,
+    StalePlan = 46,
     /// <summary>The solution changed since the cursor was issued (4007).</summary>
-    CursorStale = 46,
+    CursorStale = 47,
     /// <summary>The result exceeds a hard limit of the service (4008).</summary>
-    CapExceeded = 47,
+    CapExceeded = 48,
     /// <summary>Too many requests in flight for the session or the service (4009).</summary>
-    TooManyRequests = 48,
+    TooManyRequests = 49,
     /// <summary>The solution changed since the code action was listed (4010).</summary>
-    CodeActionStale = 49,
+    CodeActionStale = 50,
     /// <summary>The build a test run needs failed (4011).</summary>
-    BuildFailed = 50,
+    BuildFailed = 51,
+    /// <summary>The solution is still loading; its job answers once it has (4012).</summary>
+    Loading = 52,
     /// <summary>MSBuild not available (5001).</summary>
-    MsbuildNotFound = 51,
+    MsbuildNotFound = 53,
     /// <summary>Roslyn assemblies not loadable (5002).</summary>
-    RoslynNotAvailable = 52,
+    RoslynNotAvailable = 54,
     /// <summary>.NET SDK not found (5003).</summary>
-    SdkNotFound = 53,
+    SdkNotFound = 55,
     /// <summary>Could not load solution (5004).</summary>
-    SolutionLoadFailed = 54,
+    SolutionLoadFailed = 56,
     /// <summary>Running tests is turned off for this service (5005).</summary>
-    TestRunsDisabled = 55,
+    TestRunsDisabled = 57,
 }
 
 /// <summary>The codec of the protocol's enums: the variant index as a varint.</summary>
@@ -3759,6 +3763,6 @@ public static class EnumCodec
     public static ErrorCode ReadErrorCode(this BincodeReader reader)
     {
         var index = reader.ReadVariant();
-        return index < 56 ? (ErrorCode)index : throw BincodeReader.UnknownVariant(nameof(ErrorCode), index);
+        return index < 58 ? (ErrorCode)index : throw BincodeReader.UnknownVariant(nameof(ErrorCode), index);
     }
 }

@@ -35,6 +35,8 @@ async fn a_run_past_the_answer_bound_goes_on_as_a_job_that_another_session_colle
     let fixture = Fixture::copy("Tested");
     let state = StateDir::default();
     let first = state.bridge_env(&fixture.root, &[("ROSLYN_MCP_ANSWER_WITHIN_SECS", "5")]).await;
+    // Loaded first (followed through its job if the load outlasts the bound): the run below waits for no load.
+    first.ok("initialize_workspace", json!({"workingDirectory": fixture.root})).await;
     hang(&fixture, Some(20));
     let running = first.call_once("run_tests", json!({"tests": [HANGS]})).await;
     assert!(!running.is_error, "{}", running.value);
@@ -116,6 +118,23 @@ pub fn request(
     headers.into_iter().fold(request, |request, (header, value)| request.header(header, value))
 }
 
+/// Loads `solution` with a search, followed through its job while the load outlasts the answer bound.
+async fn load(url: &str, token: &str, solution: &str) -> Value {
+    let search = json!({"name": "search_symbols", "arguments": {"query": "Pricer", "solutionPath": solution}});
+    let mut answer =
+        answer_of(request(url, token, "tools/call", "search_symbols", search, false)).await["result"].clone();
+    loop {
+        let content = &answer["structuredContent"];
+        let job = match (&content["status"], &content["error"]["code"]) {
+            (status, _) if status == "running" => content["jobId"].clone(),
+            (_, code) if code == "LOADING" => content["error"]["details"]["jobId"].clone(),
+            _ => return answer,
+        };
+        let params = json!({"name": "get_job", "arguments": {"jobId": job}});
+        answer = answer_of(request(url, token, "tools/call", "get_job", params, false)).await["result"].clone();
+    }
+}
+
 pub async fn answer_of(request: reqwest::RequestBuilder) -> Value {
     message_of(&request.send().await.expect("POST").text().await.expect("body"))
 }
@@ -129,6 +148,7 @@ async fn a_client_declaring_tasks_polls_its_task_to_the_answer_or_cancels_it_and
     let url = format!("{}/mcp", state.base_url().await);
     let token = state.token().expect("token");
     let solution = fixture.file("Tested.slnx");
+    load(&url, &token, &solution).await;
     let run = |tasks: bool| {
         let params = json!({"name": "run_tests", "arguments": {"tests": [HANGS], "solutionPath": solution}});
         request(&url, &token, "tools/call", "run_tests", params, tasks)
@@ -190,6 +210,7 @@ async fn another_local_user_can_neither_see_nor_stop_a_job_on_a_port_open_to_eve
     let mut daemon = state.serve(&["--http-open-to-local-users"], &[("ROSLYN_MCP_ANSWER_WITHIN_SECS", "3")]);
     let url = format!("{}/mcp", state.base_url().await);
     let solution = fixture.file("Tested.slnx");
+    load(&url, "", &solution).await;
     hang(&fixture, None);
     let params = json!({"name": "run_tests", "arguments": {"tests": [HANGS], "solutionPath": solution}});
     let started = answer_of(request(&url, "", "tools/call", "run_tests", params, false)).await;
@@ -289,12 +310,11 @@ async fn the_typescript_sdk_client_at_its_default_timeout_gets_a_90_second_run_t
 async fn a_call_on_a_loading_solution_says_loading_with_its_job_and_initialize_workspace_answers_its_progress() {
     let fixture = Fixture::copy("tiny/Alpha");
     let state = tempfile::tempdir().expect("state");
-    // The fault knob: the workspace's start waits while it exists, so the solution stays loading.
-    let hold = state.path().join("hold-start");
-    std::fs::write(&hold, "").expect("knob");
+    // The fault knob: the host's load waits until this file exists, so the solution stays loading.
+    let release = state.path().join("release-the-load");
     let env = [
         ("ROSLYN_MCP_STATE_DIR", state.path().to_str().expect("utf-8")),
-        ("ROSLYN_MCP_FAULT_HOLD_WORKSPACE_START", hold.to_str().expect("utf-8")),
+        ("ROSLYN_MCP_FAULT_HOLD_LOAD", release.to_str().expect("utf-8")),
         ("ROSLYN_MCP_REQUEST_TIMEOUT_SECS", "2"),
         ("ROSLYN_MCP_ANSWER_WITHIN_SECS", "4"),
     ];
@@ -320,8 +340,17 @@ async fn a_call_on_a_loading_solution_says_loading_with_its_job_and_initialize_w
         started.value
     );
     let load_job = started.value["jobId"].clone();
+    // The load says how far it got: the host, asked while it loads, has opened none of the one project yet.
+    let counted = eventually(Duration::from_secs(60), || async {
+        let job = server.ok("get_job", json!({"jobId": load_job, "waitSeconds": 0})).await;
+        let latest = job["progress"]["latest"].as_str().unwrap_or_default().to_owned();
+        latest.ends_with("0 of 1 projects opened").then_some(())
+    });
+    assert!(counted.await.is_some(), "the load's progress never counted its projects");
+    let loading = server.workspace_status(std::path::Path::new(&solution)).await.expect("listed");
+    assert_eq!(loading["projectsLoaded"], 0, "{loading}");
 
-    std::fs::remove_file(&hold).expect("release the start");
+    std::fs::write(&release, "").expect("release the load");
     let symbols = server.call("get_job", json!({"jobId": read_job})).await;
     let names: Vec<&str> =
         symbols.value["symbols"].as_array().expect("symbols").iter().filter_map(|s| s["name"].as_str()).collect();

@@ -20,6 +20,9 @@ pub struct Reach {
     /// Reached project files outside the repository (or, with no repository, outside the solution's folder):
     /// left outside the walls.
     pub outside: Vec<PathBuf>,
+    /// The project files a load opens: those the solution lists (or the project it is) and what they
+    /// reference, transitively, as far as they are read here.
+    pub projects: usize,
 }
 
 /// Each solution's reach, read again only when one of the files it was read from changed.
@@ -81,6 +84,8 @@ fn read_reach(solution: &Path) -> (Reach, Vec<(PathBuf, Option<SystemTime>)>) {
     }
     reach.inside.sort();
     reach.outside.sort();
+    let listing = matches!(solution.extension().and_then(|e| e.to_str()), Some("sln" | "slnx"));
+    reach.projects = seen.len() - usize::from(listing);
     (reach, read)
 }
 
@@ -177,12 +182,16 @@ mod tests {
         let reach = reaches.of(&repo.join("src/Tests/Tests.csproj"));
         assert_eq!(reach.inside, [repo.join("src/Core"), repo.join("src/Lib")], "transitively, a cycle read once");
         assert_eq!(reach.outside, [root.join("Elsewhere/E.csproj")]);
+        assert_eq!(reach.projects, 4, "the project itself, Lib, Core and E: what a load opens");
+        write(&repo.join("src/All.slnx"), r#"<Solution><Project Path="Tests/Tests.csproj" /></Solution>"#);
+        assert_eq!(reaches.of(&repo.join("src/All.slnx")).projects, 4, "a solution file is no project");
 
         std::fs::remove_dir_all(repo.join(".git")).expect("no repository");
         write(&repo.join("src/Core/Core.csproj"), &project(&[]));
         let alone = reaches.of(&repo.join("src/Tests/Tests.csproj"));
         assert!(alone.inside.is_empty(), "without a repository the folder is the wall: {alone:?}");
         assert_eq!(alone.outside, [repo.join("src/Lib/Lib.csproj")]);
+        assert_eq!(alone.projects, 2);
     }
 
     #[test]

@@ -635,7 +635,7 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
             ),
         ),
         ("host_cancelled", response(10, Outcome::Cancelled)),
-        ("host_pong", response(3, Outcome::Ok(ResponseBody::Pong))),
+        ("host_pong", response(3, Outcome::Ok(ResponseBody::Pong(HostState { projects_loaded: 2 })))),
         (
             "host_members",
             response(

@@ -122,7 +122,7 @@ public sealed partial class CancellationTimingTests
                 await Task.Delay(lag, CancellationToken.None);
                 throw;
             }
-            return (new Outcome.Ok(new ResponseBody.Pong()), 0);
+            return (new Outcome.Ok(new ResponseBody.Pong(new HostState(0))), 0);
         }
     }
 }

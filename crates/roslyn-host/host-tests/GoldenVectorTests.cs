@@ -351,7 +351,7 @@ public sealed class GoldenVectorTests
             { "host_diagnostics", Answer(5_000_000_000, new ResponseBody.CompilationDiagnostics(diagnostics)) },
             { "host_error", Response(9, new Outcome.Err(error)) },
             { "host_cancelled", Response(10, new Outcome.Cancelled()) },
-            { "host_pong", Answer(3, new ResponseBody.Pong()) },
+            { "host_pong", Answer(3, new ResponseBody.Pong(new HostState(2))) },
             { "host_move_plan", Answer(8, new ResponseBody.MovePlan(movePlan)) },
             { "host_members", Answer(10, new ResponseBody.Members(members)) },
             { "host_implementations", Answer(11, new ResponseBody.Implementations(implementations)) },

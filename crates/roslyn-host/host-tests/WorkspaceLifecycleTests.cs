@@ -32,6 +32,19 @@ public sealed class WorkspaceLifecycleTests
     {
         using var host = new SolutionHost();
         var (outcome, _) = await new RequestDispatcher(host).HandleAsync(new RequestBody.Ping(new PingRequest(0)), CancellationToken.None);
-        Assert.IsType<ResponseBody.Pong>(Assert.IsType<Outcome.Ok>(outcome).Value);
+        var pong = Assert.IsType<ResponseBody.Pong>(Assert.IsType<Outcome.Ok>(outcome).Value);
+        Assert.Equal(0u, pong.Value.ProjectsLoaded);
+    }
+
+    [Fact]
+    public async Task ALoadCountsEachProjectItOpensOnce()
+    {
+        var root = TestPaths.CopyFixture("Shop");
+        var progress = new LoadProgress();
+        var loaded = await SolutionLoader.OpenAsync(Path.Combine(root, "Shop.sln"), progress, CancellationToken.None);
+        using var workspace = loaded.Workspace;
+        var projects = loaded.Solution.Projects.Select(p => p.FilePath).Distinct().Count();
+        Assert.True(projects >= 3, $"{projects} projects");
+        Assert.Equal((uint)projects, progress.ProjectsLoaded);
     }
 }

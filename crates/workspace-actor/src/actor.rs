@@ -10,11 +10,10 @@ use crate::shared::Shared;
 use crate::{liveness, warm_up, watcher};
 use kameo::prelude::*;
 use protocol::host::ask;
-use protocol::host::{LoadRequest, WorkspaceSummary};
+use protocol::host::{LoadRequest, PingRequest, WorkspaceSummary};
 use protocol::tools::diagnose::WorkspaceState;
 use protocol::{ErrorCode, ToolError};
 use roslyn_host::{HostInstall, HostProcess};
-use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::task::JoinHandle;
@@ -22,6 +21,8 @@ use tokio_util::sync::CancellationToken;
 
 /// Grace given to a host asked to exit before it is killed.
 const STOP_GRACE: Duration = Duration::from_secs(3);
+/// How often a load under way is asked how far it got.
+const LOAD_PROGRESS_EVERY: Duration = Duration::from_secs(1);
 
 /// The next spare host starts once calls have paused this long after a load's warm-up (an agent's calls
 /// come in bursts, and the first ones follow the load) ...
@@ -213,19 +214,30 @@ impl Start {
             Some(spare) => spare.take(&label).await?,
             None => HostProcess::start(&self.install, &label, settings.load_timeout).await?,
         });
-        load(&host, &shared.solution, settings.load_timeout).await.map(|(version, summary)| Loaded {
-            host,
-            version,
-            summary,
-        })
+        load(&host, shared, settings.load_timeout).await.map(|(version, summary)| Loaded { host, version, summary })
     }
 }
 
-/// Loads the solution in a started host; a host whose load failed is stopped.
-async fn load(host: &HostProcess, solution: &Path, limit: Duration) -> Result<(u64, WorkspaceSummary), ToolError> {
-    let load = ask::load(LoadRequest { solution_path: solution.display().to_string() });
+/// Loads the solution in a started host, publishing the projects it has opened as the load goes (a ping
+/// each second, which the host answers while it loads); a host whose load failed is stopped.
+async fn load(host: &HostProcess, shared: &Shared, limit: Duration) -> Result<(u64, WorkspaceSummary), ToolError> {
+    let load = ask::load(LoadRequest { solution_path: shared.solution.display().to_string() });
+    let progress = async {
+        loop {
+            tokio::time::sleep(LOAD_PROGRESS_EVERY).await;
+            let ping = ask::ping(PingRequest { delay_ms: 0 });
+            if let Ok(reply) = host.connection().ask(ping, LOAD_PROGRESS_EVERY, &CancellationToken::new()).await {
+                shared.status.update(|s| s.projects_loaded = Some(reply.body.projects_loaded));
+            }
+        }
+    };
     // Cancelling the start drops this request, which tells the host to give it up.
-    match host.connection().ask(load, limit, &CancellationToken::new()).await {
+    let uncancelled = CancellationToken::new();
+    let loaded = tokio::select! {
+        loaded = host.connection().ask(load, limit, &uncancelled) => loaded,
+        never = progress => never,
+    };
+    match loaded {
         Ok(reply) => Ok((reply.workspace_version, reply.body)),
         Err(failure) => {
             host.stop(STOP_GRACE).await;

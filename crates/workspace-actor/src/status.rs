@@ -42,6 +42,7 @@ impl StatusCell {
         self.update(|s| {
             s.state = WorkspaceState::Ready;
             s.solution_loaded = true;
+            s.projects_loaded = None;
             s.project_count = summary.projects.len() as u32;
             s.document_count = summary.projects.iter().map(|p| p.document_count).sum();
             s.workspace_version = version;

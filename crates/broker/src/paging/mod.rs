@@ -94,8 +94,8 @@ impl Pager {
 
     /// The page `request` asks for, of a listing over `roots`. A first page asks the host with `first` and
     /// makes the whole listing of its answer with `list`; the snapshot that answer was computed on stamps the
-    /// listing's cursors. A later page asks only for the host's `current` snapshot.
-    pub async fn page<R, H, T, First, Current>(
+    /// listing's cursors. A later page asks only for the host's `current` snapshot (any answer stamps it).
+    pub async fn page<R, P, H, T, First, Current>(
         &self,
         roots: &[PathBuf],
         request: PageRequest,
@@ -107,7 +107,7 @@ impl Pager {
         H: Send + Sync + 'static,
         T: Send + Sync + 'static,
         First: Future<Output = Result<HostReply<R>, ToolError>>,
-        Current: Future<Output = Result<HostReply<()>, ToolError>>,
+        Current: Future<Output = Result<HostReply<P>, ToolError>>,
     {
         let (listing, s, offset) = match &request.cursor {
             None => {

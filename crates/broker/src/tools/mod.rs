@@ -265,6 +265,9 @@ impl Call {
     }
 }
 
+/// How often a call waiting for a load looks at how far it got (the workspace asks the host every second).
+const LOAD_STEP_EVERY: Duration = Duration::from_secs(1);
+
 /// How long a writer waits in line for a solution's write lock unless it says: a queued write still answers
 /// well inside a client's 60-second limit when the write ahead of it takes up to half of that (a rename on a
 /// large library takes seconds).
@@ -310,16 +313,37 @@ impl Call {
         }
     }
 
-    /// Whether the workspace has yet to load its solution; if so, says so as progress and to the call's job.
-    async fn loading(&self, workspace: &Workspace) -> bool {
+    /// Whether the workspace has yet to load its solution; if so, says so as progress and to the call's job,
+    /// and follows the load.
+    async fn loading(&self, workspace: &Arc<Workspace>) -> bool {
         let loading = workspace.summary().is_none();
         if loading {
+            self.progress.step(format!("Loading {}", workspace.solution().display())).await;
             if let Some(job) = &self.job {
                 job.set_loading(Some(workspace.solution().to_path_buf()));
+                self.follow_load(job.clone(), workspace.clone());
             }
-            self.progress.step(format!("Loading {}", workspace.solution().display())).await;
         }
         loading
+    }
+
+    /// Steps the projects the load has opened, of those its solution reaches, each time the count moves, until
+    /// the solution has loaded or the call's work ended.
+    fn follow_load(&self, job: Arc<crate::jobs::Job>, workspace: Arc<Workspace>) {
+        let total = self.services.reaches.of(workspace.solution()).projects;
+        let progress = self.progress.clone();
+        tokio::spawn(async move {
+            let mut told = None;
+            while job.finished().is_none() && workspace.summary().is_none() && !workspace.is_stopped() {
+                tokio::time::sleep(LOAD_STEP_EVERY).await;
+                let loaded = workspace.status().projects_loaded;
+                if let Some(count) = loaded.filter(|_| loaded != told && workspace.summary().is_none()) {
+                    told = loaded;
+                    let solution = workspace.solution().display();
+                    progress.step(format!("Loading {solution}: {count} of {total} projects opened")).await;
+                }
+            }
+        });
     }
 
     async fn loaded(&self, workspace: &Workspace) {

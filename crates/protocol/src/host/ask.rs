@@ -13,22 +13,15 @@ pub struct Ask<R> {
 /// Reads the payload of the expected answer; any other answer comes back as it was.
 pub type Answer<R> = fn(ResponseBody) -> Result<R, Box<ResponseBody>>;
 
-/// One constructor per request: `name(input) -> Ask<payload of its answer>`; an answer without a payload
-/// (`Pong`) gives `()`.
+/// One constructor per request: `name(input) -> Ask<payload of its answer>`.
 macro_rules! asks {
-    ($($name:ident: $request:ident($input:ty) => $response:ident $(($output:ty))?;)*) => {
-        $(asks!(@one $name, $request, $input, $response $(, $output)?);)*
+    ($($name:ident: $request:ident($input:ty) => $response:ident($output:ty);)*) => {
+        $(asks!(@fn $name, $request, $input, $output, ResponseBody::$response(output) => output);)*
 
         // Does not compile while a request has no constructor here.
         const _: fn(&RequestBody) = |body| match body {
             $(RequestBody::$request(_))|* => {}
         };
-    };
-    (@one $name:ident, $request:ident, $input:ty, $response:ident, $output:ty) => {
-        asks!(@fn $name, $request, $input, $output, ResponseBody::$response(output) => output);
-    };
-    (@one $name:ident, $request:ident, $input:ty, $response:ident) => {
-        asks!(@fn $name, $request, $input, (), ResponseBody::$response => ());
     };
     (@fn $name:ident, $request:ident, $input:ty, $output:ty, $expected:pat => $payload:expr) => {
         pub fn $name(input: $input) -> Ask<$output> {
@@ -79,7 +72,7 @@ asks! {
     generated_documents: GeneratedDocuments(ProjectRequest) => GeneratedDocuments(GeneratedDocumentList);
     symbol_sources: SymbolSources(SymbolSourcesRequest) => SymbolSources(SymbolSourceList);
     check_edits: CheckEdits(CheckEditsRequest) => EditsChecked(u32);
-    ping: Ping(PingRequest) => Pong;
+    ping: Ping(PingRequest) => Pong(HostState);
 }
 
 #[cfg(test)]
@@ -90,7 +83,8 @@ mod tests {
     fn a_request_takes_its_own_answer_and_gives_any_other_back() {
         let asked = symbol_definition(Position { file: "A.cs".into(), line: 1, column: 1 });
         assert!(matches!(asked.body, RequestBody::SymbolDefinition(_)));
-        assert!((ping(PingRequest { delay_ms: 0 }).answer)(ResponseBody::Pong).is_ok());
-        assert_eq!((asked.answer)(ResponseBody::Pong), Err(Box::new(ResponseBody::Pong)));
+        let pong = || ResponseBody::Pong(HostState { projects_loaded: 0 });
+        assert!((ping(PingRequest { delay_ms: 0 }).answer)(pong()).is_ok());
+        assert_eq!((asked.answer)(pong()), Err(Box::new(pong())));
     }
 }

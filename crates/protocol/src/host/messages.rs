@@ -13,7 +13,7 @@ use crate::ErrorCode;
 use bincode::{Decode, Encode};
 
 /// Bumped on any change to the types in this module.
-pub const PROTOCOL_VERSION: u32 = 19;
+pub const PROTOCOL_VERSION: u32 = 20;
 
 /// Correlates a response with its request; unique per connection, chosen by the broker.
 #[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -222,6 +222,13 @@ pub struct PingRequest {
     pub delay_ms: u32,
 }
 
+/// What a ping finds the host doing: a ping is answered while a load runs, so the broker learns how far it got.
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct HostState {
+    /// Projects the load under way has opened so far (in every target framework); 0 when none runs.
+    pub projects_loaded: u32,
+}
+
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
 pub struct HostResponse {
     pub id: RequestId,
@@ -258,7 +265,7 @@ pub enum ResponseBody {
     SymbolDefinition(DefinitionInfo),
     References(ReferenceList),
     CompilationDiagnostics(DiagnosticList),
-    Pong,
+    Pong(HostState),
     MovePlan(Box<MovePlan>),
     Members(MemberList),
     Implementations(ImplementationList),

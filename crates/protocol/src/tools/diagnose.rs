@@ -57,6 +57,9 @@ pub struct WorkspaceStatus {
     pub host_restarts: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_load_ms: Option<u64>,
+    /// While a load runs: the projects it has opened so far (in every target framework).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub projects_loaded: Option<u32>,
     /// The host's resident memory now; past `maxHostMemoryMb` the solution is unloaded between calls.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub host_resident_bytes: Option<u64>,
@@ -89,6 +92,7 @@ impl WorkspaceStatus {
             host_pid: None,
             host_restarts: 0,
             last_load_ms: None,
+            projects_loaded: None,
             host_resident_bytes: None,
             write_locked: false,
             write_holder: None,

@@ -85,7 +85,7 @@ public sealed class RequestDispatcher(
         {
             case RequestBody.Ping { Value.DelayMs: var delay }:
                 await Task.Delay(TimeSpan.FromMilliseconds(delay), cancellationToken);
-                return (new ResponseBody.Pong(), host.CurrentVersion);
+                return (new ResponseBody.Pong(new HostState(host.ProjectsLoaded)), host.CurrentVersion);
             case RequestBody.Load { Value.SolutionPath: var path }:
             {
                 if (loadHold is not null)

@@ -12,9 +12,13 @@ public sealed class SolutionHost : IDisposable
     private readonly SemaphoreSlim changeGate = new(1, 1);
     private SolutionSnapshot? current;
     private MSBuildWorkspace? workspace;
+    private LoadProgress? loading;
     private bool disposed;
 
     public SolutionSnapshot? Current => Volatile.Read(ref current);
+
+    /// <summary>The projects the load under way has opened so far; 0 when none runs.</summary>
+    public uint ProjectsLoaded => Volatile.Read(ref loading)?.ProjectsLoaded ?? 0;
 
     /// <summary>0 until the first successful load; then increases with every load and applied batch.</summary>
     public ulong CurrentVersion => Current?.Version ?? 0;
@@ -61,7 +65,17 @@ public sealed class SolutionHost : IDisposable
 
     private async Task<SolutionSnapshot> LoadLockedAsync(string solutionPath, CancellationToken cancellationToken)
     {
-        var loaded = await SolutionLoader.OpenAsync(solutionPath, cancellationToken);
+        var progress = new LoadProgress();
+        Volatile.Write(ref loading, progress);
+        SolutionLoader.Loaded loaded;
+        try
+        {
+            loaded = await SolutionLoader.OpenAsync(solutionPath, progress, cancellationToken);
+        }
+        finally
+        {
+            Volatile.Write(ref loading, null);
+        }
         if (disposed)
         {
             // The host is exiting: nobody will read this solution.

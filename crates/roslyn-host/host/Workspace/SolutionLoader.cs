@@ -15,7 +15,7 @@ public static class SolutionLoader
     public sealed record Loaded(MSBuildWorkspace Workspace, Solution Solution, ValueList<WorkspaceDiagnostic> Diagnostics);
 
     /// <summary>The caller owns (and must dispose) the returned workspace.</summary>
-    public static async Task<Loaded> OpenAsync(string solutionPath, CancellationToken cancellationToken)
+    public static async Task<Loaded> OpenAsync(string solutionPath, IProgress<ProjectLoadProgress> progress, CancellationToken cancellationToken)
     {
         var diagnostics = new List<WorkspaceDiagnostic>();
         if (!File.Exists(solutionPath))
@@ -51,8 +51,8 @@ public static class SolutionLoader
         try
         {
             var solution = extension.Equals(".csproj", StringComparison.OrdinalIgnoreCase)
-                ? (await workspace.OpenProjectAsync(solutionPath, cancellationToken: cancellationToken)).Solution
-                : await workspace.OpenSolutionAsync(solutionPath, cancellationToken: cancellationToken);
+                ? (await workspace.OpenProjectAsync(solutionPath, progress: progress, cancellationToken: cancellationToken)).Solution
+                : await workspace.OpenSolutionAsync(solutionPath, progress: progress, cancellationToken: cancellationToken);
             var reported = Snapshot(diagnostics);
             foreach (var diagnostic in reported)
             {

@@ -11,7 +11,7 @@ namespace RoslynMcp.Host.Protocol;
 public static class ProtocolVersion
 {
     /// <summary>The Rust side's <c>PROTOCOL_VERSION</c>; both sides refuse any other.</summary>
-    public const uint Current = 19;
+    public const uint Current = 20;
 }
 
 /// <summary>Correlates a response with its request; unique per connection, chosen by the broker.</summary>
@@ -656,6 +656,20 @@ public sealed partial record PingRequest(
         reader.ReadU32());
 }
 
+/// <summary>What a ping finds the host doing: a ping is answered while a load runs, so the broker learns how far it got.</summary>
+/// <param name="ProjectsLoaded">Projects the load under way has opened so far (in every target framework); 0 when none runs.</param>
+public sealed partial record HostState(
+    uint ProjectsLoaded) : IBincode<HostState>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteU32(ProjectsLoaded);
+    }
+
+    public static HostState Decode(BincodeReader reader) => new(
+        reader.ReadU32());
+}
+
 /// <param name="HostMicros">Time the host spent on the request, from reading its frame to writing the answer.</param>
 /// <param name="WorkspaceVersion">The solution snapshot the answer was computed on; increases with every applied change.</param>
 public sealed partial record HostResponse(
@@ -761,7 +775,7 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
 
     public sealed record CompilationDiagnostics(DiagnosticList Value) : ResponseBody;
 
-    public sealed record Pong : ResponseBody;
+    public sealed record Pong(HostState Value) : ResponseBody;
 
     public sealed record MovePlan(global::RoslynMcp.Host.Protocol.MovePlan Value) : ResponseBody;
 
@@ -850,8 +864,9 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
                 writer.WriteVariant(5);
                 m.Value.Encode(writer);
                 break;
-            case Pong:
+            case Pong m:
                 writer.WriteVariant(6);
+                m.Value.Encode(writer);
                 break;
             case MovePlan m:
                 writer.WriteVariant(7);
@@ -982,7 +997,7 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
         3 => new SymbolDefinition(DefinitionInfo.Decode(reader)),
         4 => new References(ReferenceList.Decode(reader)),
         5 => new CompilationDiagnostics(DiagnosticList.Decode(reader)),
-        6 => new Pong(),
+        6 => new Pong(HostState.Decode(reader)),
         7 => new MovePlan(global::RoslynMcp.Host.Protocol.MovePlan.Decode(reader)),
         8 => new Members(MemberList.Decode(reader)),
         9 => new Implementations(ImplementationList.Decode(reader)),

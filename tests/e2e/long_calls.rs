@@ -1,8 +1,8 @@
 //! Calls that outlast a client's time limit, as each kind of client meets them: a test run past the answer
 //! bound answers `running` with its job and goes on; another session of the same user (a bridge that
 //! reconnected) collects its answer with get_job, or stops it; a client that declares the Tasks extension
-//! gets a task it polls with tasks/get or stops with tasks/cancel; another local user can neither see nor stop
-//! either. The fault knob (tests/fixtures/Tested: hang.fault beside a test's source) makes the run last as
+//! gets a task it polls with tasks/get or stops with tasks/cancel (the MCP Inspector's CLI among them); another
+//! local user can neither see nor stop either; a call waiting for its solution to load says LOADING. The fault knob (tests/fixtures/Tested: hang.fault beside a test's source) makes the run last as
 //! long as the test says, without racing the clock.
 
 use crate::support::daemon::StateDir;
@@ -276,6 +276,53 @@ fn typescript_client() -> Option<tempfile::TempDir> {
         .expect("npm install");
     assert!(installed.success(), "npm install of the TypeScript SDK failed");
     Some(folder)
+}
+
+/// The MCP Inspector's CLI of `client` calling run_tests of HANGS (`target`: the server and how to reach it);
+/// its printed result.
+async fn inspector(client: &std::path::Path, target: &[&str]) -> Value {
+    let output = tokio::process::Command::new(client.join("node_modules/.bin/mcp-inspector"))
+        .arg("--cli")
+        .args(target)
+        .args(["--method", "tools/call", "--tool-name", "run_tests", "--tool-arg", &format!("tests=[\"{HANGS}\"]")])
+        .output()
+        .await
+        .expect("the inspector");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let json = stdout.find('{').map_or("", |at| &stdout[at..]);
+    serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {stdout}\n{}", String::from_utf8_lossy(&output.stderr)))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_mcp_inspector_cli_polls_a_task_in_a_2026_07_28_request_and_gets_a_job_in_an_older_session() {
+    let Some(client) = typescript_client() else { return };
+    let _slot = SLOTS.acquire().await.expect("slot");
+    let fixture = Fixture::copy("Tested");
+    let state = StateDir::default();
+    let mut daemon = state.serve(&[], &[("ROSLYN_MCP_ANSWER_WITHIN_SECS", "5")]);
+    let url = format!("{}/mcp", state.base_url().await);
+    let token = state.token().expect("token");
+    load(&url, &token, &fixture.file("Tested.slnx")).await;
+    hang(&fixture, Some(15));
+    // 2026-07-28: the Inspector declares the extension in the request and settles the task it gets.
+    let solution = format!("solutionPath={}", fixture.file("Tested.slnx"));
+    let bearer = format!("Authorization: Bearer {token}");
+    let modern = ["--protocol-era", "modern", "--header", &bearer, "--tool-arg", &solution];
+    let ran = inspector(client.path(), &[&[url.as_str()][..], &modern[..]].concat()).await;
+    assert_eq!(ran["structuredContent"]["results"][0]["outcome"], "passed", "{ran}");
+    assert!(state.serve_log().contains("task=true"), "the call became a task: {}", state.serve_log());
+    // A 2025-11-25 session that declared the extension at initialize sends a plain tools/call: a job (the
+    // answer of a run, or LOADING while the solution loads), which it reads.
+    let own_state = tempfile::tempdir().expect("state");
+    let own_state = format!("ROSLYN_MCP_STATE_DIR={}", own_state.path().display());
+    let (bin, cwd) = (env!("CARGO_BIN_EXE_roslyn-mcp"), fixture.root.to_str().expect("utf-8"));
+    let legacy = ["-e", "ROSLYN_MCP_ANSWER_WITHIN_SECS=1", "-e", &own_state, "--cwd", cwd, bin, "stdio", "--embedded"];
+    let working = inspector(client.path(), &legacy).await;
+    let content = &working["structuredContent"];
+    let job = content["jobId"].as_str().or(content["error"]["details"]["jobId"].as_str());
+    assert!(job.is_some_and(|id| id.starts_with("job.")), "a job: {working}");
+    state.terminate().await;
+    let _ = daemon.wait();
 }
 
 #[tokio::test(flavor = "multi_thread")]

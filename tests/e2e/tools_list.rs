@@ -63,6 +63,14 @@ async fn schemas_are_self_contained_and_use_only_standard_formats() {
         let input = Value::Object((*tool.input_schema).clone());
         assert_eq!(keys_named(&input, &["$ref", "$defs", "definitions"]), Vec::<String>::new(), "{}", tool.name);
         assert_eq!(odd_formats(&input), Vec::<String>::new(), "{} input", tool.name);
+        // A 2026-07-28 TypeScript SDK client leaves out of tools/list a tool whose mirrored property is not of
+        // one primitive type.
+        for (name, property) in input["properties"].as_object().into_iter().flatten() {
+            if property.get("x-mcp-header").is_some() {
+                let primitive = ["string", "integer", "boolean"].map(Value::from).contains(&property["type"]);
+                assert!(primitive, "{}: {name} is mirrored into a header but typed {}", tool.name, property["type"]);
+            }
+        }
         let output = Value::Object((**tool.output_schema.as_ref().expect("output schema")).clone());
         assert_eq!(odd_formats(&output), Vec::<String>::new(), "{} output", tool.name);
     }

@@ -146,7 +146,7 @@ pub struct ServiceArgs {
     #[arg(long, env = "ROSLYN_MCP_REQUEST_TIMEOUT_SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=120))]
     pub request_timeout_secs: u64,
     /// Seconds a call may work before it answers with its job (status `running` and a `jobId`; a task for a
-    /// client that declared the Tasks extension) while the work goes on; `get_job` then returns the call's
+    /// request that declares the Tasks extension) while the work goes on; `get_job` then returns the call's
     /// answer. 45 leaves a client's usual 60-second limit room for a proxy, the transport and a busy machine.
     #[arg(long, env = "ROSLYN_MCP_ANSWER_WITHIN_SECS", default_value_t = 45, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub answer_within_secs: u64,

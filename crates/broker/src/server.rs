@@ -48,7 +48,7 @@ impl RoslynMcp {
     }
 
     /// One tool call. A call that may take long runs as a job: when its work has not ended after the answer
-    /// bound, the call answers in time with the job (a task for a client that declared the Tasks extension)
+    /// bound, the call answers in time with the job (a task for a request that declares the Tasks extension)
     /// and the work goes on. Until then the client's cancellation (or the session's end) stops it.
     async fn call<I, O, F, Fut>(
         &self,
@@ -67,7 +67,9 @@ impl RoslynMcp {
         let began = Instant::now();
         let requested = ClientCancel::token(&context.ct, &context.extensions);
         let owner = self.owner(&context);
-        let tasks = context.client_capabilities().is_some_and(|c| c.supports_tasks());
+        // Declared in the request itself (2026-07-28). A session that declared it at `initialize` gets a job:
+        // such clients (the MCP Inspector 2.12 CLI) send a plain tools/call and cannot read a task.
+        let tasks = context.meta.client_capabilities().is_some_and(|c| c.supports_tasks());
         let invocation = Invocation { tool: tool.to_owned(), kind, raw, context, owner: owner.clone(), began };
         if !kind.may_take_long() {
             let (outcome, total_ms, host_ms) = self.run(invocation, requested, None, run).await;
@@ -111,7 +113,7 @@ impl RoslynMcp {
             tokio::time::sleep_until((began + jobs.answer_within).into()).await;
         }
         job.detach();
-        tracing::info!(tool, job = %job.id, "answered with a job; the work goes on");
+        tracing::info!(tool, job = %job.id, task = tasks, "answered with its job; the work goes on");
         let timing = Some(envelope::timing(began.elapsed().as_secs_f64() * 1000.0, 0.0));
         match waits_for_load() {
             // A task is how such a client waits, for a load too.

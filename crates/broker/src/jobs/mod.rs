@@ -1,6 +1,6 @@
 //! Calls that outlast a client's time limit. Every call that may take long runs as a [`Job`]: when it has not
 //! ended after `--answer-within`, the call answers in time with the work still going (a `running` answer
-//! naming its `jobId`, or a task for a client that declared the Tasks extension), and `get_job` or
+//! naming its `jobId`, or a task for a request that declares the Tasks extension), and `get_job` or
 //! `tasks/get` later returns the call's own answer.
 //!
 //! Jobs belong to their session's user ([`Owner`]), are kept [`KEEP_ENDED`] after they end, and are bounded per

@@ -38,6 +38,12 @@ pub fn input_schema<T: JsonSchema>() -> Map<String, Value> {
         if let Some(Value::Object(field)) =
             schema.get_mut("properties").and_then(|p| p.as_object_mut()).and_then(|p| p.get_mut(property))
         {
+            // SDKs accept x-mcp-header only on a property of one primitive type (the TypeScript SDK leaves a
+            // tool out of tools/list otherwise); an optional one is left out rather than sent as null.
+            if field.get("type") == Some(&serde_json::json!(["string", "null"])) {
+                field.insert("type".into(), "string".into());
+                field.remove("default");
+            }
             field.insert("x-mcp-header".into(), header.into());
         }
     }

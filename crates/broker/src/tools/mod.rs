@@ -340,6 +340,8 @@ impl Call {
                 if let Some(count) = loaded.filter(|_| loaded != told && workspace.summary().is_none()) {
                     told = loaded;
                     let solution = workspace.solution().display();
+                    // A reference through a property is not read ahead: the load may open more than counted.
+                    let total = total.max(count as usize);
                     progress.step(format!("Loading {solution}: {count} of {total} projects opened")).await;
                 }
             }

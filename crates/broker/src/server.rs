@@ -87,7 +87,9 @@ impl RoslynMcp {
             let (outcome, total_ms, host_ms) = server.run(invocation, cancel, Some(work.clone()), run).await;
             work.finish(outcome, total_ms, host_ms);
         });
-        tokio::select! {
+        // A call dropped before it answered (its session went away) stops its work, as a cancelled one does.
+        let unanswered = job.cancel.clone().drop_guard();
+        let response = tokio::select! {
             finished = job.ended() => {
                 jobs.forget(&job.id);
                 CallToolResponse::Complete(finished.result())
@@ -99,7 +101,9 @@ impl RoslynMcp {
                 jobs.forget(&job.id);
                 CallToolResponse::Complete(finished.result())
             }
-        }
+        };
+        unanswered.disarm();
+        response
     }
 
     /// The call's answer once the bound passed with its work still going: the work goes on as `job`. A call

@@ -118,6 +118,18 @@ pub fn request(
     headers.into_iter().fold(request, |request, (header, value)| request.header(header, value))
 }
 
+/// A copy of Tested served over HTTP by a daemon that answers within 5 s, its solution loaded: the fixture, the
+/// daemon's folder and process, its URL and its token.
+async fn served() -> (Fixture, StateDir, std::process::Child, String, String) {
+    let fixture = Fixture::copy("Tested");
+    let state = StateDir::default();
+    let daemon = state.serve(&[], &[("ROSLYN_MCP_ANSWER_WITHIN_SECS", "5")]);
+    let url = format!("{}/mcp", state.base_url().await);
+    let token = state.token().expect("token");
+    load(&url, &token, &fixture.file("Tested.slnx")).await;
+    (fixture, state, daemon, url, token)
+}
+
 /// Loads `solution` with a search, followed through its job while the load outlasts the answer bound.
 async fn load(url: &str, token: &str, solution: &str) -> Value {
     let search = json!({"name": "search_symbols", "arguments": {"query": "Pricer", "solutionPath": solution}});
@@ -142,13 +154,8 @@ pub async fn answer_of(request: reqwest::RequestBuilder) -> Value {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_client_declaring_tasks_polls_its_task_to_the_answer_or_cancels_it_and_others_get_a_job() {
     let _slot = SLOTS.acquire().await.expect("slot");
-    let fixture = Fixture::copy("Tested");
-    let state = StateDir::default();
-    let mut daemon = state.serve(&[], &[("ROSLYN_MCP_ANSWER_WITHIN_SECS", "5")]);
-    let url = format!("{}/mcp", state.base_url().await);
-    let token = state.token().expect("token");
+    let (fixture, state, mut daemon, url, token) = served().await;
     let solution = fixture.file("Tested.slnx");
-    load(&url, &token, &solution).await;
     let run = |tasks: bool| {
         let params = json!({"name": "run_tests", "arguments": {"tests": [HANGS], "solutionPath": solution}});
         request(&url, &token, "tools/call", "run_tests", params, tasks)
@@ -297,12 +304,7 @@ async fn inspector(client: &std::path::Path, target: &[&str]) -> Value {
 async fn the_mcp_inspector_cli_polls_a_task_in_a_2026_07_28_request_and_gets_a_job_in_an_older_session() {
     let Some(client) = typescript_client() else { return };
     let _slot = SLOTS.acquire().await.expect("slot");
-    let fixture = Fixture::copy("Tested");
-    let state = StateDir::default();
-    let mut daemon = state.serve(&[], &[("ROSLYN_MCP_ANSWER_WITHIN_SECS", "5")]);
-    let url = format!("{}/mcp", state.base_url().await);
-    let token = state.token().expect("token");
-    load(&url, &token, &fixture.file("Tested.slnx")).await;
+    let (fixture, state, mut daemon, url, token) = served().await;
     hang(&fixture, Some(15));
     // 2026-07-28: the Inspector declares the extension in the request and settles the task it gets.
     let solution = format!("solutionPath={}", fixture.file("Tested.slnx"));

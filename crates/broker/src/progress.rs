@@ -27,6 +27,11 @@ impl Progress {
         Self { sink: token.map(|token| Arc::new(Sink { peer, token, steps: AtomicU32::new(0) })), job }
     }
 
+    /// The job the call runs as, if it runs as one.
+    pub fn job(&self) -> Option<&Arc<Job>> {
+        self.job.as_ref()
+    }
+
     /// Reports the next step. A client that went away only loses the notification.
     pub async fn step(&self, message: impl Into<String>) {
         let message = message.into();

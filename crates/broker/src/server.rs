@@ -90,16 +90,11 @@ impl RoslynMcp {
         // A call dropped before it answered (its session went away) stops its work, as a cancelled one does.
         let unanswered = job.cancel.clone().drop_guard();
         let response = tokio::select! {
-            finished = job.ended() => {
-                jobs.forget(&job.id);
-                CallToolResponse::Complete(finished.result())
-            }
+            finished = job.ended() => CallToolResponse::Complete(finished.result()),
             response = self.answer_with_job(&job, tool, began, tasks) => response,
             () = requested.cancelled() => {
                 job.cancel.cancel();
-                let finished = job.ended().await;
-                jobs.forget(&job.id);
-                CallToolResponse::Complete(finished.result())
+                CallToolResponse::Complete(job.ended().await.result())
             }
         };
         unanswered.disarm();
@@ -111,15 +106,13 @@ impl RoslynMcp {
     async fn answer_with_job(&self, job: &Arc<Job>, tool: &str, began: Instant, tasks: bool) -> CallToolResponse {
         let jobs = &self.services.jobs;
         tokio::time::sleep_until((began + jobs.answer_within.min(jobs.load_wait)).into()).await;
-        // initialize_workspace asked for the load: its job is the answer.
-        let waits_for_load = || job.loading().filter(|_| tool != "initialize_workspace");
-        if waits_for_load().is_none() {
+        if job.loading().is_none() {
             tokio::time::sleep_until((began + jobs.answer_within).into()).await;
         }
-        job.detach();
+        jobs.keep(job);
         tracing::info!(tool, job = %job.id, task = tasks, "answered with its job; the work goes on");
         let timing = Some(envelope::timing(began.elapsed().as_secs_f64() * 1000.0, 0.0));
-        match waits_for_load() {
+        match job.loading() {
             // A task is how such a client waits, for a load too.
             _ if tasks => CallToolResponse::Task(jobs::task_created(job)),
             Some(solution) => {
@@ -168,11 +161,10 @@ impl RoslynMcp {
                         session: self.session.clone(),
                         scope,
                         cancel,
-                        progress: Progress::new(context.peer, context.meta.get_progress_token(), job.clone()),
+                        progress: Progress::new(context.peer, context.meta.get_progress_token(), job),
                         host_micros: host_micros.clone(),
                         stateless,
                         owner,
-                        job,
                         answered_for: answered_for.clone(),
                     };
                     run(call, input).await

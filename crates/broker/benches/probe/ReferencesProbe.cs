@@ -3,6 +3,7 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.FindSymbols;
 using Microsoft.CodeAnalysis.MSBuild;
 using Microsoft.CodeAnalysis.Text;
+using RoslynMcp.Host.Handlers;
 
 /// <summary>
 /// The references Roslyn's SymbolFinder finds for the symbol at each position of a file of lines
@@ -27,18 +28,6 @@ internal static class ReferencesProbe
         Console.WriteLine(JsonSerializer.Serialize(answers));
     }
 
-    /// <summary>The service's <c>fullyQualifiedName</c>: C# keywords, no <c>global::</c>, parameter types.</summary>
-    private static readonly SymbolDisplayFormat Display = SymbolDisplayFormat.FullyQualifiedFormat
-        .WithGlobalNamespaceStyle(SymbolDisplayGlobalNamespaceStyle.Omitted)
-        .WithMemberOptions(
-            SymbolDisplayMemberOptions.IncludeContainingType |
-            SymbolDisplayMemberOptions.IncludeExplicitInterface |
-            SymbolDisplayMemberOptions.IncludeParameters)
-        .WithParameterOptions(
-            SymbolDisplayParameterOptions.IncludeType |
-            SymbolDisplayParameterOptions.IncludeParamsRefOut |
-            SymbolDisplayParameterOptions.IncludeExtensionThis);
-
     private static async Task<SortedDictionary<string, string>> PlacesAsync(Solution solution, string file, int line, int column)
     {
         var places = new SortedDictionary<string, string>(StringComparer.Ordinal);
@@ -57,7 +46,7 @@ internal static class ReferencesProbe
                 {
                     var span = location.Location.GetLineSpan();
                     var place = $"{span.Path}:{span.StartLinePosition.Line + 1}:{span.StartLinePosition.Character + 1}";
-                    places.TryAdd(place, referenced.Definition.OriginalDefinition.ToDisplayString(Display));
+                    places.TryAdd(place, referenced.Definition.OriginalDefinition.ToDisplayString(SymbolFormat.Display));
                 }
             }
         }

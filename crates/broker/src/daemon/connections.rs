@@ -43,15 +43,16 @@ pub async fn serve(
             tracing::debug!(%error, "TCP_NODELAY");
         }
         let caller = match stream.local_addr() {
-            Ok(local) if open => Caller::of_peer(local, peer),
+            // The kernel's socket table, read off the async threads.
+            Ok(local) if open => crate::offload::cpu(|| Caller::of_peer(local, peer)),
             _ if open => Caller(None),
             _ => Caller::this_user(),
         };
-        let router = router.clone().layer(Extension(caller));
+        let service = router.clone().layer(Extension(caller));
         let connection = http1::Builder::new()
             .timer(TokioTimer::new())
             .header_read_timeout(header_timeout)
-            .serve_connection(TokioIo::new(stream), TowerToHyperService::new(router));
+            .serve_connection(TokioIo::new(stream), TowerToHyperService::new(service));
         let connection = graceful.watch(connection);
         tokio::spawn(async move {
             if let Err(error) = connection.await {

@@ -116,7 +116,7 @@ impl Job {
         }
     }
 
-    pub fn detach(&self) {
+    pub(super) fn detach(&self) {
         self.detached.store(true, Ordering::Release);
     }
 

@@ -3,9 +3,9 @@
 //! naming its `jobId`, or a task for a request that declares the Tasks extension), and `get_job` or
 //! `tasks/get` later returns the call's own answer.
 //!
-//! Jobs belong to their session's user ([`Owner`]), are kept [`KEEP_ENDED`] after they end, and are bounded per
-//! session: [`MAX_RUNNING_PER_SESSION`] at a time, the oldest ended ones forgotten beyond
-//! [`MAX_KEPT_PER_SESSION`]. A job's id starts with the daemon's instance name, which a proxy in front of a
+//! Only jobs whose calls answered with them are kept. They belong to their session's user ([`Owner`]), are
+//! kept [`KEEP_ENDED`] after they end, and are bounded per session: [`MAX_RUNNING_PER_SESSION`] at a time, the
+//! oldest ended ones forgotten beyond [`MAX_KEPT_PER_SESSION`]. A job's id starts with the daemon's instance name, which a proxy in front of a
 //! fleet routes on.
 
 mod answer;
@@ -47,16 +47,17 @@ impl Jobs {
         Self { jobs: Mutex::default(), answer_within, load_wait, prefix: instance.unwrap_or("job").to_owned() }
     }
 
-    /// A new job for a call of `tool`, or TOO_MANY_REQUESTS when its session has too many working.
+    /// A new job for a call of `tool`, or TOO_MANY_REQUESTS when its session or its user has too many working
+    /// after their calls answered. It is kept only once its call answers with it ([`Jobs::keep`]): a call that
+    /// answers with its result never enters the store.
     pub fn open(&self, owner: Owner, session: &str, tool: &str) -> Result<Arc<Job>, ToolError> {
-        let mut jobs = self.lock();
-        jobs.retain(|_, job| job.finished().is_none_or(|f| f.at.elapsed() < KEEP_ENDED));
-        let of_session: Vec<Arc<Job>> = jobs.values().filter(|j| j.session == session).cloned().collect();
+        let jobs = self.lock();
         // Calls still answering count against the requests in flight; these are the ones that answered.
-        let working = of_session.iter().filter(|j| j.outlives_call()).count();
-        let of_owner = jobs.values().filter(|j| j.owner == owner && j.outlives_call()).count();
+        let working = |whose: &dyn Fn(&Job) -> bool| jobs.values().filter(|j| whose(j) && j.outlives_call()).count();
+        let of_session = working(&|j| j.session == session);
+        let of_owner = working(&|j| j.owner == owner);
         for (count, limit, whose) in
-            [(working, MAX_RUNNING_PER_SESSION, "This session"), (of_owner, MAX_RUNNING_PER_USER, "Your user")]
+            [(of_session, MAX_RUNNING_PER_SESSION, "This session"), (of_owner, MAX_RUNNING_PER_USER, "Your user")]
         {
             if count >= limit {
                 return Err(ToolError::new(
@@ -67,19 +68,27 @@ impl Jobs {
                 .suggest("Wait for one with get_job, or stop one with get_job { jobId, cancel: true }"));
             }
         }
-        if of_session.len() >= MAX_KEPT_PER_SESSION {
-            let excess = of_session.len() + 1 - MAX_KEPT_PER_SESSION;
-            let mut ended: Vec<_> =
-                of_session.iter().filter_map(|j| j.finished().map(|f| (f.at, j.id.clone()))).collect();
-            ended.sort();
-            ended.into_iter().take(excess).for_each(|(_, id)| {
-                jobs.remove(&id);
-            });
-        }
         let id = format!("{}.{}", self.prefix, uuid::Uuid::new_v4().simple());
-        let job = Arc::new(Job::new(id.clone(), tool, owner, session));
-        jobs.insert(id, job.clone());
-        Ok(job)
+        Ok(Arc::new(Job::new(id, tool, owner, session)))
+    }
+
+    /// Keeps `job`, whose call answers with it, for get_job and `tasks/get`. Ended jobs are forgotten
+    /// [`KEEP_ENDED`] after their end, and a session's oldest ended ones beyond [`MAX_KEPT_PER_SESSION`].
+    pub fn keep(&self, job: &Arc<Job>) {
+        job.detach();
+        let mut jobs = self.lock();
+        jobs.retain(|_, job| job.finished().is_none_or(|f| f.at.elapsed() < KEEP_ENDED));
+        let mut ended: Vec<_> = jobs
+            .values()
+            .filter(|j| j.session == job.session)
+            .filter_map(|j| j.finished().map(|f| (f.at, j.id.clone())))
+            .collect();
+        let of_session = jobs.values().filter(|j| j.session == job.session).count();
+        ended.sort();
+        for (_, id) in ended.into_iter().take((of_session + 1).saturating_sub(MAX_KEPT_PER_SESSION)) {
+            jobs.remove(&id);
+        }
+        jobs.insert(job.id.clone(), job.clone());
     }
 
     /// The job `id` if `owner` may see it; JOB_NOT_FOUND otherwise, the same for one that never existed, one
@@ -99,11 +108,6 @@ impl Jobs {
     /// Jobs working after their calls answered (the `roslyn_mcp_jobs_working` gauge).
     pub fn working(&self) -> usize {
         self.lock().values().filter(|j| j.outlives_call()).count()
-    }
-
-    /// Forgets a job whose call answered with its result: nobody will ask for it.
-    pub fn forget(&self, id: &str) {
-        self.lock().remove(id);
     }
 
     /// Stops every job (the service is stopping).
@@ -133,6 +137,7 @@ mod tests {
     fn a_job_is_its_users_in_every_session_and_nobody_elses() {
         let jobs = store();
         let job = jobs.open(Owner::User(1000), "a", "run_tests").expect("opened");
+        jobs.keep(&job);
         assert!(job.id.starts_with("daemon1."), "{}", job.id);
         assert_eq!(jobs.find(&job.id, &Owner::User(1000)).expect("found").id, job.id);
         for stranger in [Owner::User(1001), Owner::Session("a".into())] {
@@ -141,8 +146,8 @@ mod tests {
         }
         let unknown = jobs.find("daemon1.0000", &Owner::User(1000)).err().expect("unknown");
         assert_eq!(unknown.code, ErrorCode::JOB_NOT_FOUND);
-        jobs.forget(&job.id);
-        assert!(jobs.find(&job.id, &Owner::User(1000)).is_err());
+        let answered = jobs.open(Owner::User(1000), "a", "run_tests").expect("opened");
+        assert!(jobs.find(&answered.id, &Owner::User(1000)).is_err(), "a call that answered itself is not kept");
     }
 
     #[test]
@@ -150,7 +155,7 @@ mod tests {
         let jobs = store();
         let open = |owner: Owner, session: &str| {
             let job = jobs.open(owner, session, "run_tests").expect("within the bound");
-            job.detach();
+            jobs.keep(&job);
             job
         };
         // Calls that have not answered yet count against the requests in flight, not here.
@@ -178,11 +183,12 @@ mod tests {
         let ended: Vec<_> = (0..MAX_KEPT_PER_SESSION)
             .map(|_| {
                 let job = jobs.open(Owner::User(1000), "a", "run_tests").expect("opened");
+                jobs.keep(&job);
                 end(&job);
                 job
             })
             .collect();
-        jobs.open(Owner::User(1000), "a", "run_tests").expect("opened");
+        jobs.keep(&jobs.open(Owner::User(1000), "a", "run_tests").expect("opened"));
         assert!(jobs.find(&ended[0].id, &Owner::User(1000)).is_err(), "the oldest ended job was forgotten");
         assert!(jobs.find(&ended[1].id, &Owner::User(1000)).is_ok(), "the others are kept");
     }
@@ -191,6 +197,7 @@ mod tests {
     fn cancelling_every_job_stops_the_work_and_the_first_end_counts() {
         let jobs = store();
         let job = jobs.open(Owner::User(1000), "a", "run_tests").expect("opened");
+        jobs.keep(&job);
         jobs.cancel_all();
         assert!(job.cancel.is_cancelled());
         end(&job);

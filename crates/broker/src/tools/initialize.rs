@@ -39,7 +39,7 @@ pub async fn initialize_workspace(
     let folder = primary.parent().unwrap_or(&primary).to_path_buf();
     resolve::admit_solution(&primary, &Roots::new(vec![folder], call.scope.client_roots.clone()))?;
     let workspace = call.services.workspace(primary.clone())?;
-    let workspace = call.load(&workspace).await?;
+    let workspace = call.load_as_answer(&workspace).await?;
     call.services.note_host_versions(&workspace);
     call.services.registry.touch(&primary);
     call.session.set_workspace(SessionWorkspace { root: root.clone(), solution: primary.clone() });

@@ -62,8 +62,6 @@ pub struct Call {
     pub stateless: bool,
     /// Whose jobs the call may see.
     pub owner: crate::jobs::Owner,
-    /// The job the call runs as, which says while it waits for its solution to load.
-    pub job: Option<Arc<crate::jobs::Job>>,
     /// Set by a call that answers with another call's outcome (get_job): that work's timing, in milliseconds
     /// (total, host), for the answer's `_meta` instead of this call's.
     pub answered_for: Arc<std::sync::OnceLock<(f64, f64)>>,
@@ -238,7 +236,7 @@ impl Call {
         limit: Option<Duration>,
     ) -> Result<HostReply<R>, ToolError> {
         let Ask { body, answer } = asked;
-        let loading = self.loading(workspace).await;
+        let loading = self.loading(workspace, true).await;
         let sent = std::time::Instant::now();
         let (workspace, reply) = match workspace.request_within(body, limit, &self.cancel).await {
             Err(RequestError::Unsent(body, _)) => {
@@ -285,9 +283,20 @@ impl Call {
     }
 
     /// Ensures the workspace's solution is loaded, reporting progress while it loads, and returns the
-    /// workspace that holds it: a workspace stopped (evicted) meanwhile is opened again, once.
+    /// workspace that holds it: a workspace stopped (evicted) meanwhile is opened again, once. A call that
+    /// waits here past the read limit answers LOADING with its job.
     pub async fn load(&self, workspace: &Arc<Workspace>) -> Result<Arc<Workspace>, ToolError> {
-        let loading = self.loading(workspace).await;
+        self.load_for(workspace, true).await
+    }
+
+    /// [`Call::load`] for a call whose answer is the load itself (initialize_workspace): past the answer bound
+    /// it answers with its job, not LOADING.
+    pub async fn load_as_answer(&self, workspace: &Arc<Workspace>) -> Result<Arc<Workspace>, ToolError> {
+        self.load_for(workspace, false).await
+    }
+
+    async fn load_for(&self, workspace: &Arc<Workspace>, waits: bool) -> Result<Arc<Workspace>, ToolError> {
+        let loading = self.loading(workspace, waits).await;
         let workspace = match workspace.load().await {
             Err(_) if workspace.is_stopped() => {
                 let again = self.again(workspace)?;
@@ -313,14 +322,16 @@ impl Call {
         }
     }
 
-    /// Whether the workspace has yet to load its solution; if so, says so as progress and to the call's job,
-    /// and follows the load.
-    async fn loading(&self, workspace: &Arc<Workspace>) -> bool {
+    /// Whether the workspace has yet to load its solution; if so, says so as progress and follows the load,
+    /// and when the call `waits` for it (its answer is something else), tells its job.
+    async fn loading(&self, workspace: &Arc<Workspace>, waits: bool) -> bool {
         let loading = workspace.summary().is_none();
         if loading {
             self.progress.step(format!("Loading {}", workspace.solution().display())).await;
-            if let Some(job) = &self.job {
-                job.set_loading(Some(workspace.solution().to_path_buf()));
+            if let Some(job) = self.progress.job() {
+                if waits {
+                    job.set_loading(Some(workspace.solution().to_path_buf()));
+                }
                 self.follow_load(job.clone(), workspace.clone());
             }
         }
@@ -330,9 +341,10 @@ impl Call {
     /// Steps the projects the load has opened, of those its solution reaches, each time the count moves, until
     /// the solution has loaded or the call's work ended.
     fn follow_load(&self, job: Arc<crate::jobs::Job>, workspace: Arc<Workspace>) {
-        let total = self.services.reaches.of(workspace.solution()).projects;
-        let progress = self.progress.clone();
+        let (services, progress) = (self.services.clone(), self.progress.clone());
         tokio::spawn(async move {
+            // Read from the solution's files: off the async threads.
+            let total = crate::offload::cpu(|| services.reaches.of(workspace.solution()).projects);
             let mut told = None;
             while job.finished().is_none() && workspace.summary().is_none() && !workspace.is_stopped() {
                 tokio::time::sleep(LOAD_STEP_EVERY).await;
@@ -349,7 +361,7 @@ impl Call {
     }
 
     async fn loaded(&self, workspace: &Workspace) {
-        if let Some(job) = &self.job {
+        if let Some(job) = self.progress.job() {
             job.set_loading(None);
         }
         self.progress.step(format!("Loaded {}", workspace.solution().display())).await;

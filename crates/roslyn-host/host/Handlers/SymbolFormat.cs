@@ -5,21 +5,9 @@ using ProtocolSpan = RoslynMcp.Host.Protocol.Span;
 
 namespace RoslynMcp.Host.Handlers;
 
-/// <summary>How symbols, types and locations are written into answers.</summary>
-public static class SymbolFormat
+/// <summary>How symbols, types and locations are written into answers (<c>Display</c>: SymbolFormat.Display.cs).</summary>
+public static partial class SymbolFormat
 {
-    /// <summary><c>Shop.Core.Services.PriceCalculator.Calculate(decimal)</c>: C# keywords, no <c>global::</c>.</summary>
-    public static readonly SymbolDisplayFormat Display = SymbolDisplayFormat.FullyQualifiedFormat
-        .WithGlobalNamespaceStyle(SymbolDisplayGlobalNamespaceStyle.Omitted)
-        .WithMemberOptions(
-            SymbolDisplayMemberOptions.IncludeContainingType |
-            SymbolDisplayMemberOptions.IncludeExplicitInterface |
-            SymbolDisplayMemberOptions.IncludeParameters)
-        .WithParameterOptions(
-            SymbolDisplayParameterOptions.IncludeType |
-            SymbolDisplayParameterOptions.IncludeParamsRefOut |
-            SymbolDisplayParameterOptions.IncludeExtensionThis);
-
     /// <summary><c>System.Collections.Generic.List&lt;System.String&gt;</c>: metadata names for special types.</summary>
     public static readonly SymbolDisplayFormat FullName = SymbolDisplayFormat.FullyQualifiedFormat
         .WithGlobalNamespaceStyle(SymbolDisplayGlobalNamespaceStyle.Omitted)

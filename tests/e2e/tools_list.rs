@@ -130,25 +130,3 @@ fn answers_that_break_their_output_schema_are_caught() {
         assert!(caught.is_err(), "{answer} passed the output schema of undo");
     }
 }
-
-/// The README's tool table is the user's list: it names every tool and says how many there are.
-#[tokio::test(flavor = "multi_thread")]
-async fn the_readme_lists_every_tool_and_their_number() {
-    let tiny = Fixture::copy("tiny/Alpha");
-    let server = Server::start(&tiny.root, &[]).await;
-    let tools = server.tools().await;
-    server.stop().await;
-    let readme =
-        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../README.md")).expect("README.md");
-    let section = readme.split("## Tools").nth(1).expect("a Tools section");
-    let table: Vec<&str> =
-        section.lines().skip_while(|l| !l.starts_with("| tool")).take_while(|l| l.starts_with('|')).collect();
-    assert!(section.contains(&format!("There are {} tools", tools.len())), "the README states the tool count");
-    for tool in &tools {
-        let named = format!("`{}`", tool.name);
-        assert!(
-            table.iter().any(|row| row.split('|').nth(1).is_some_and(|c| c.contains(&named))),
-            "README table lacks {named}"
-        );
-    }
-}

@@ -1,5 +1,6 @@
-//! Project tasks. `cargo xtask codegen` writes the C# side of the host protocol from the Rust types;
-//! `cargo xtask codegen --check` fails when the committed file differs from what it would write.
+//! Project tasks. `cargo xtask codegen` writes the C# side of the host protocol from the Rust types and the
+//! host tests' golden values from the Rust vectors (`csharp/vectors.rs`); `cargo xtask codegen --check` fails when a
+//! committed file differs from what it would write.
 //! `cargo xtask corpus <out-dir>` writes a large generated C# solution for the benches (`corpus.rs`).
 //! `cargo xtask dist` builds a release and writes the .NET tool packages and the archive into `target/dist/`
 //! (`dist.rs`). `cargo xtask stats <solution>` checks the service's answers over a whole solution (`stats.rs`).
@@ -15,26 +16,29 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const MESSAGES: &str = "crates/protocol/src/host/messages.rs";
+const ASKS: &str = "crates/protocol/src/host/ask.rs";
 const CATALOG: &str = "crates/protocol/src/error.rs";
+const VECTORS: &str = "tests/golden/host-protocol/vectors.txt";
 /// The one folder of generated C#: nothing in it is written by hand.
 const GENERATED: &str = "crates/roslyn-host/host/Protocol/Generated/Messages.g.cs";
+const GENERATED_VECTORS: &str = "crates/roslyn-host/host-tests/GoldenVectors.g.cs";
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         ["codegen"] => {
-            let path = root().join(GENERATED);
-            std::fs::create_dir_all(path.parent().context("generated file has a folder")?)?;
-            std::fs::write(&path, generated(&root())?).with_context(|| format!("writing {}", path.display()))?;
-            println!("wrote {GENERATED}");
-            Ok(())
-        }
-        ["codegen", "--check"] => {
-            if committed(&root())? != generated(&root())? {
-                bail!("{GENERATED} is out of date: run `cargo xtask codegen`");
+            for (file, text) in generated(&root())? {
+                let path = root().join(file);
+                std::fs::create_dir_all(path.parent().context("generated file has a folder")?)?;
+                std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+                println!("wrote {file}");
             }
             Ok(())
         }
+        ["codegen", "--check"] => match stale(&root())? {
+            Some(file) => bail!("{file} is out of date: run `cargo xtask codegen`"),
+            None => Ok(()),
+        },
         ["corpus", args @ ..] => corpus::run(args),
         ["dist"] => release(&root()),
         ["stats", args @ ..] => stats::run(args),
@@ -120,14 +124,27 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(Path::to_path_buf).unwrap_or_default()
 }
 
-fn generated(root: &Path) -> Result<String> {
-    let read = |file: &str| std::fs::read_to_string(root.join(file)).with_context(|| format!("reading {file}"));
-    let protocol = model::Protocol::read(&read(MESSAGES)?, &read(CATALOG)?)?;
-    Ok(csharp::generate(&protocol))
+fn read(root: &Path, file: &str) -> Result<String> {
+    std::fs::read_to_string(root.join(file)).with_context(|| format!("reading {file}"))
 }
 
-fn committed(root: &Path) -> Result<String> {
-    std::fs::read_to_string(root.join(GENERATED)).with_context(|| format!("reading {GENERATED}"))
+/// Each generated file with the text it should have.
+fn generated(root: &Path) -> Result<[(&'static str, String); 2]> {
+    let protocol = model::Protocol::read(&read(root, MESSAGES)?, &read(root, CATALOG)?)?;
+    let operations = model::operations(&read(root, ASKS)?)?;
+    protocol.check_operations(&operations)?;
+    let vectors = csharp::vectors::generate(&protocol, &read(root, VECTORS)?)?;
+    Ok([(GENERATED, csharp::generate(&protocol, &operations)), (GENERATED_VECTORS, vectors)])
+}
+
+/// The first generated file whose committed text is not what the generator writes.
+fn stale(root: &Path) -> Result<Option<&'static str>> {
+    for (file, text) in generated(root)? {
+        if read(root, file)? != text {
+            return Ok(Some(file));
+        }
+    }
+    Ok(None)
 }
 
 #[cfg(test)]
@@ -143,14 +160,14 @@ mod tests {
     }
 
     #[test]
-    fn the_committed_csharp_protocol_is_what_the_generator_writes() {
-        let (committed, generated) = (committed(&root()).expect("committed"), generated(&root()).expect("generated"));
-        assert!(committed == generated, "{GENERATED} is out of date: run `cargo xtask codegen`");
+    fn the_committed_csharp_is_what_the_generator_writes() {
+        let stale = stale(&root()).expect("generates");
+        assert!(stale.is_none(), "{stale:?} is out of date: run `cargo xtask codegen`");
     }
 
     #[test]
     fn the_csharp_error_codes_have_the_rust_variant_indexes() {
-        let text = generated(&root()).expect("generated");
+        let [(_, text), _] = generated(&root()).expect("generated");
         for (index, code) in protocol::ErrorCode::ALL.iter().enumerate() {
             let member = format!("    {} = {index},", csharp::pascal(code.name()));
             assert!(text.contains(&member), "{code} must be `{member}`");

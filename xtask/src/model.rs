@@ -1,4 +1,5 @@
-//! The host protocol as data: the wire types of `messages.rs` and the error catalog, read with syn.
+//! The host protocol as data: the wire types of `messages.rs`, the error catalog and the requests of `ask.rs`
+//! with the answer each expects, read with syn.
 
 use anyhow::{Context, Result, bail};
 use syn::parse::{ParseStream, Parser};
@@ -8,6 +9,14 @@ use syn::{Attribute, Fields, GenericArgument, PathArguments, Token};
 pub struct Protocol {
     pub version: u32,
     pub types: Vec<Type>,
+}
+
+/// One request of `ask.rs`'s `asks!` table: `name: Request(Input) => Response(Output);`.
+pub struct Operation {
+    pub request: String,
+    pub input: Ty,
+    pub response: String,
+    pub output: Ty,
 }
 
 pub struct Type {
@@ -84,6 +93,33 @@ impl Protocol {
             Ty::Named(name) => self.get(name).is_some_and(|t| matches!(t.shape, Shape::Newtype(_) | Shape::Enum(_))),
             Ty::String | Ty::Vec(_) | Ty::Option(_) => false,
         }
+    }
+
+    /// Each request of the table is a `RequestBody` variant carrying its input, answered by a `ResponseBody`
+    /// variant carrying its output, and every request is in the table once.
+    pub fn check_operations(&self, operations: &[Operation]) -> Result<()> {
+        let variants = |union: &str| match self.get(union).map(|t| &t.shape) {
+            Some(Shape::Union(variants)) => Ok(variants),
+            _ => bail!("messages.rs has no {union} union"),
+        };
+        let carries = |union: &str, name: &str, ty: &Ty| -> Result<()> {
+            match variants(union)?.iter().find(|v| v.name == name) {
+                Some(v) if v.payload.as_ref() == Some(ty) => Ok(()),
+                Some(_) => bail!("{union}::{name} carries another type than ask.rs says"),
+                None => bail!("ask.rs names {union}::{name}, which messages.rs does not declare"),
+            }
+        };
+        for operation in operations {
+            carries("RequestBody", &operation.request, &operation.input)?;
+            carries("ResponseBody", &operation.response, &operation.output)?;
+        }
+        for request in variants("RequestBody")? {
+            let asked = operations.iter().filter(|o| o.request == request.name).count();
+            if asked != 1 {
+                bail!("ask.rs names RequestBody::{} {asked} times: once is right", request.name);
+            }
+        }
+        Ok(())
     }
 
     fn check_names(&self) -> Result<()> {
@@ -199,6 +235,41 @@ fn ty(t: &syn::Type) -> Result<Ty> {
         }
         _ => Ty::Named(name),
     })
+}
+
+/// The `asks!` table of `ask.rs`, in its order.
+pub fn operations(asks: &str) -> Result<Vec<Operation>> {
+    let file = syn::parse_file(asks).context("parsing ask.rs")?;
+    let table = file
+        .items
+        .iter()
+        .find_map(|item| match item {
+            syn::Item::Macro(m) if m.mac.path.is_ident("asks") => Some(&m.mac),
+            _ => None,
+        })
+        .context("ask.rs has no asks! table")?;
+    (|input: ParseStream| {
+        let variant = |input: ParseStream| -> syn::Result<(String, syn::Type)> {
+            let name: syn::Ident = input.parse()?;
+            let inner;
+            syn::parenthesized!(inner in input);
+            Ok((name.to_string(), inner.parse()?))
+        };
+        let mut operations = Vec::new();
+        while !input.is_empty() {
+            input.parse::<syn::Ident>()?;
+            input.parse::<Token![:]>()?;
+            let (request, input_type) = variant(input)?;
+            input.parse::<Token![=>]>()?;
+            let (response, output_type) = variant(input)?;
+            input.parse::<Token![;]>()?;
+            let wire = |t: &syn::Type| ty(t).map_err(|e| syn::Error::new(input.span(), format!("{request}: {e}")));
+            operations.push(Operation { input: wire(&input_type)?, output: wire(&output_type)?, request, response });
+        }
+        Ok(operations)
+    })
+    .parse2(table.tokens.clone())
+    .context("reading the asks! table")
 }
 
 fn int_literal(expr: &syn::Expr) -> Result<u32> {

@@ -5,6 +5,7 @@
 //! they were: every write it makes is undone and checked byte for byte.
 
 mod csharp;
+mod declaration;
 mod metadata;
 mod mutations;
 mod navigation;

@@ -6,21 +6,20 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// A crate whose layers ARCHITECTURE.md gives under `### Layers of <heading>`.
+/// A crate and the folders whose layers ARCHITECTURE.md gives, each under `### Layers of <heading>`: the crate
+/// itself (no folder) and any folder of it whose modules are layered too.
 struct Checked {
     dir: &'static str,
-    heading: &'static str,
-    /// Every module must be named in ARCHITECTURE.md (as `<name>.rs` or `<name>/`).
-    named: bool,
+    layered: &'static [(&'static [&'static str], &'static str)],
 }
 
 const CRATES: [Checked; 6] = [
-    Checked { dir: "crates/broker", heading: "the broker", named: true },
-    Checked { dir: "crates/workspace-actor", heading: "workspace-actor", named: true },
-    Checked { dir: "crates/roslyn-host", heading: "roslyn-host", named: true },
-    Checked { dir: "crates/protocol", heading: "protocol", named: false },
-    Checked { dir: "crates/paths", heading: "paths", named: true },
-    Checked { dir: "xtask", heading: "xtask", named: false },
+    Checked { dir: "crates/broker", layered: &[(&[], "the broker"), (&["tools"], "the broker's tools")] },
+    Checked { dir: "crates/workspace-actor", layered: &[(&[], "workspace-actor")] },
+    Checked { dir: "crates/roslyn-host", layered: &[(&[], "roslyn-host")] },
+    Checked { dir: "crates/protocol", layered: &[(&[], "protocol")] },
+    Checked { dir: "crates/paths", layered: &[(&[], "paths")] },
+    Checked { dir: "xtask", layered: &[(&[], "xtask")] },
 ];
 
 fn repository() -> PathBuf {
@@ -73,48 +72,68 @@ fn code(text: &str) -> String {
     text.lines().map(|l| if l.trim_start().starts_with("//") { "" } else { l }).collect::<Vec<_>>().join("\n")
 }
 
-/// The first names of each path in a `use` tree that starts at `rest` (after `crate::` or `super::`):
-/// `a::b` gives `a`, `{a::{b, c}, d}` gives `a` and `d`.
-fn heads(rest: &str) -> Vec<String> {
-    let Some(group) = rest.strip_prefix('{') else {
-        let end = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
-        return vec![rest[..end].to_owned()];
-    };
-    let (mut depth, mut start, mut items) = (0, 0, Vec::new());
-    for (at, c) in group.char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' if depth == 0 => {
-                items.push(&group[start..at]);
-                break;
+/// Every path of a `use` tree that starts at `rest` (after `crate::` or `super::`), as far as it names modules:
+/// `a::b` gives `[a, b]`, `{a::{b, c}, d}` gives `[a, b]`, `[a, c]` and `[d]`.
+fn paths(rest: &str) -> Vec<Vec<String>> {
+    let end = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
+    let (name, after) = rest.split_at(end);
+    if name.is_empty() {
+        let Some(group) = rest.strip_prefix('{') else { return vec![vec![]] };
+        let (mut depth, mut start, mut found) = (0, 0, Vec::new());
+        for (at, c) in group.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' if depth == 0 => {
+                    found.extend(paths(group[start..at].trim()));
+                    break;
+                }
+                '}' => depth -= 1,
+                ',' if depth == 0 => {
+                    found.extend(paths(group[start..at].trim()));
+                    start = at + 1;
+                }
+                _ => {}
             }
-            '}' => depth -= 1,
-            ',' if depth == 0 => {
-                items.push(&group[start..at]);
-                start = at + 1;
-            }
-            _ => {}
         }
+        return found;
     }
-    items.into_iter().flat_map(|item| heads(item.trim())).collect()
+    let tails = after.strip_prefix("::").map_or_else(|| vec![vec![]], paths);
+    tails.into_iter().map(|tail| std::iter::once(name.to_owned()).chain(tail).collect()).collect()
 }
 
-/// The top-level modules `module` (at `path`) names, each with the line that names it.
-fn imports(module: &[String], text: &str, top_level: &BTreeSet<String>) -> Vec<(String, usize)> {
+/// The units below `within` that `module` (of text `text`) names, each with the line that names it: a unit is
+/// the module one level below `within` that a path into it passes through. Paths are read after `crate::` and
+/// after `super::` (repeated or not).
+fn imports(module: &[String], text: &str, within: &[String], units: &BTreeSet<String>) -> Vec<(String, usize)> {
     let code = code(text);
     let mut found = Vec::new();
-    for (prefix, parent) in [("crate::", Some(&[][..])), ("super::", module.split_last().map(|(_, p)| p))] {
-        let Some(parent) = parent else { continue };
+    for prefix in ["crate::", "super::"] {
         for (at, _) in code.match_indices(prefix) {
-            // `super::super::` and `crate::` inside another path are left to the compiler.
-            if code[..at].ends_with("::") || code[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+            // A `crate::` inside another path (`other::crate::`) and the later `super::`s of a run; a macro's
+            // `$crate::` names what the code it expands into uses, wherever that is.
+            if code[..at].ends_with("::")
+                || code[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+            {
                 continue;
             }
+            let mut rest = &code[at + prefix.len()..];
+            let mut base: Vec<String> = Vec::new();
+            if prefix == "super::" {
+                let mut ups = 1;
+                while let Some(more) = rest.strip_prefix("super::") {
+                    (ups, rest) = (ups + 1, more);
+                }
+                let Some(parent) = module.len().checked_sub(ups) else { continue };
+                base = module[..parent].to_vec();
+            }
             let line = code[..at].matches('\n').count() + 1;
-            for head in heads(&code[at + prefix.len()..]) {
-                let top = parent.first().cloned().unwrap_or(head);
-                if top_level.contains(&top) {
-                    found.push((top, line));
+            for path in paths(rest) {
+                let full: Vec<String> = base.iter().cloned().chain(path).collect();
+                if full.len() > within.len() && full.starts_with(within) && units.contains(&full[within.len()]) {
+                    let named = (full[within.len()].clone(), line);
+                    if !found.contains(&named) {
+                        found.push(named);
+                    }
                 }
             }
         }
@@ -122,17 +141,18 @@ fn imports(module: &[String], text: &str, top_level: &BTreeSet<String>) -> Vec<(
     found
 }
 
-/// Who imports whom among a crate's top-level modules (the root re-exports all and is left out): for each
-/// edge, the first file and line that makes it.
-fn edges(krate: &str) -> BTreeMap<String, BTreeMap<String, String>> {
+/// Who imports whom among the modules one level below `within` in a crate (`within` itself, the root or a
+/// folder's `mod.rs`, declares them and is left out): for each edge, the first file and line that makes it.
+fn edges(krate: &str, within: &[String]) -> BTreeMap<String, BTreeMap<String, String>> {
     let all = modules(krate);
-    let top_level: BTreeSet<String> = all.keys().filter(|m| !is_root(m)).map(|m| m[0].clone()).collect();
+    let below = |m: &Vec<String>| m.len() > within.len() && m.starts_with(within) && !is_root(m);
+    let units: BTreeSet<String> = all.keys().filter(|m| below(m)).map(|m| m[within.len()].clone()).collect();
     let mut edges: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
-    for (module, path) in all.iter().filter(|(m, _)| !is_root(m)) {
-        let from = module[0].clone();
+    for (module, path) in all.iter().filter(|(m, _)| below(m)) {
+        let from = module[within.len()].clone();
         let text = std::fs::read_to_string(path).expect("module");
         let entry = edges.entry(from.clone()).or_default();
-        for (to, line) in imports(module, &text, &top_level) {
+        for (to, line) in imports(module, &text, within, &units) {
             let at = format!("{}:{line}", path.strip_prefix(repository()).unwrap_or(path).display());
             if to != from {
                 entry.entry(to).or_insert(at);
@@ -140,6 +160,17 @@ fn edges(krate: &str) -> BTreeMap<String, BTreeMap<String, String>> {
         }
     }
     edges
+}
+
+/// The folders of a crate that hold modules of their own (`tools`, `tools::writes`, ...), the crate itself first.
+fn folders(krate: &str) -> Vec<Vec<String>> {
+    let mut folders: BTreeSet<Vec<String>> = modules(krate)
+        .keys()
+        .filter(|m| !is_root(m))
+        .flat_map(|m| (0..m.len()).map(move |depth| m[..depth].to_vec()))
+        .collect();
+    folders.insert(vec![]);
+    folders.into_iter().collect()
 }
 
 /// A layer of a crate: its name, its modules, and whether they may import each other.
@@ -191,31 +222,16 @@ fn every_module_starts_by_saying_what_it_is() {
 }
 
 #[test]
-fn every_module_is_named_in_the_architecture() {
-    let architecture = architecture();
-    let missing: Vec<String> = CRATES
-        .iter()
-        .filter(|c| c.named)
-        .flat_map(|c| modules(c.dir).into_keys().filter(|m| !is_root(m)).map(move |m| (c.dir, m)))
-        .filter(|(_, module)| {
-            let leaf = module.last().expect("a name");
-            !architecture.contains(&format!("{leaf}.rs")) && !architecture.contains(&format!("{leaf}/"))
-        })
-        .map(|(dir, module)| format!("{dir}: {}", module.join("::")))
-        .collect();
-    assert!(missing.is_empty(), "modules ARCHITECTURE.md does not name (as `<name>.rs` or `<name>/`): {missing:#?}");
-}
-
-#[test]
 fn every_module_imports_only_its_own_layer_and_those_below() {
     let architecture = architecture();
     let mut wrong = Vec::new();
-    for checked in &CRATES {
-        let layers = layers(&architecture, checked.heading);
+    for (dir, within, heading) in CRATES.iter().flat_map(|c| c.layered.iter().map(|(w, h)| (c.dir, *w, *h))) {
+        let layers = layers(&architecture, heading);
         let layer_of = |module: &str| layers.iter().position(|l| l.modules.contains(module));
-        for (from, imported) in edges(checked.dir) {
+        let within: Vec<String> = within.iter().map(|w| (*w).to_owned()).collect();
+        for (from, imported) in edges(dir, &within) {
             let Some(own) = layer_of(&from) else {
-                wrong.push(format!("{}: `{from}` is in no layer: add it to one in ARCHITECTURE.md", checked.dir));
+                wrong.push(format!("{dir}: `{from}` is in no layer of {heading}: add it to one in ARCHITECTURE.md"));
                 continue;
             };
             for (to, at) in imported {
@@ -235,7 +251,7 @@ fn every_module_imports_only_its_own_layer_and_those_below() {
 }
 
 #[test]
-fn no_crate_has_a_cycle_among_its_top_level_modules() {
+fn no_folder_has_a_cycle_among_its_modules() {
     // Depth-first search; a node met again on the current path closes a cycle.
     fn visit(
         node: &str,
@@ -260,53 +276,110 @@ fn no_crate_has_a_cycle_among_its_top_level_modules() {
         path.pop();
         None
     }
-    for checked in &CRATES {
-        let edges = edges(checked.dir);
+    let mut cycles = Vec::new();
+    for (dir, folder) in CRATES.iter().flat_map(|c| folders(c.dir).into_iter().map(|f| (c.dir, f))) {
+        let edges = edges(dir, &folder);
         let mut done = BTreeSet::new();
         for node in edges.keys() {
             if let Some(cycle) = visit(node, &edges, &mut Vec::new(), &mut done) {
                 let links: Vec<String> =
                     cycle.windows(2).map(|w| format!("{} ({})", w[0], edges[&w[0]][&w[1]])).collect();
-                panic!(
-                    "{}: modules import each other in a cycle: {}: move what one uses into a module below both",
-                    checked.dir,
-                    links.join(" -> ")
-                );
+                cycles.push(format!("{dir}/src/{}: {}", folder.join("/"), links.join(" -> ")));
             }
         }
     }
+    assert!(
+        cycles.is_empty(),
+        "modules that import each other in a cycle (move what one uses into a module below both): {cycles:#?}"
+    );
 }
 
-/// The C# host: each top-level folder of `crates/roslyn-host/host` is a namespace (`Handlers/` is
-/// `RoslynMcp.Host.Handlers` and its sub-namespaces), layered by `### Layers of the host`; a file's dependencies
-/// are the `RoslynMcp.Host.<Folder>` namespaces its code names.
+/// The unit of the host that a folder path or a namespace below `RoslynMcp.Host` (`["Features", "Rename", ...]`)
+/// belongs to, with its layer: the top-level folder, or for a layer listing `Features/*/` each folder below it.
+fn host_unit(layers: &[Layer], path: &[&str]) -> Option<(usize, String)> {
+    let top = *path.first()?;
+    let per_folder = format!("{top}/*");
+    let own = layers.iter().position(|l| l.modules.contains(top) || l.modules.contains(&per_folder))?;
+    Some(match path.get(1) {
+        Some(folder) if layers[own].modules.contains(&per_folder) => (own, format!("{top}/{folder}")),
+        _ => (own, top.to_owned()),
+    })
+}
+
+/// The names below `RoslynMcp.Host` that a line of C# writes, each split at its dots.
+fn host_names(line: &str) -> Vec<Vec<&str>> {
+    line.match_indices("RoslynMcp.Host.")
+        .map(|(at, prefix)| {
+            let rest = &line[at + prefix.len()..];
+            let end = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.')).unwrap_or(rest.len());
+            rest[..end].split('.').filter(|part| !part.is_empty()).collect()
+        })
+        .collect()
+}
+
+/// The C# host: each top-level folder of `crates/roslyn-host/host` is in a layer of `### Layers of the host`, a
+/// layer listing `Features/*/` has each folder below it as a unit, and every file declares the namespace of its
+/// folder path (a namespace sees the types of those around it without naming them). A file's dependencies are
+/// the `RoslynMcp.Host.<Folder>` namespaces its code names.
 #[test]
 fn the_hosts_namespaces_import_only_their_own_layer_and_those_below() {
     let layers = layers(&architecture(), "the host");
-    let layer_of = |folder: &str| layers.iter().position(|l| l.modules.contains(folder));
     let host = repository().join("crates/roslyn-host/host");
     let mut wrong = Vec::new();
-    for (own, layer) in layers.iter().enumerate() {
-        for folder in &layer.modules {
-            for path in files(&host.join(folder), "cs") {
-                let text = std::fs::read_to_string(&path).expect("C# file");
-                for (number, line) in text.lines().enumerate().filter(|(_, l)| !l.trim_start().starts_with("//")) {
-                    for (at, _) in line.match_indices("RoslynMcp.Host.") {
-                        let rest = &line[at + "RoslynMcp.Host.".len()..];
-                        let named = &rest[..rest.find(|c: char| !c.is_ascii_alphanumeric()).unwrap_or(rest.len())];
-                        let Some(theirs) = layer_of(named) else { continue };
-                        if theirs < own || (theirs == own && named != folder && layer.apart) {
-                            let file = path.strip_prefix(repository()).unwrap_or(&path).display().to_string();
-                            wrong.push(format!(
-                                "{file}:{}: {folder}/ ({}) uses {named}/ ({}): move what it uses down to {folder}/'s \
-                                 layer or below",
-                                number + 1,
-                                layer.name,
-                                layers[theirs].name
-                            ));
-                        }
+    for top in std::fs::read_dir(&host).expect("read the host").flatten().map(|e| e.path()).filter(|p| p.is_dir()) {
+        let name = top.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_owned();
+        let sources = files(&top, "cs");
+        if name == "bin" || name == "obj" || sources.is_empty() {
+            continue;
+        }
+        if host_unit(&layers, &[&name]).is_none() {
+            wrong.push(format!("crates/roslyn-host/host/{name}/ is in no layer: add it to one in ARCHITECTURE.md"));
+            continue;
+        }
+        for path in sources {
+            let relative = path.strip_prefix(&host).expect("under the host");
+            let folders: Vec<&str> = relative.parent().into_iter().flatten().filter_map(|f| f.to_str()).collect();
+            let (own, unit) = host_unit(&layers, &folders).expect("a folder in a layer");
+            let layer = &layers[own];
+            let file = path.strip_prefix(repository()).unwrap_or(&path).display().to_string();
+            if unit == name && layer.modules.contains(&format!("{name}/*")) {
+                wrong.push(format!(
+                    "{file}: {name}/ holds folders only: move it into the folder of what uses it, or down a layer"
+                ));
+            }
+            let text = std::fs::read_to_string(&path).expect("C# file");
+            let expected = format!("RoslynMcp.Host.{}", folders.join("."));
+            let mut declared = false;
+            for (number, line) in text.lines().enumerate().filter(|(_, l)| !l.trim_start().starts_with("//")) {
+                if let Some(namespace) = line.strip_prefix("namespace ") {
+                    declared = true;
+                    let namespace = namespace.trim_end_matches(|c: char| c == ';' || c == '{' || c.is_whitespace());
+                    if namespace != expected && !file.ends_with(".g.cs") {
+                        wrong.push(format!(
+                            "{file}:{}: declares {namespace}: make it {expected}, the namespace of its folder",
+                            number + 1
+                        ));
                     }
                 }
+                for named in host_names(line) {
+                    let Some((theirs, their_unit)) = host_unit(&layers, &named) else { continue };
+                    let at = format!("{file}:{}: {unit}/ ({}) uses {their_unit}/", number + 1, layer.name);
+                    if theirs < own {
+                        wrong.push(format!(
+                            "{at} ({}): move what it uses down to {unit}/'s layer or below",
+                            layers[theirs].name
+                        ));
+                    } else if theirs == own && their_unit != unit && layer.apart {
+                        wrong.push(format!(
+                            "{at}, and {} never use each other: move what both use down a layer, or hand it in \
+                             from above",
+                            layer.name
+                        ));
+                    }
+                }
+            }
+            if !declared && !file.ends_with(".g.cs") {
+                wrong.push(format!("{file}: declares no namespace: declare {expected}, the namespace of its folder"));
             }
         }
     }
@@ -314,14 +387,33 @@ fn the_hosts_namespaces_import_only_their_own_layer_and_those_below() {
 }
 
 #[test]
+fn the_host_reader_sees_names_and_feature_folders() {
+    let layers = layers("### Layers of x\n- **A** (`A/`): top.\n- **F** (`F/*/`): Never on each other.\n", "x");
+    assert_eq!(host_unit(&layers, &["F", "One", "Type"]), Some((1, "F/One".to_owned())));
+    assert_eq!(host_unit(&layers, &["F"]), Some((1, "F".to_owned())), "a name directly in F is no folder's");
+    assert_eq!(host_unit(&layers, &["A", "Sub"]), Some((0, "A".to_owned())));
+    assert_eq!(host_unit(&layers, &["Log"]), None);
+    assert_eq!(
+        host_names("using RoslynMcp.Host.F.One; var x = RoslynMcp.Host.Log.Info(\"RoslynMcp.Host.\");"),
+        [vec!["F", "One"], vec!["Log", "Info"], vec![]]
+    );
+}
+
+#[test]
 fn the_reader_sees_nested_groups_and_super() {
-    let top: BTreeSet<String> = ["a", "b", "c", "d"].map(str::to_owned).into();
+    let names = |module: &[&str], text: &str, within: &[&str], units: &[&str]| -> Vec<String> {
+        let module: Vec<String> = module.iter().map(|m| (*m).to_owned()).collect();
+        let within: Vec<String> = within.iter().map(|m| (*m).to_owned()).collect();
+        let units: BTreeSet<String> = units.iter().map(|u| (*u).to_owned()).collect();
+        imports(&module, text, &within, &units).into_iter().map(|(m, _)| m).collect()
+    };
     let text = "use crate::{a::{x, y}, b};\nuse super::c::Z;\nfn f() { other_crate::d::g(); }\n";
-    let named: Vec<String> = imports(&["e".to_owned()], text, &top).into_iter().map(|(m, _)| m).collect();
-    assert_eq!(named, ["a", "b", "c"]);
-    let nested: Vec<String> = imports(&["d".to_owned(), "inner".to_owned()], "use super::sibling;", &top)
-        .into_iter()
-        .map(|(m, _)| m)
-        .collect();
-    assert_eq!(nested, ["d"], "`super::` of a nested module is its own top-level module");
+    assert_eq!(names(&["e"], text, &[], &["a", "b", "c", "d"]), ["a", "b", "c"]);
+    assert_eq!(names(&["d", "inner"], "use super::sibling;", &[], &["d"]), ["d"], "a nested module's `super::`");
+    let tools = "use crate::tools::{writes::diff, convert};\nuse super::super::git;\nuse super::own;\n";
+    assert_eq!(
+        names(&["tools", "testing", "run"], tools, &["tools"], &["writes", "convert", "git", "testing"]),
+        ["writes", "convert", "git", "testing"],
+        "the units below a folder, by `crate::` and by `super::super::`"
+    );
 }

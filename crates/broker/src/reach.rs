@@ -118,7 +118,7 @@ fn listed(file: &Path) -> Vec<PathBuf> {
             if item.is_empty() || item.contains("$(") || item.contains('*') {
                 return None;
             }
-            std::fs::canonicalize(folder.join(item)).ok().filter(|p| p.is_file())
+            paths::existing_real_path(&folder.join(item)).ok().filter(|p| p.is_file())
         })
         .collect()
 }

@@ -1,7 +1,7 @@
 //! Which solution a call targets, and the path gate: every path a call names is made absolute, resolved
 //! through symlinks, and must lie under a workspace root.
 //!
-//! Order (DESIGN.md): an explicit `solutionPath`; the nearest solution above the file (a `.sln`/`.slnx`
+//! Order: an explicit `solutionPath`; the nearest solution above the file (a `.sln`/`.slnx`
 //! anywhere above wins over a nearer `.csproj`); the session's workspace; the client's working directory.
 //! When the client offered MCP roots, a path must also lie under one of them.
 
@@ -78,7 +78,7 @@ fn existing(raw: &str, field: &str, scope: &Scope, folder: bool) -> Result<PathB
     }
     let path = base_dir(scope).join(raw);
     let kind = if folder { "folder" } else { "file" };
-    match std::fs::canonicalize(&path) {
+    match paths::existing_real_path(&path) {
         Ok(real) if (folder && real.is_dir()) || (!folder && real.is_file()) => Ok(real),
         Ok(real) => Err(ToolError::new(ErrorCode::INVALID_SOURCE_PATH, format!("{} is not a {kind}", real.display()))
             .detail(field, real.display().to_string())),
@@ -203,7 +203,7 @@ fn explicit_solution(raw: &str, scope: &Scope) -> Result<PathBuf, ToolError> {
         ToolError::new(ErrorCode::SOLUTION_NOT_FOUND, format!("No solution or project at {}", path.display()))
             .detail("solutionPath", path.display().to_string())
     };
-    let real = std::fs::canonicalize(&path).map_err(|_| not_found())?;
+    let real = paths::existing_real_path(&path).map_err(|_| not_found())?;
     if real.is_dir() {
         return solutions_in(&real).into_iter().next().ok_or_else(not_found);
     }

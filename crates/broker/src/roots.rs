@@ -56,7 +56,7 @@ fn folders(roots: &[Root]) -> Option<Vec<PathBuf>> {
     let folders: Vec<PathBuf> = roots
         .iter()
         .filter_map(|root| url::Url::parse(&root.uri).ok()?.to_file_path().ok())
-        .filter_map(|path| std::fs::canonicalize(path).ok())
+        .filter_map(|path| paths::existing_real_path(&path).ok())
         .collect();
     (!folders.is_empty()).then_some(folders)
 }

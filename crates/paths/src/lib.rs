@@ -14,5 +14,5 @@ mod roots;
 
 pub use admitted::Admitted;
 pub use private::{PrivateTempDir, create_private_dir, is_private_dir, user_id};
-pub use real::{real_path, real_roots};
+pub use real::{existing_real_path, real_path, real_roots};
 pub use roots::{Outside, Roots};

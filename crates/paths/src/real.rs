@@ -23,6 +23,13 @@ pub fn real_path(path: &Path) -> Option<PathBuf> {
     Some(fs::canonicalize(existing).ok()?.join(rest))
 }
 
+/// An existing path as it really is, symlinks resolved; an error when nothing is there. For what must name
+/// something present (a solution, a working directory, a file an input points at), where [`real_path`] would
+/// resolve a path about to be created.
+pub fn existing_real_path(path: &Path) -> std::io::Result<PathBuf> {
+    fs::canonicalize(path)
+}
+
 /// Roots as real paths, so that they compare with resolved files (a root that does not exist is kept:
 /// nothing real lies under it).
 pub fn real_roots(roots: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {

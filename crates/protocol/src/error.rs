@@ -104,7 +104,7 @@ impl std::fmt::Display for ErrorCode {
 #[serde(rename_all = "camelCase")]
 pub struct ToolError {
     // Published as a plain name: every tool's output schema repeats this type, and the whole catalog in each
-    // of them would be a sixth of `tools/list`. The catalog is in the README.
+    // of them would be a sixth of `tools/list`. The catalog is listed in docs/tools.md.
     /// A catalog code (`SYMBOL_NOT_FOUND`, `WORKSPACE_BUSY`, ...).
     #[schemars(with = "String", regex(pattern = "^[A-Z][A-Z_]*$"))]
     pub code: ErrorCode,

@@ -1,4 +1,5 @@
-//! Golden byte vectors of the host protocol, shared with the C# host's tests.
+//! Golden byte vectors of the host protocol, shared with the C# host's tests. The values are declared here
+//! only: `vectors.txt` records each one's `Debug` text, from which `cargo xtask codegen` writes the C# side's.
 //! `UPDATE_GOLDEN=1 cargo test -p protocol --test golden` rewrites them after a deliberate protocol change.
 
 use protocol::ErrorCode;
@@ -1235,4 +1236,22 @@ fn host_messages_match_golden_vectors() {
     for (name, message) in host_vectors() {
         check(name, &message);
     }
+}
+
+/// `Type<TAB>name<TAB>value` per vector: what the C# tests' values are generated from.
+#[test]
+fn the_recorded_values_are_the_vectors() {
+    let broker = broker_vectors().into_iter().map(|(name, m)| format!("BrokerMessage\t{name}\t{m:?}\n"));
+    let host = host_vectors().into_iter().map(|(name, m)| format!("HostMessage\t{name}\t{m:?}\n"));
+    let text: String = broker.chain(host).collect();
+    let path = golden_dir().join("vectors.txt");
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, &text).expect("writes vectors.txt");
+    }
+    let recorded = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert!(
+        recorded == text,
+        "{} differs from the vectors: UPDATE_GOLDEN=1 rewrites it, then run `cargo xtask codegen`",
+        path.display()
+    );
 }

@@ -1,8 +1,8 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Diagnostics;
 using Microsoft.CodeAnalysis.Text;
-using RoslynMcp.Host.Handlers.Analyzers;
 using RoslynMcp.Host.Protocol;
+using RoslynMcp.Host.Semantics.Diagnostics;
 using Diagnostic = RoslynMcp.Host.Protocol.Diagnostic;
 
 namespace RoslynMcp.Host.Tests;

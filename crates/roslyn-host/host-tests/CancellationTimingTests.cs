@@ -3,7 +3,7 @@ using System.Globalization;
 using System.Net.Sockets;
 using System.Text.RegularExpressions;
 using RoslynMcp.Host.Connection;
-using RoslynMcp.Host.Handlers;
+using RoslynMcp.Host.Dispatch;
 using RoslynMcp.Host.Protocol;
 
 namespace RoslynMcp.Host.Tests;

@@ -2,8 +2,8 @@ using System.Globalization;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.Text;
-using RoslynMcp.Host.Handlers;
 using RoslynMcp.Host.Protocol;
+using RoslynMcp.Host.Semantics.Diagnostics;
 
 namespace RoslynMcp.Host.Tests;
 

@@ -1,6 +1,6 @@
 using System.Reflection;
 using System.Text.Json.Nodes;
-using RoslynMcp.Host.Handlers.Signature;
+using RoslynMcp.Host.Features.Signature;
 using RoslynMcp.Host.Protocol;
 using Xunit.Abstractions;
 

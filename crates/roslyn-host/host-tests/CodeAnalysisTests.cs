@@ -1,5 +1,5 @@
-using RoslynMcp.Host.Handlers;
 using RoslynMcp.Host.Protocol;
+using RoslynMcp.Host.Semantics;
 
 namespace RoslynMcp.Host.Tests;
 

@@ -1,6 +1,6 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Text;
-using RoslynMcp.Host.Handlers;
+using RoslynMcp.Host.Semantics.Diagnostics;
 
 namespace RoslynMcp.Host.Tests;
 

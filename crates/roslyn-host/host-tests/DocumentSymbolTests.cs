@@ -1,4 +1,4 @@
-using RoslynMcp.Host.Handlers;
+using RoslynMcp.Host.Features.Navigation;
 using RoslynMcp.Host.Protocol;
 
 namespace RoslynMcp.Host.Tests;

@@ -2,7 +2,7 @@ using System.Security.Cryptography;
 using System.Text;
 using System.Text.Json.Nodes;
 using Microsoft.CodeAnalysis.Text;
-using RoslynMcp.Host.Handlers.FindReplace;
+using RoslynMcp.Host.Features.FindReplace;
 using RoslynMcp.Host.Protocol;
 using Xunit.Abstractions;
 

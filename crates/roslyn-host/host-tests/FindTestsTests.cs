@@ -1,5 +1,5 @@
 using Microsoft.CodeAnalysis;
-using RoslynMcp.Host.Handlers.Tests;
+using RoslynMcp.Host.Features.TestDiscovery;
 using RoslynMcp.Host.Protocol;
 
 namespace RoslynMcp.Host.Tests;

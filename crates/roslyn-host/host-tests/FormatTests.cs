@@ -1,4 +1,5 @@
 using RoslynMcp.Host.Protocol;
+using RoslynMcp.Host.Semantics;
 using Xunit.Abstractions;
 
 namespace RoslynMcp.Host.Tests;
@@ -64,7 +65,7 @@ public sealed class FormatTests(TextualSolution fixture, ITestOutputHelper outpu
     }
 
     private async Task<string> OriginalAsync(string relative) =>
-        (await Handlers.PositionResolver.FindDocument(fixture.Solution, fixture.PathOf(relative)).GetTextAsync()).ToString();
+        (await PositionResolver.FindDocument(fixture.Solution, fixture.PathOf(relative)).GetTextAsync()).ToString();
 
     [Fact]
     public async Task OneFileFollowsTheEditorConfig()

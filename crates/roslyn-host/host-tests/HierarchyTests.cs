@@ -1,5 +1,4 @@
 using System.Text.Json.Nodes;
-using RoslynMcp.Host.Handlers;
 using RoslynMcp.Host.Protocol;
 
 namespace RoslynMcp.Host.Tests;

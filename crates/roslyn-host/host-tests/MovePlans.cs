@@ -2,7 +2,7 @@ using System.Security.Cryptography;
 using System.Text;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Text;
-using RoslynMcp.Host.Handlers.Moves;
+using RoslynMcp.Host.Features.Moves;
 using RoslynMcp.Host.Protocol;
 
 namespace RoslynMcp.Host.Tests;

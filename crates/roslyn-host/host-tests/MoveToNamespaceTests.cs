@@ -1,6 +1,5 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Text;
-using RoslynMcp.Host.Handlers;
 using RoslynMcp.Host.Protocol;
 
 namespace RoslynMcp.Host.Tests;

@@ -1,7 +1,7 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Text;
-using RoslynMcp.Host.Handlers;
-using RoslynMcp.Host.Handlers.Format;
+using RoslynMcp.Host.Features.Format;
+using RoslynMcp.Host.Semantics;
 
 namespace RoslynMcp.Host.Tests;
 

@@ -1,5 +1,5 @@
 using System.Diagnostics;
-using RoslynMcp.Host.Handlers;
+using RoslynMcp.Host.Dispatch;
 using RoslynMcp.Host.Protocol;
 using RoslynMcp.Host.Workspace;
 

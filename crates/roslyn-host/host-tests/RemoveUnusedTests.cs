@@ -1,4 +1,6 @@
+using RoslynMcp.Host.Features.Unused;
 using RoslynMcp.Host.Protocol;
+using RoslynMcp.Host.Semantics;
 using Xunit.Abstractions;
 
 namespace RoslynMcp.Host.Tests;
@@ -206,7 +208,7 @@ public sealed class RemoveUnusedTests(UnusedSolution fixture, ITestOutputHelper 
         Assert.Equal(2u, result.Plan.Documents);
         Assert.DoesNotContain(result.Removed, r => r.Location.File.EndsWith(".g.cs", StringComparison.Ordinal));
         Assert.Equal([fixture.PathOf(Inventory)], result.Plan.Edits.Select(e => e.Path));
-        Assert.Contains("generatedField", (await Handlers.PositionResolver.FindDocument(fixture.Solution, fixture.PathOf("Lib/Generated.g.cs")).GetTextAsync()).ToString());
+        Assert.Contains("generatedField", (await PositionResolver.FindDocument(fixture.Solution, fixture.PathOf("Lib/Generated.g.cs")).GetTextAsync()).ToString());
     }
 
     [Fact]
@@ -216,7 +218,7 @@ public sealed class RemoveUnusedTests(UnusedSolution fixture, ITestOutputHelper 
         var applied = await fixture.Solution.ApplyAsync(first.Plan.Edits);
 
         var request = new RemoveUnusedRequest(null, null, ValueList<UnusedKind>.Empty, true);
-        var second = await Handlers.Unused.RemoveUnusedHandler.HandleAsync(applied, request, CancellationToken.None);
+        var second = await RemoveUnusedHandler.HandleAsync(applied, request, CancellationToken.None);
 
         Assert.NotEmpty(first.Removed);
         Assert.Empty(second.Removed);
@@ -240,7 +242,7 @@ public sealed class RemoveUnusedTests(UnusedSolution fixture, ITestOutputHelper 
             }
             """);
         var request = new RemoveUnusedRequest(AdhocSolutions.PathOf("Trap"), null, [UnusedKind.Members], true);
-        var plan = await Handlers.Unused.RemoveUnusedHandler.HandleAsync(solution, request, CancellationToken.None);
+        var plan = await RemoveUnusedHandler.HandleAsync(solution, request, CancellationToken.None);
 
         Assert.Equal("Unused", Assert.Single(plan.Removed).Name);
         var text = Assert.Single(plan.Plan.Edits).NewText;

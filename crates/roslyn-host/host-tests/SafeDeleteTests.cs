@@ -1,4 +1,6 @@
 using System.Text.Json.Nodes;
+using RoslynMcp.Host.Features.Delete;
+using RoslynMcp.Host.Features.Signature;
 using RoslynMcp.Host.Protocol;
 using Xunit.Abstractions;
 
@@ -146,9 +148,9 @@ public sealed class SafeDeleteTests(SignatureSolution fixture, ITestOutputHelper
         SafeDeleteRequest At(uint line, uint column) =>
             new(new DeleteTarget.Symbol(new Position(AdhocSolutions.PathOf("Multi"), line, column)), false);
 
-        var field = await Handlers.Delete.SafeDeleteHandler.HandleAsync(solution, At(5, 17), CancellationToken.None);
+        var field = await SafeDeleteHandler.HandleAsync(solution, At(5, 17), ChangeSignatureHandler.HandleAsync, CancellationToken.None);
         Assert.Contains("    private int b;\n", Assert.Single(field.Edits).NewText);
-        var refused = await Assert.ThrowsAsync<HostErrorException>(() => Handlers.Delete.SafeDeleteHandler.HandleAsync(solution, At(9, 13), CancellationToken.None));
+        var refused = await Assert.ThrowsAsync<HostErrorException>(() => SafeDeleteHandler.HandleAsync(solution, At(9, 13), ChangeSignatureHandler.HandleAsync, CancellationToken.None));
         Assert.Equal(ErrorCode.EvaluationOrderChanged, refused.Error.Code);
     }
 }

@@ -1,6 +1,5 @@
 using Microsoft.CodeAnalysis;
-using RoslynMcp.Host.Handlers;
-using RoslynMcp.Host.Handlers.Rename;
+using RoslynMcp.Host.Features.Rename;
 using RoslynMcp.Host.Protocol;
 
 namespace RoslynMcp.Host.Tests;

@@ -1,4 +1,4 @@
-using RoslynMcp.Host.Handlers;
+using RoslynMcp.Host.Dispatch;
 
 namespace RoslynMcp.Host.Tests;
 

@@ -1,5 +1,5 @@
-using RoslynMcp.Host.Handlers.Sources;
 using RoslynMcp.Host.Protocol;
+using RoslynMcp.Host.Semantics.Sources;
 
 namespace RoslynMcp.Host.Tests;
 

@@ -1,6 +1,6 @@
 using Microsoft.CodeAnalysis;
-using RoslynMcp.Host.Handlers;
 using RoslynMcp.Host.Protocol;
+using RoslynMcp.Host.Semantics;
 
 namespace RoslynMcp.Host.Tests;
 

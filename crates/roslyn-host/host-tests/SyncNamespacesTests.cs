@@ -1,6 +1,6 @@
 using System.Reflection;
-using RoslynMcp.Host.Handlers.Namespaces;
 using RoslynMcp.Host.Protocol;
+using RoslynMcp.Host.Semantics.Namespaces;
 using Xunit.Abstractions;
 
 namespace RoslynMcp.Host.Tests;

@@ -1,6 +1,6 @@
 using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.Text;
-using RoslynMcp.Host.Handlers;
+using RoslynMcp.Host.Semantics;
 
 namespace RoslynMcp.Host.Tests;
 

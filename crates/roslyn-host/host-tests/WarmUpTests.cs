@@ -1,6 +1,6 @@
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
-using RoslynMcp.Host.Handlers;
+using RoslynMcp.Host.Dispatch;
 using RoslynMcp.Host.Protocol;
 
 namespace RoslynMcp.Host.Tests;

@@ -1,4 +1,4 @@
-using RoslynMcp.Host.Handlers;
+using RoslynMcp.Host.Dispatch;
 using RoslynMcp.Host.Protocol;
 using RoslynMcp.Host.Workspace;
 

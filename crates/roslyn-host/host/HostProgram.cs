@@ -1,6 +1,6 @@
 using System.Net.Sockets;
 using RoslynMcp.Host.Connection;
-using RoslynMcp.Host.Handlers;
+using RoslynMcp.Host.Dispatch;
 using RoslynMcp.Host.Workspace;
 
 namespace RoslynMcp.Host;

@@ -3,7 +3,7 @@
 //! is given back its bytes afterwards, whatever happened.
 
 use super::csharp::parenthesized;
-use super::navigation::Declaration;
+use super::declaration::Declaration;
 use super::service::Service;
 use super::{Options, Solution, all_pages};
 use anyhow::{Context, Result};

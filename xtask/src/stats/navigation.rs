@@ -3,41 +3,16 @@
 //! symbol SymbolFinder found it under (the declaration's own, or one its references take in: an overridden or
 //! implemented member, a constructor).
 
+pub use super::declaration::Declaration;
 use super::service::Service;
 use super::{Options, Solution, all_pages, probe};
 use anyhow::{Context, Result};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// References of a declaration whose definitions are asked back.
 const REFERENCES_ASKED: usize = 4;
-
-/// A declaration of the solution, as get_document_symbols lists it.
-#[derive(Clone, Debug)]
-pub struct Declaration {
-    /// Where it is, from the solution's folder: what a sample is drawn by, wherever the solution lies.
-    pub key: String,
-    pub file: PathBuf,
-    pub line: u64,
-    pub column: u64,
-    pub name: String,
-    pub kind: String,
-    /// Fully qualified, with parameter types.
-    pub detail: String,
-    /// The whole declaration's lines.
-    pub lines: (u64, u64),
-}
-
-impl Declaration {
-    pub fn place(&self) -> String {
-        format!("{}:{}:{}", self.file.display(), self.line, self.column)
-    }
-
-    pub fn position(&self) -> Value {
-        json!({"filePath": self.file, "line": self.line, "column": self.column})
-    }
-}
 
 /// Checks a sample of the declarations; answers every declaration of the solution, for the writes.
 pub async fn check(service: &Service, solution: &Solution, options: &Options) -> Result<Vec<Declaration>> {

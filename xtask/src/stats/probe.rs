@@ -1,7 +1,7 @@
 //! Roslyn alone as the reference: the benches' probe (`crates/broker/benches/probe`), built once, loads the
 //! solution in a process of its own and answers SymbolFinder's references for each declaration.
 
-use super::navigation::Declaration;
+use super::declaration::Declaration;
 use anyhow::{Context, Result, bail};
 use std::collections::BTreeMap;
 use std::path::Path;

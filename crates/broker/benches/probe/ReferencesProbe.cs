@@ -3,7 +3,7 @@ using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.FindSymbols;
 using Microsoft.CodeAnalysis.MSBuild;
 using Microsoft.CodeAnalysis.Text;
-using RoslynMcp.Host.Handlers;
+using RoslynMcp.Host.Semantics;
 
 /// <summary>
 /// The references Roslyn's SymbolFinder finds for the symbol at each position of a file of lines

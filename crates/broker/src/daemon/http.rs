@@ -207,15 +207,7 @@ async fn json_rpc_body(State(bodies): State<Bodies>, request: Request, next: Nex
 }
 
 fn is_json(headers: &HeaderMap) -> bool {
-    is_media_type(headers, "application/json")
-}
-
-/// Whether `Content-Type` names `essence`, whatever its parameters.
-pub(super) fn is_media_type(headers: &HeaderMap, essence: &str) -> bool {
-    headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.split(';').next().unwrap_or_default().trim().eq_ignore_ascii_case(essence))
+    json_answers::is_media_type(headers, "application/json")
 }
 
 fn json_rpc_error(status: StatusCode, code: i32, message: &str) -> Response {

@@ -5,10 +5,10 @@
 //! the stream is read here until its first message: an answer becomes the whole body; anything else (a
 //! progress or log notification, a request to the client), or no answer within [`JSON_WAIT`], and the
 //! stream goes on as it began, what was read first, so nothing is lost or reordered. (A request that asks
-//! for progress is not brought here: [`super::http`] leaves its stream as it is.)
+//! for progress is not brought here: the HTTP service leaves its stream as it is.)
 
 use axum::body::{Body, Bytes};
-use axum::http::{HeaderValue, header};
+use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::Response;
 use futures::StreamExt;
 use serde::Deserialize;
@@ -24,7 +24,7 @@ const LARGE: usize = 64 * 1024;
 
 /// `response` with its first message as the whole JSON body when that message is the answer.
 pub async fn prefer_json(response: Response) -> Response {
-    if !super::http::is_media_type(response.headers(), "text/event-stream") {
+    if !is_media_type(response.headers(), "text/event-stream") {
         return response;
     }
     let (mut parts, body) = response.into_parts();
@@ -115,6 +115,14 @@ fn event_data(event: &str) -> String {
         Some(value.strip_prefix(' ').unwrap_or(value))
     });
     lines.collect::<Vec<_>>().join("\n")
+}
+
+/// Whether `Content-Type` names `essence`, whatever its parameters.
+pub(super) fn is_media_type(headers: &HeaderMap, essence: &str) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(';').next().unwrap_or_default().trim().eq_ignore_ascii_case(essence))
 }
 
 #[cfg(test)]

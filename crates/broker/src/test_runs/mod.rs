@@ -43,7 +43,7 @@ impl TestRuns {
     pub fn new(dir: PathBuf, state: PathBuf) -> Self {
         let swept = dir.clone();
         std::thread::spawn(move || sweep_results(&swept));
-        let state = std::fs::canonicalize(&state).unwrap_or(state);
+        let state = paths::existing_real_path(&state).unwrap_or(state);
         Self { dir, state, locks: Mutex::default() }
     }
 

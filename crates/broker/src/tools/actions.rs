@@ -193,7 +193,7 @@ fn options(action: &ListedAction, given: Option<CodeActionOptions>) -> Result<Ac
             .suggest("Pass options only to an action get_code_actions lists with options"));
     };
     let interface_name = given.interface_name.unwrap_or_else(|| defaults.interface_name.clone());
-    super::refactor::identifier(&interface_name, "options.extractInterface.interfaceName")?;
+    super::identifier(&interface_name, "options.extractInterface.interfaceName")?;
     let file_name = match given.file_name {
         Some(name) => name,
         None if interface_name != defaults.interface_name => format!("{interface_name}.cs"),

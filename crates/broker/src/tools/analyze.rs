@@ -57,7 +57,7 @@ pub async fn analyze_code_block(
     convert::canonical(&mut declared, |a, b| {
         (&a.fully_qualified_name, &a.kind, &a.id).cmp(&(&b.fully_qualified_name, &b.kind, &b.id))
     });
-    let gate = convert::RootGate::of(&resolved);
+    let gate = resolved.gate();
     let mut used: Vec<SymbolItem> = analysis.used.iter().map(|s| gate.symbol_item(s)).collect();
     convert::canonical(&mut used, |a, b| {
         (&a.symbol.fully_qualified_name, &a.symbol.kind, &a.symbol.id).cmp(&(

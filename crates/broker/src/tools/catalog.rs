@@ -77,6 +77,14 @@ fn listed<I: JsonSchema, O: JsonSchema>(
         .with_annotations(kind.annotations(title))
 }
 
+/// diagnose lists the catalog's tools as its capabilities; handed in here, so that no tool imports the catalog.
+async fn diagnose_listing_the_catalog(
+    call: &Call,
+    input: io::diagnose::DiagnoseInput,
+) -> Result<io::diagnose::DiagnoseOutput, ToolError> {
+    diagnose::diagnose(call, input, NAMES).await
+}
+
 macro_rules! catalog {
     ($($name:ident {
         title: $title:literal,
@@ -107,7 +115,7 @@ catalog! {
         kind: Health,
         input: io::diagnose::DiagnoseInput,
         output: io::diagnose::DiagnoseOutput,
-        run: diagnose::diagnose,
+        run: diagnose_listing_the_catalog,
         description: "Health of the service: .NET SDK, MSBuild and Roslyn versions, and the state of every loaded solution (projects, documents, host restarts, errors). Never waits on a busy workspace.",
     }
 
@@ -513,5 +521,31 @@ mod tests {
         let health: Vec<&str> =
             listed.0.iter().filter(|(_, kind)| *kind == Kind::Health).map(|(tool, _)| tool.name.as_ref()).collect();
         assert_eq!(health, ["diagnose"]);
+    }
+
+    /// The README's tool table, between its `tools:begin` and `tools:end` markers: each tool's description as
+    /// `tools/list` gives it. `ROSLYN_MCP_BLESS=1` writes it.
+    #[test]
+    fn the_readme_s_tool_table_is_the_catalog() {
+        let mut listed = Listed(Vec::new());
+        declare(&mut listed);
+        let mut table = format!(
+            "There are {} tools; each one's description is the one `tools/list` gives:\n\n| tool | what it does |\n| --- | --- |\n",
+            listed.0.len()
+        );
+        for (tool, _) in &listed.0 {
+            let description = tool.description.as_deref().unwrap_or_default().replace('|', "\\|");
+            table.push_str(&format!("| `{}` | {description} |\n", tool.name));
+        }
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md");
+        let readme = std::fs::read_to_string(&path).expect("README.md");
+        let (before, rest) = readme.split_once("<!-- tools:begin -->\n").expect("README.md has a tools:begin marker");
+        let (current, after) = rest.split_once("<!-- tools:end -->").expect("README.md has a tools:end marker");
+        if std::env::var_os("ROSLYN_MCP_BLESS").is_some() {
+            let written = format!("{before}<!-- tools:begin -->\n{table}<!-- tools:end -->{after}");
+            std::fs::write(&path, written).expect("writes README.md");
+        } else {
+            assert!(current == table, "README.md's tool table is not the catalog's: ROSLYN_MCP_BLESS=1 writes it");
+        }
     }
 }

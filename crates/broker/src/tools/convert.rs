@@ -1,7 +1,6 @@
 //! Host answers to tool outputs: field renames, 1-based spans to locations, stable ids, and the root gate
 //! on every location that goes out (`RootGate`).
 
-use super::Resolved;
 use crate::resolve::Target;
 use protocol::host;
 use protocol::tools::diagnostics::SeverityName;
@@ -102,11 +101,6 @@ pub struct RootGate<'a> {
 }
 
 impl<'a> RootGate<'a> {
-    /// The gate of a call's answer on the loaded solution.
-    pub fn of(resolved: &'a Resolved) -> Self {
-        Self::new(&resolved.target, resolved.workspace.summary())
-    }
-
     pub fn new(target: &'a Target, projects: Option<Arc<host::WorkspaceSummary>>) -> Self {
         Self { target, projects, resolved: RefCell::default(), omitted: Cell::new(0) }
     }

@@ -1,14 +1,15 @@
 //! diagnose: health of the toolchain and of every loaded workspace, from published state only.
 //! It never waits on an actor's mailbox or a host, so it answers while everything else is busy.
 
-use super::{Call, catalog};
+use super::Call;
 use crate::resolve;
 use protocol::host::PROTOCOL_VERSION;
 use protocol::tools::diagnose::*;
 use protocol::{ErrorCode, ToolError};
 use workspace_actor::Workspace;
 
-pub async fn diagnose(call: &Call, input: DiagnoseInput) -> Result<DiagnoseOutput, ToolError> {
+/// `tools` are the catalog's names, listed as the capabilities while the installation is whole.
+pub async fn diagnose(call: &Call, input: DiagnoseInput, tools: &[&str]) -> Result<DiagnoseOutput, ToolError> {
     let services = &call.services;
     let components = services.components.get();
     let mut errors = Vec::new();
@@ -51,7 +52,7 @@ pub async fn diagnose(call: &Call, input: DiagnoseInput) -> Result<DiagnoseOutpu
     Ok(DiagnoseOutput {
         healthy: errors.is_empty(),
         capabilities: if install.is_ok() {
-            catalog::NAMES.iter().map(|c| (*c).to_owned()).collect()
+            tools.iter().map(|c| (*c).to_owned()).collect()
         } else {
             vec!["diagnose".to_owned()]
         },

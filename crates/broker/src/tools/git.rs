@@ -4,7 +4,7 @@
 //! run what the repository's configuration names (clean filters, external diff, text conversion,
 //! file-system monitor). No lock is taken and no object is fetched from elsewhere.
 
-use super::testing::changes;
+use super::changes;
 use crate::offload;
 use protocol::host::LineRange;
 use protocol::{ErrorCode, ToolError};

@@ -2,7 +2,7 @@
 //! `unused`, every document's names); paged by projects, project files outside the roots left out and counted.
 
 use super::{Call, Paged};
-use protocol::host::{self, ProjectGraphRequest, ask};
+use protocol::host::{ProjectGraphRequest, ask};
 use protocol::tools::graph::*;
 use protocol::{ErrorCode, ToolError};
 
@@ -34,12 +34,6 @@ pub async fn project_graph(call: &Call, input: ProjectGraphInput) -> Result<Proj
                 .unused
                 .into_iter()
                 .filter(|u| admitted(&u.project) && (u.kind != "project" || admitted(&u.reference)))
-                .map(|u| UnusedReference {
-                    project: u.project,
-                    kind: u.kind,
-                    reference: u.reference,
-                    evidence: u.evidence,
-                })
                 .collect();
             Ok((Header { unused, warnings: graph.warnings }, projects))
         })
@@ -56,20 +50,12 @@ pub async fn project_graph(call: &Call, input: ProjectGraphInput) -> Result<Proj
 }
 
 /// The project as the client sees it: project files outside the roots left out of its lists.
-fn project_item(project: host::GraphProject, admitted: &impl Fn(&String) -> bool) -> GraphProject {
+fn project_item(project: GraphProject, admitted: &impl Fn(&String) -> bool) -> GraphProject {
     let inside = |paths: Vec<String>| paths.into_iter().filter(|p| admitted(p)).collect();
     GraphProject {
-        name: project.name,
-        path: project.path,
-        assembly_name: project.assembly_name,
-        target_frameworks: project.target_frameworks,
-        output_kind: project.output_kind,
-        is_test_project: project.is_test_project,
         project_references: inside(project.project_references),
-        packages: project.packages.into_iter().map(|p| PackageVersion { name: p.name, version: p.version }).collect(),
-        analyzers: project.analyzers,
-        generators: project.generators,
         dependencies: inside(project.dependencies),
         dependents: inside(project.dependents),
+        ..project
     }
 }

@@ -123,7 +123,7 @@ pub async fn type_hierarchy(call: &Call, input: TypeHierarchyInput) -> Result<Ty
     let direction = input.direction.unwrap_or(HierarchyDirection::Both);
     let hierarchy = call.ask(&resolved.workspace, ask::type_hierarchy(target)).await?.body;
     let limits = call.services.limits;
-    let gate = convert::RootGate::of(&resolved);
+    let gate = resolved.gate();
     let items = |related: &[host::Related], what: &str, sorted: bool| -> Result<Vec<HierarchyItem>, ToolError> {
         let mut items: Vec<HierarchyItem> = related
             .iter()

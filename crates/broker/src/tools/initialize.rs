@@ -96,7 +96,7 @@ pub fn root_workspace(root: &Path) -> Option<SessionWorkspace> {
 
 fn working_directory(cwd: &Path, raw: Option<&str>) -> Result<PathBuf, ToolError> {
     let path = cwd.join(raw.unwrap_or("."));
-    match std::fs::canonicalize(&path) {
+    match paths::existing_real_path(&path) {
         Ok(dir) if dir.is_dir() => Ok(dir),
         Ok(_) => Err(ToolError::new(ErrorCode::INVALID_PARAMETER, format!("{} is not a directory", path.display()))
             .detail("field", "workingDirectory")),
@@ -156,7 +156,7 @@ fn search(root: &Path) -> Vec<PathBuf> {
 fn choose(found: &[PathBuf], preferred: Option<&str>, root: &Path) -> Result<PathBuf, ToolError> {
     let listed = || found.iter().map(|p| p.display().to_string()).collect::<Vec<_>>();
     if let Some(preferred) = preferred {
-        let as_path = std::fs::canonicalize(root.join(preferred)).ok();
+        let as_path = paths::existing_real_path(&root.join(preferred)).ok();
         return found
             .iter()
             .find(|p| Some(*p) == as_path.as_ref() || p.file_name().is_some_and(|n| n == preferred))

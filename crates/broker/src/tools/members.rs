@@ -88,7 +88,7 @@ fn by_name(a: &MemberItem, b: &MemberItem) -> std::cmp::Ordering {
 pub async fn method_overloads(call: &Call, input: MethodOverloadsInput) -> Result<MethodOverloadsOutput, ToolError> {
     let (resolved, position) = call.position(&input)?;
     let list = call.ask(&resolved.workspace, ask::overloads(position)).await?.body;
-    let gate = RootGate::of(&resolved);
+    let gate = resolved.gate();
     let mut overloads: Vec<MemberItem> = list.overloads.iter().map(|m| member(&gate, m)).collect();
     convert::canonical(&mut overloads, |a, b| {
         (a.parameters.len(), &a.signature, &a.symbol.id).cmp(&(b.parameters.len(), &b.signature, &b.symbol.id))

@@ -5,10 +5,12 @@ pub mod analyze;
 pub mod api;
 pub mod calls;
 pub mod catalog;
+pub mod changes;
 pub mod cleanup;
 pub mod convert;
 pub mod diagnose;
 pub mod diagnostics;
+pub mod diff;
 pub mod git;
 pub mod graph;
 pub mod hierarchy;
@@ -106,6 +108,13 @@ impl<'a> Paged<'a> {
 pub struct Resolved {
     pub target: Target,
     pub workspace: Arc<Workspace>,
+}
+
+impl Resolved {
+    /// The gate of a call's answer on the loaded solution.
+    pub fn gate(&self) -> RootGate<'_> {
+        RootGate::new(&self.target, self.workspace.summary())
+    }
 }
 
 impl Call {
@@ -217,7 +226,7 @@ impl Call {
         let first = || self.ask(workspace, asked);
         let current = || self.ask(workspace, ask::ping(PingRequest { delay_ms: 0 }));
         let listing = |reply| {
-            let gate = RootGate::of(resolved);
+            let gate = resolved.gate();
             let (header, items) = list(reply, &gate)?;
             let limits = &self.services.limits;
             limits.check_total(paged.what, items.len(), paged.cap.unwrap_or(limits.total_items))?;
@@ -387,4 +396,22 @@ pub fn both_or_neither(
             .detail("field", missing))
         }
     }
+}
+
+/// Longer names are refused before the host is asked.
+const MAX_NAME: usize = 512;
+
+/// The host judges identifiers (keywords, Unicode letters); this refuses what cannot be one at all.
+pub fn identifier(name: &str, field: &str) -> Result<(), ToolError> {
+    let plausible = !name.is_empty()
+        && name.chars().count() <= MAX_NAME
+        && !name.chars().any(|c| c.is_whitespace() || c.is_control() || ".,;:()<>[]{}\"'`/\\".contains(c));
+    if plausible {
+        return Ok(());
+    }
+    Err(ToolError::new(protocol::ErrorCode::INVALID_SYMBOL_NAME, format!("{name:?} is not a C# identifier"))
+        .detail(field, name)
+        .suggest(
+            "Pass a simple name: letters, digits and underscores, not starting with a digit (prefix a keyword with @)",
+        ))
 }

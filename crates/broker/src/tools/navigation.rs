@@ -60,7 +60,7 @@ fn declaration_sites(
     resolved: &super::Resolved,
     info: &TypeInfo,
 ) -> Result<(Vec<SourceSite>, u32), ToolError> {
-    let gate = convert::RootGate::of(resolved);
+    let gate = resolved.gate();
     let sites: Vec<SourceSite> = info.declarations.iter().filter_map(|d| gate.site(Some(d))).collect();
     call.services.limits.check_items("the type's declarations", sites.len())?;
     Ok((sites, gate.omitted()))
@@ -69,7 +69,7 @@ fn declaration_sites(
 pub async fn symbol_definition(call: &Call, input: PositionInput) -> Result<SymbolDefinitionOutput, ToolError> {
     let (resolved, position) = call.position(&input)?;
     let info = call.ask(&resolved.workspace, ask::symbol_definition(position)).await?.body;
-    let gate = convert::RootGate::of(&resolved);
+    let gate = resolved.gate();
     let locations: Vec<SourceSite> = info.locations.iter().filter_map(|l| gate.site(Some(l))).collect();
     call.services.limits.check_items("the symbol's declarations", locations.len())?;
     Ok(SymbolDefinitionOutput {

@@ -15,20 +15,16 @@ use protocol::host::{
 };
 use protocol::tools::plans::WriteOutput;
 use protocol::tools::refactor::{
-    AddedReference, MoveFilesInput, MoveFilesOutline, MovedFile, NamespaceChange, OrganizeUsingsInput,
-    OrganizeUsingsOutline, Outline, RenameFileInput, RenameFileOutline, RenameOutline, RenameSymbolInput,
-    RenamedSymbol, SyncNamespacesInput, SyncNamespacesOutline,
+    MoveFilesInput, MoveFilesOutline, OrganizeUsingsInput, OrganizeUsingsOutline, Outline, RenameFileInput,
+    RenameFileOutline, RenameOutline, RenameSymbolInput, RenamedSymbol, SyncNamespacesInput, SyncNamespacesOutline,
 };
 use protocol::{ErrorCode, ToolError};
 use std::path::Path;
 use std::time::Instant;
 
-/// Longer names are refused before the host is asked.
-const MAX_NAME: usize = 512;
-
 pub async fn rename_symbol(call: &Call, input: RenameSymbolInput) -> Result<WriteOutput<Outline>, ToolError> {
     let began = Instant::now();
-    identifier(&input.new_name, "newName")?;
+    super::identifier(&input.new_name, "newName")?;
     let (resolved, position) =
         call.position_at(&input.file_path, input.line, input.column, input.solution_path.as_deref())?;
     call.progress.step(format!("Computing the rename to {}", input.new_name)).await;
@@ -131,21 +127,6 @@ pub async fn organize_usings(call: &Call, input: OrganizeUsingsInput) -> Result<
     plan_then_write(call, resolved, mode, began, request, |reply, solution| usings_plan(reply.body, solution)).await
 }
 
-/// The host judges identifiers (keywords, Unicode letters); this refuses what cannot be one at all.
-pub(super) fn identifier(name: &str, field: &str) -> Result<(), ToolError> {
-    let plausible = !name.is_empty()
-        && name.chars().count() <= MAX_NAME
-        && !name.chars().any(|c| c.is_whitespace() || c.is_control() || ".,;:()<>[]{}\"'`/\\".contains(c));
-    if plausible {
-        return Ok(());
-    }
-    Err(ToolError::new(ErrorCode::INVALID_SYMBOL_NAME, format!("{name:?} is not a C# identifier"))
-        .detail(field, name)
-        .suggest(
-            "Pass a simple name: letters, digits and underscores, not starting with a digit (prefix a keyword with @)",
-        ))
-}
-
 fn rename_plan(plan: Box<RenamePlan>, solution: &Path) -> Result<Plan, ToolError> {
     let RenamePlan { symbol, edits, total_edits, references, warnings } = *plan;
     let files_modified = files_modified(&edits);
@@ -199,7 +180,7 @@ fn renamed(symbol: HostRenamedSymbol) -> RenamedSymbol {
 fn namespaces_plan(answer: SyncNamespacesPlan, solution: &Path) -> Plan {
     let SyncNamespacesPlan { plan, changed } = answer;
     let outline = Outline::SyncNamespaces(SyncNamespacesOutline {
-        changed: changed.into_iter().map(namespace_change).collect(),
+        changed,
         documents: plan.documents,
         files_modified: plan.edits.len() as u32,
     });
@@ -209,20 +190,13 @@ fn namespaces_plan(answer: SyncNamespacesPlan, solution: &Path) -> Plan {
 fn files_plan(answer: MoveFilesPlan, solution: &Path) -> Plan {
     let MoveFilesPlan { plan, moved, namespaces, references } = answer;
     let outline = Outline::MoveFiles(MoveFilesOutline {
-        moved: moved.into_iter().map(|m| MovedFile { file: m.file, new_file: m.new_file }).collect(),
-        namespaces: namespaces.into_iter().map(namespace_change).collect(),
-        project_references: references
-            .into_iter()
-            .map(|r| AddedReference { project: r.project, references: r.references })
-            .collect(),
+        moved,
+        namespaces,
+        project_references: references,
         files_modified: files_modified(&plan.edits),
         total_edits: plan.changes,
     });
     edit_plan("move_files", plan, solution, outline)
-}
-
-fn namespace_change(change: protocol::host::NamespaceChange) -> NamespaceChange {
-    NamespaceChange { file: change.file, namespace: change.namespace, new_namespace: change.new_namespace }
 }
 
 fn usings_plan(plan: OrganizeUsingsPlan, solution: &Path) -> Result<Plan, ToolError> {

@@ -3,9 +3,8 @@
 //! finds for a deletion; then the refusal checks and the compile check) and the one write path
 //! ([`super::writes`]) previews or applies them.
 
-use super::refactor::identifier;
 use super::writes::{WriteMode, plan_then_write, render};
-use super::{Call, both_or_neither, convert};
+use super::{Call, both_or_neither, convert, identifier};
 use crate::plans::Plan;
 use protocol::host::{
     AddedParameter, ChangeSignaturePlan, ChangeSignatureRequest, DeleteTarget, EditKind, SafeDeletePlan,

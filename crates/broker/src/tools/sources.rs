@@ -28,7 +28,7 @@ pub async fn read_source(call: &Call, input: ReadSourceInput) -> Result<ReadSour
     // or not, a path that names no project file inside the roots (a name alone, an outside project's id) is
     // refused alike, so the answer tells nothing of outside projects.
     let found_or_not = asked.as_ref().err().is_none_or(|e| e.code == ErrorCode::SOURCE_FILE_NOT_FOUND);
-    if path.starts_with(GENERATED_SCHEME) && found_or_not && !convert::RootGate::of(&resolved).admits(&path) {
+    if path.starts_with(GENERATED_SCHEME) && found_or_not && !resolved.gate().admits(&path) {
         return Err(ToolError::new(
             ErrorCode::SOURCE_NOT_IN_WORKSPACE,
             format!("{path} names no project file inside the workspace roots"),
@@ -108,7 +108,7 @@ pub async fn symbol_source(call: &Call, input: SymbolSourceInput) -> Result<Symb
     let request =
         SymbolSourcesRequest { names: input.symbols, signatures_only: input.signatures_only.unwrap_or(false) };
     let answer = call.ask(&resolved.workspace, ask::symbol_sources(request)).await?.body;
-    let gate = convert::RootGate::of(&resolved);
+    let gate = resolved.gate();
     let symbols = answer
         .entries
         .into_iter()
@@ -153,7 +153,7 @@ pub async fn generated_documents(
     }
     let resolved = call.resolve(input.solution_path.as_deref())?;
     let list = call.ask(&resolved.workspace, ask::generated_documents(ProjectRequest { project })).await?.body;
-    let gate = convert::RootGate::of(&resolved);
+    let gate = resolved.gate();
     let documents = list
         .documents
         .into_iter()

@@ -8,9 +8,14 @@
 //!
 //! Positions are 1-based lines and columns; a column counts UTF-16 code units, as Roslyn does.
 //! Paths are absolute.
+//!
+//! A type that is also a tool's answer as it is (`GraphProject`, `MovedFile`, ...) derives its JSON shape here
+//! too, and the tool's module re-exports it: one type, not two copies and a conversion.
 
 use crate::ErrorCode;
 use bincode::{Decode, Encode};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 /// Bumped on any change to the types in this module.
 pub const PROTOCOL_VERSION: u32 = 20;
@@ -1272,7 +1277,8 @@ pub struct SyncNamespacesPlan {
     pub changed: Vec<NamespaceChange>,
 }
 
-#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct NamespaceChange {
     pub file: String,
     pub namespace: String,
@@ -1318,7 +1324,8 @@ pub struct ProjectGraph {
     pub warnings: Vec<String>,
 }
 
-#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct GraphProject {
     pub name: String,
     /// The project file.
@@ -1329,28 +1336,30 @@ pub struct GraphProject {
     pub output_kind: String,
     /// It references a test framework (xunit, NUnit, MSTest, TUnit).
     pub is_test_project: bool,
-    /// The project files it names itself, sorted.
+    /// The project files it references itself (what restore recorded), sorted.
     pub project_references: Vec<String>,
-    /// The packages it names itself, with the version restore resolved, sorted by name.
+    /// The packages it references itself, with the version restore resolved, sorted by name.
     pub packages: Vec<PackageVersion>,
-    /// Analyzer assemblies (by name) that report diagnostics, sorted.
+    /// Analyzer assemblies that report diagnostics, sorted.
     pub analyzers: Vec<String>,
     /// Source generators, `Assembly: Type`, sorted.
     pub generators: Vec<String>,
     /// The project files it depends on, directly or not, sorted.
     pub dependencies: Vec<String>,
-    /// The project files that depend on it, directly or not (what rebuilds when it changes), sorted.
+    /// The project files that depend on it, directly or not: what rebuilds when it changes. Sorted.
     pub dependents: Vec<String>,
 }
 
-#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct PackageVersion {
     pub name: String,
-    /// Resolved by restore; the requested range when restore did not resolve it.
+    // Resolved by restore; the requested range when restore did not resolve it.
     pub version: String,
 }
 
-#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct UnusedReference {
     /// The project file that holds the reference.
     pub project: String,
@@ -1358,7 +1367,7 @@ pub struct UnusedReference {
     pub kind: String,
     /// The referenced project file, or the package name.
     pub reference: String,
-    /// Why it looks unused.
+    // Why it looks unused.
     pub evidence: String,
 }
 
@@ -1402,13 +1411,15 @@ pub struct ApiMember {
     pub breaks_when_added: bool,
 }
 
-#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct MovedFile {
     pub file: String,
     pub new_file: String,
 }
 
-#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct AddedReference {
     /// The project file that gets the reference.
     pub project: String,

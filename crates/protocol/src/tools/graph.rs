@@ -1,8 +1,7 @@
 //! get_project_graph.
 
 use super::groups::{tool_input, tool_output};
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+pub use crate::host::{GraphProject, PackageVersion, UnusedReference};
 
 tool_input! {
     pub struct ProjectGraphInput(; page "Projects") {
@@ -31,49 +30,4 @@ tool_output! {
         pub unused: Vec<UnusedReference>,
         pub warnings: Vec<String>,
     }
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct GraphProject {
-    pub name: String,
-    /// The project file.
-    pub path: String,
-    pub assembly_name: String,
-    pub target_frameworks: Vec<String>,
-    /// `library`, `exe`, `winexe`, `module`, ...
-    pub output_kind: String,
-    /// It references a test framework (xunit, NUnit, MSTest, TUnit).
-    pub is_test_project: bool,
-    /// The project files it references itself (what restore recorded), sorted.
-    pub project_references: Vec<String>,
-    /// The packages it references itself, with the version restore resolved, sorted by name.
-    pub packages: Vec<PackageVersion>,
-    /// Analyzer assemblies that report diagnostics, sorted.
-    pub analyzers: Vec<String>,
-    /// Source generators, `Assembly: Type`, sorted.
-    pub generators: Vec<String>,
-    /// The project files it depends on, directly or not, sorted.
-    pub dependencies: Vec<String>,
-    /// The project files that depend on it, directly or not: what rebuilds when it changes. Sorted.
-    pub dependents: Vec<String>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct PackageVersion {
-    pub name: String,
-    pub version: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct UnusedReference {
-    /// The project file that holds the reference.
-    pub project: String,
-    /// `project` or `package`.
-    pub kind: String,
-    /// The referenced project file, or the package name.
-    pub reference: String,
-    pub evidence: String,
 }

@@ -10,6 +10,11 @@
 //! Tails: `page "Items"` (`pageSize`, `cursor`), `write` (`solutionPath`, `preview`, `verify`), `preview` alone
 //! (`preview`, `verify`: for inputs whose head has `solutionPath`).
 
+/// A C# identifier path: `Name` or `Outer.Name`.
+pub const NAME_PATTERN: &str = r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$";
+/// An absolute Unix or Windows path of a `.cs` file.
+pub const CS_PATH_PATTERN: &str = r"^[A-Za-z]:\\.*\.cs$|^/.*\.cs$";
+
 macro_rules! tool_input {
     (
         $(#[$meta:meta])*
@@ -119,10 +124,10 @@ macro_rules! tool_input {
     (@head $decl:tt [moved] [$($fields:tt)*]) => {
         $crate::tools::groups::tool_input!(@head $decl [] [
             /// Absolute path of the file declaring the type (relative paths are taken from the workspace root).
-            #[schemars(regex(pattern = $crate::tools::moves::CS_PATH_PATTERN))]
+            #[schemars(regex(pattern = $crate::tools::groups::CS_PATH_PATTERN))]
             pub source_file: String,
             /// Name of the type to move, simple or fully qualified.
-            #[schemars(length(min = 1), regex(pattern = $crate::tools::moves::NAME_PATTERN))]
+            #[schemars(length(min = 1), regex(pattern = $crate::tools::groups::NAME_PATTERN))]
             pub symbol_name: String,
             /// 1-based line of the declaration, to choose among types of the same name.
             #[serde(default)]

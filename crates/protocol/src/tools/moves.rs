@@ -2,14 +2,10 @@
 //! preview.
 
 use super::groups::tool_input;
+pub use super::groups::{CS_PATH_PATTERN, NAME_PATTERN};
 use super::plans::WriteOutput;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-
-/// A C# identifier path: `Name` or `Outer.Name`.
-pub const NAME_PATTERN: &str = r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$";
-/// An absolute Unix or Windows path of a `.cs` file.
-pub const CS_PATH_PATTERN: &str = r"^[A-Za-z]:\\.*\.cs$|^/.*\.cs$";
 
 tool_input! {
     pub struct MoveTypeToFileInput(moved; write) {

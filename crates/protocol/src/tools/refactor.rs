@@ -7,6 +7,7 @@ use super::groups::tool_input;
 use super::moves::{FilePosition, MoveOutline};
 use super::plans::{Applied, WriteOutput};
 use super::signature::{ChangeSignatureOutline, SafeDeleteOutline};
+pub use crate::host::{AddedReference, MovedFile, NamespaceChange};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -106,14 +107,6 @@ pub struct SyncNamespacesOutline {
     pub files_modified: u32,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct NamespaceChange {
-    pub file: String,
-    pub namespace: String,
-    pub new_namespace: String,
-}
-
 tool_input! {
     pub struct MoveFilesInput(; write) {
         /// The C# files to move, absolute or relative to the workspace root; or give `folder`.
@@ -146,22 +139,6 @@ pub struct MoveFilesOutline {
     pub project_references: Vec<AddedReference>,
     pub files_modified: u32,
     pub total_edits: u32,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct MovedFile {
-    pub file: String,
-    pub new_file: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct AddedReference {
-    /// The project file that gets the reference.
-    pub project: String,
-    /// The project file it references.
-    pub references: String,
 }
 
 tool_input! {

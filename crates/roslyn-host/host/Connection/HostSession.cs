@@ -1,6 +1,6 @@
 using System.Collections.Concurrent;
 using System.Threading.Channels;
-using RoslynMcp.Host.Handlers;
+using RoslynMcp.Host.Dispatch;
 using RoslynMcp.Host.Protocol;
 
 namespace RoslynMcp.Host.Connection;

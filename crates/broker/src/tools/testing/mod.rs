@@ -1,12 +1,11 @@
 //! find_tests: the tests a change reaches. The change is a symbol, the files' difference from a git revision,
 //! an operation of the history or a kept plan; the host follows the solution's uses from it up to the tests.
 
-pub(crate) mod changes;
-
 pub(crate) mod run;
 
 pub use run::run_tests;
 
+use super::changes;
 use super::{Call, Paged, Resolved, convert, git};
 use crate::offload;
 use crate::plans::Plan;

@@ -7,7 +7,6 @@
 
 mod anchor;
 pub mod apply_plan;
-pub(crate) mod diff;
 pub mod history;
 pub mod render;
 mod settle;

@@ -1,7 +1,7 @@
 //! A plan as the client sees it: per-file diffs and checksums in a preview, the file lists and checksums
 //! of an applied write; and a plan's edits as the file writes that apply it.
 
-use super::diff::{self, Budget};
+use crate::tools::diff::{self, Budget};
 use protocol::host::{EditKind, FileEdit};
 use protocol::tools::plans::{ChangeType, FileChangeSummary, PendingChange, PlanSummary};
 use std::collections::BTreeMap;

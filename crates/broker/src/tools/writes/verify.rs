@@ -7,7 +7,6 @@
 use crate::plans::{Kept, Plan, Proposal};
 use crate::tools::Call;
 use crate::tools::Resolved;
-use crate::tools::convert::RootGate;
 use crate::tools::testing::plan_lines;
 use crate::tools::testing::run::{self, ProjectRun, RunLimits};
 use protocol::tools::plans::Verification;
@@ -34,7 +33,7 @@ impl Checks {
         let origin = plan_lines(resolved, plan).await?;
         let found = run::find(call, resolved, origin.clone(), None, None).await?;
         // Every project and test file resolved at the root gate: off the async workers.
-        let (projects, outside) = crate::offload::cpu(|| run::plan(&origin, None, &found, &RootGate::of(resolved)))?;
+        let (projects, outside) = crate::offload::cpu(|| run::plan(&origin, None, &found, &resolved.gate()))?;
         Ok(Self { projects, outside })
     }
 }

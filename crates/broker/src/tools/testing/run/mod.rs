@@ -60,8 +60,7 @@ pub async fn run_tests(call: &Call, input: RunTestsInput) -> Result<RunTestsOutp
     let (resolved, origin, not_followed) = selection(call, &input).await?;
     let found = find(call, &resolved, origin.clone(), input.project.clone(), Some(limits.remaining())).await?;
     // Every project and test file resolved at the root gate: off the async workers.
-    let (plan, outside) =
-        crate::offload::cpu(|| plan(&origin, input.tests.as_deref(), &found, &RootGate::of(&resolved)))?;
+    let (plan, outside) = crate::offload::cpu(|| plan(&origin, input.tests.as_deref(), &found, &resolved.gate()))?;
     let mut output = execute(call, &resolved, &plan, &limits, input.filter.as_deref(), None).await?;
     output.omitted_outside_roots += outside;
     output.not_followed = not_followed;

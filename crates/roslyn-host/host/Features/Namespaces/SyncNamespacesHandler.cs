@@ -1,0 +1,53 @@
+using System.Diagnostics;
+using Microsoft.CodeAnalysis;
+using RoslynMcp.Host.Protocol;
+using RoslynMcp.Host.Semantics;
+using RoslynMcp.Host.Semantics.Namespaces;
+using RoslynMcp.Host.Semantics.Plans;
+
+namespace RoslynMcp.Host.Features.Namespaces;
+
+/// <summary>
+/// Plans making every file of a project or folder declare the namespace its folder implies
+/// (<see cref="FolderNamespace"/>). Files that already do, or declare no single top-level namespace, get no edit;
+/// the others change one at a time, consumers updated, and the whole must compile without new errors.
+/// </summary>
+public static class SyncNamespacesHandler
+{
+    public static async Task<SyncNamespacesPlan> HandleAsync(Solution solution, SyncNamespacesRequest request, CancellationToken cancellationToken)
+    {
+        var paths = await CoveredFiles.PathsAsync(solution, null, request.Project, cancellationToken);
+        if (request.Folder is { } folder)
+        {
+            var prefix = Path.TrimEndingDirectorySeparator(folder) + Path.DirectorySeparatorChar;
+            paths = [.. paths.Where(p => p.StartsWith(prefix, StringComparison.Ordinal))];
+        }
+        var current = solution;
+        var changed = new List<NamespaceChange>();
+        var warnings = new List<string>();
+        foreach (var path in paths)
+        {
+            var document = PositionResolver.DocumentAt(current, path)!;
+            if (FolderNamespace.Implied(document.Project, document.Folders) is not { } expected)
+            {
+                continue;
+            }
+            (current, var change) = await FolderNamespace.FollowAsync(current, path, expected, warnings, new Stopwatch(), cancellationToken);
+            if (change is not null)
+            {
+                changed.Add(change);
+            }
+        }
+        var title = $"Sync the namespaces of {changed.Count} file{(changed.Count == 1 ? "" : "s")}";
+        var edits = await SolutionEdits.BetweenAsync(solution, current, title, cancellationToken);
+        var added = await AddedErrors.BetweenAsync(solution, edits.After, cancellationToken);
+        if (added.Count > 0)
+        {
+            throw PlanErrors.CompilationError("namespace change", added, "Sync a smaller folder, or fix the code the error points at first");
+        }
+        warnings.AddRange(edits.Warnings);
+        return new SyncNamespacesPlan(
+            new EditPlan(title, edits.Edits.ToValueList(), (uint)paths.Count, (uint)edits.Changes, warnings.ToValueList()),
+            changed.ToValueList());
+    }
+}

@@ -1,0 +1,82 @@
+using System.Diagnostics;
+using System.Text;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
+using Microsoft.CodeAnalysis.CSharp.Syntax;
+using RoslynMcp.Host.Protocol;
+using RoslynMcp.Host.Semantics.Plans;
+
+namespace RoslynMcp.Host.Semantics.Namespaces;
+
+/// <summary>
+/// The namespace a folder implies (the project's root namespace, then each folder below the project, a folder
+/// name made an identifier), and one file's move to it: references that name its types with their namespace
+/// first, then Roslyn's change namespace service for the declaration and every consumer, then the imports the
+/// service lost (<see cref="ConsumerImports"/>).
+/// </summary>
+internal static class FolderNamespace
+{
+    /// <summary>The namespace of a file in these folders of the project; null without a root namespace.</summary>
+    public static string? Implied(Project project, IEnumerable<string> folders) =>
+        project.DefaultNamespace is { Length: > 0 } root ? string.Join('.', [root, .. folders.Select(Identifier)]) : null;
+
+    /// <summary>
+    /// The solution with the file at <paramref name="path"/> declaring <paramref name="expected"/>, and the change;
+    /// the solution unchanged and no change when it already does, or cannot (a warning says why). Roslyn's service
+    /// runs while <paramref name="serviceTime"/> does.
+    /// </summary>
+    public static async Task<(Solution Solution, NamespaceChange? Change)> FollowAsync(
+        Solution solution,
+        string path,
+        string expected,
+        List<string> warnings,
+        Stopwatch serviceTime,
+        CancellationToken cancellationToken)
+    {
+        var document = PositionResolver.DocumentAt(solution, path)!;
+        var declared = Declared(await document.GetSyntaxRootAsync(cancellationToken));
+        if (declared is null)
+        {
+            warnings.Add($"Kept the namespace of {Path.GetFileName(path)}: it declares no single top-level namespace");
+            return (solution, null);
+        }
+        if (declared == expected)
+        {
+            return (solution, null);
+        }
+        var consumers = await ConsumerImports.ConsumersAsync(document, cancellationToken);
+        var requalified = await QualifiedReferences.RequalifyAsync(solution, document, declared, expected, cancellationToken);
+        serviceTime.Start();
+        var next = await RoslynChangeNamespace.ChangeAsync(PositionResolver.DocumentAt(requalified, path)!, expected, cancellationToken);
+        serviceTime.Stop();
+        if (next is null)
+        {
+            warnings.Add($"Kept the namespace of {Path.GetFileName(path)}: Roslyn cannot change it (a partial type declared in several files, or code the change cannot reach)");
+            return (solution, null);
+        }
+        // The service changes each target framework's document of a consumer by itself: each file's changes, merged,
+        // go to all of them before the next file's change, which would otherwise start from texts that differ.
+        var merged = await MergedChanges.IntoEveryFrameworkAsync(solution, next, cancellationToken);
+        var repaired = await ConsumerImports.RepairAsync(solution, merged, consumers, declared, expected, cancellationToken);
+        return (repaired, new NamespaceChange(path, declared, expected));
+    }
+
+    /// <summary>A folder name as a namespace part: what is not an identifier character becomes <c>_</c>.</summary>
+    private static string Identifier(string folder)
+    {
+        var part = new StringBuilder();
+        foreach (var c in folder)
+        {
+            part.Append(SyntaxFacts.IsIdentifierPartCharacter(c) ? c : '_');
+        }
+        var name = part.ToString();
+        return name.Length > 0 && SyntaxFacts.IsIdentifierStartCharacter(name[0]) ? name : "_" + name;
+    }
+
+    /// <summary>The one top-level namespace the file declares, or null.</summary>
+    private static string? Declared(SyntaxNode? root) =>
+        root is CompilationUnitSyntax unit && unit.Members.OfType<BaseNamespaceDeclarationSyntax>().ToList() is [var only]
+            && unit.Members.Count == 1 && only.Members.All(m => m is not BaseNamespaceDeclarationSyntax)
+            ? only.Name.ToString()
+            : null;
+}

@@ -64,7 +64,12 @@ async fn an_http_answer_is_one_json_body_unless_progress_or_a_long_wait_comes_fi
     let state = StateDir::default();
     // A workspace's start waits while this file exists.
     let hold = state.path().join("hold-workspace-starts");
-    let mut daemon = state.serve(&[], &[("ROSLYN_MCP_FAULT_HOLD_WORKSPACE_START", hold.to_str().expect("utf-8"))]);
+    // Progress is notified until a call answers with its job: these answer as a whole, however busy the machine.
+    let env = [
+        ("ROSLYN_MCP_FAULT_HOLD_WORKSPACE_START", hold.to_str().expect("utf-8")),
+        ("ROSLYN_MCP_ANSWER_WITHIN_SECS", "3600"),
+    ];
+    let mut daemon = state.serve(&[], &env);
     let session = RawSession::open(&state).await;
 
     // A quick answer: the whole body is the JSON-RPC response.

@@ -276,7 +276,9 @@ async fn loading_a_solution_reports_progress_when_asked() {
     let shop = Fixture::copy("Shop");
     let state = StateDir::default();
     let agent = Agent::default();
-    let client = state.bridge_with(agent.clone(), &shop.root).await;
+    // Progress is notified until a call answers with its job: the load answers as a whole, however long it takes.
+    let whole = state.bridge_process(&shop.root, &[("ROSLYN_MCP_ANSWER_WITHIN_SECS", "3600")]);
+    let client = state.bridge_command(agent.clone(), whole).await;
     let mut params = rmcp::model::CallToolRequestParams::new("initialize_workspace");
     params.arguments = Some(serde_json::Map::new());
     let mut meta = rmcp::model::RequestMetaObject::default();

@@ -22,14 +22,13 @@ async fn the_tool_package_and_the_archive_serve_with_only_the_dotnet_sdk() {
     let dist_dir = work.join("dist");
     let rid = dist::current_rid();
     let repository = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let (readme, licence) = (repository.join("README.md"), repository.join("LICENSE"));
     let host_dll = roslyn_host::locate(0).host_dll;
     let build = dist::Build {
         binary: Path::new(env!("CARGO_BIN_EXE_roslyn-mcp")),
         host: host_dll.parent().expect("the host's folder"),
         version: VERSION,
         rid: &rid,
-        documents: &[&readme, &licence],
+        repository: &repository,
     };
     let written = dist::package(&build, &dist_dir).expect("packaged");
     let names: Vec<String> =
@@ -93,7 +92,7 @@ async fn the_tool_package_and_the_archive_serve_with_only_the_dotnet_sdk() {
         let bytes = std::fs::read(folder.join(file)).expect("a summed file");
         assert_eq!(hex::encode(Sha256::digest(bytes)), digest, "{file}");
     }
-    for expected in ["roslyn-mcp", "roslyn-host/RoslynMcp.Host.dll", "README.md", "LICENSE"] {
+    for expected in ["roslyn-mcp", "roslyn-host/RoslynMcp.Host.dll", "README.md", "LICENSE", "docs/tools.md"] {
         assert!(sums.lines().any(|l| l.ends_with(&format!("  {expected}"))), "SHA256SUMS lists {expected}");
     }
     let mut command = tokio::process::Command::new(folder.join(dist::COMMAND));

@@ -23,7 +23,9 @@ async fn tests_of_every_framework_run_with_their_cases_and_failures_placed_in_th
     let fixture = Fixture::copy("Tested");
     let state = StateDir::default();
     let agent = Agent::default();
-    let client = state.bridge_with(agent.clone(), &fixture.root).await;
+    // Progress is notified until a call answers with its job: the run answers as a whole, however long it takes.
+    let whole = state.bridge_process(&fixture.root, &[("ROSLYN_MCP_ANSWER_WITHIN_SECS", "3600")]);
+    let client = state.bridge_command(agent.clone(), whole).await;
     let before = tree(&fixture.root);
 
     let tests = [

@@ -5,7 +5,8 @@
 //! `roslyn-host/` beside it, where the binary looks first), the tool package `roslyn-mcp.<version>.nupkg` that
 //! points to every RID-specific package in the folder (as the .NET 10 SDK lays out tools with native
 //! executables: build on each machine into one folder, the pointer lists them all), and
-//! `roslyn-mcp-<version>-<rid>.tar.gz` with the binary, the host, the README, the licence and `SHA256SUMS`.
+//! `roslyn-mcp-<version>-<rid>.tar.gz` with the binary, the host, the README, the licence, the `docs/` the
+//! README links to and `SHA256SUMS`.
 //! Packages are made by `dotnet pack` of a generated project, so NuGet writes them as it writes its own.
 //! The e2e tests include this file to package the build under test.
 
@@ -24,8 +25,19 @@ pub struct Build<'a> {
     pub host: &'a Path,
     pub version: &'a str,
     pub rid: &'a str,
-    /// The README and the licence, copied into the archive and the package.
-    pub documents: &'a [&'a Path],
+    /// The repository whose [`documents`] go into the archive and the package.
+    pub repository: &'a Path,
+}
+
+/// The documents packaged beside the binary, relative to the repository: the README, the licence and the
+/// pages of `docs/` the README links to.
+pub fn documents(repository: &Path) -> io::Result<Vec<PathBuf>> {
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(repository.join("docs"))?
+        .map(|entry| entry.map(|e| Path::new("docs").join(e.file_name())))
+        .filter(|page| page.as_ref().map_or(true, |p| p.extension().is_some_and(|e| e == "md")))
+        .collect::<io::Result<_>>()?;
+    pages.sort();
+    Ok([PathBuf::from("README.md"), PathBuf::from("LICENSE")].into_iter().chain(pages).collect())
 }
 
 /// The runtime identifier of this machine, as .NET names it.
@@ -75,11 +87,10 @@ fn stage_files(build: &Build, stage: &Path) -> io::Result<()> {
         eprintln!("the binary is packaged with its debug information: strip did not run ({missing})");
     }
     copy_tree(build.host, &stage.join("roslyn-host"))?;
-    for document in build.documents {
-        std::fs::copy(
-            document,
-            stage.join(document.file_name().ok_or_else(|| io::Error::other("a document without a name"))?),
-        )?;
+    for document in documents(build.repository)? {
+        let staged = stage.join(&document);
+        std::fs::create_dir_all(staged.parent().unwrap_or(stage))?;
+        std::fs::copy(build.repository.join(&document), staged)?;
     }
     let mut files = Vec::new();
     walk(stage, &mut files)?;
@@ -148,12 +159,10 @@ fn pack(
 ) -> io::Result<PathBuf> {
     std::fs::create_dir_all(project)?;
     std::fs::write(project.join("DotnetToolSettings.xml"), settings)?;
-    let readme = build
-        .documents
-        .iter()
-        .find(|d| d.file_name().is_some_and(|n| n == "README.md"))
-        .map(|d| format!("    <None Include=\"{}\" Pack=\"true\" PackagePath=\"/\" />\n", d.display()))
-        .unwrap_or_default();
+    let readme = format!(
+        "    <None Include=\"{}\" Pack=\"true\" PackagePath=\"/\" />\n",
+        build.repository.join("README.md").display()
+    );
     let csproj = format!(
         r#"<Project Sdk="Microsoft.NET.Sdk">
   <PropertyGroup>
@@ -164,7 +173,7 @@ fn pack(
     <Description>Compiler-accurate C# navigation and safe refactoring for AI coding agents, over MCP (Roslyn).</Description>
     <PackageTags>mcp;roslyn;csharp;refactoring;agents</PackageTags>
     <PackageLicenseExpression>MIT</PackageLicenseExpression>
-    <PackageReadmeFile>{readme_name}</PackageReadmeFile>
+    <PackageReadmeFile>README.md</PackageReadmeFile>
     <PackageType>{package_type}</PackageType>
     <IncludeBuildOutput>false</IncludeBuildOutput>
     <EnableDefaultItems>false</EnableDefaultItems>
@@ -179,7 +188,6 @@ fn pack(
 </Project>
 "#,
         version = build.version,
-        readme_name = if readme.is_empty() { "" } else { "README.md" },
     );
     std::fs::write(project.join("Package.csproj"), csproj)?;
     let status = Command::new("dotnet")

@@ -54,15 +54,9 @@ fn main() -> Result<()> {
 /// identifier into `target/dist/`.
 fn release(root: &Path) -> Result<()> {
     let Built { binary, host } = build_service(root, true)?;
-    let (readme, licence) = (root.join("README.md"), root.join("LICENSE"));
     let rid = dist::current_rid();
-    let build = dist::Build {
-        binary: &binary,
-        host: &host,
-        version: env!("CARGO_PKG_VERSION"),
-        rid: &rid,
-        documents: &[&readme, &licence],
-    };
+    let build =
+        dist::Build { binary: &binary, host: &host, version: env!("CARGO_PKG_VERSION"), rid: &rid, repository: root };
     for written in dist::package(&build, &root.join("target/dist"))? {
         let size = std::fs::metadata(&written)?.len();
         println!("wrote {} ({:.1} MiB)", written.display(), size as f64 / (1024.0 * 1024.0));

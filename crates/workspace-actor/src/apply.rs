@@ -3,7 +3,7 @@
 //! Every path is admitted by the call's [`Roots`] at the moment it is touched.
 
 use crate::checksum::{sha256_hex, without_bom};
-use crate::history::{Direction, History, Operation, OperationMeta};
+use crate::history::{Direction, History, Operation, Recording};
 use crate::host_update;
 use crate::snapshots::Source;
 use crate::write::{Change, FileWrite, Outcome, Transaction};
@@ -16,13 +16,6 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
-
-/// How a write enters the solution's history: as a new operation, or as the undo or redo of the one kept in
-/// a folder. Either is part of the write: if the history cannot keep it, every file is restored.
-pub enum Recording {
-    New(OperationMeta),
-    Step(PathBuf, Direction),
-}
 
 impl Workspace {
     /// The operations applied to this solution.

@@ -23,6 +23,13 @@ use std::time::SystemTime;
 const RECORD: &str = "record.json";
 const PRIVATE_FILE: u32 = 0o600;
 
+/// How a write enters the solution's history: as a new operation, or as the undo or redo of the one kept in
+/// a folder. Either is part of the write: if the history cannot keep it, every file is restored.
+pub enum Recording {
+    New(OperationMeta),
+    Step(PathBuf, Direction),
+}
+
 /// What the history keeps per solution, unless configured otherwise.
 pub const DEFAULT_BOUND: HistoryBound = HistoryBound { max_operations: 100, max_bytes: 256 * 1024 * 1024 };
 

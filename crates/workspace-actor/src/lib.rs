@@ -24,8 +24,8 @@ mod write;
 mod write_lock;
 
 pub use actor::WorkspaceActor;
-pub use apply::Recording;
 pub use events::WorkspaceEvents;
+pub use history::Recording;
 pub use liveness::PING_LIMIT;
 pub use settings::WorkspaceSettings;
 pub use write::{Change, FileWrite, JournalHold, Original, Outcome, check, read_current};

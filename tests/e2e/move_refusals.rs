@@ -13,7 +13,8 @@ async fn every_refusal_has_its_code_and_changes_no_byte() {
     std::fs::write(moves.path("Stray.cs"), "public class Stray { }\n").expect("stray file");
     let outside = tempfile::Builder::new().prefix("roslyn-mcp-outside-").tempdir().expect("temp dir");
     std::fs::write(outside.path().join("Elsewhere.cs"), "public class Elsewhere { }\n").expect("outside file");
-    let server = Server::start(&moves.root, &[]).await;
+    // Every refusal is the host's answer, not the write deadline's, however busy the machine is.
+    let server = Server::start_with_env(&moves.root, &[("ROSLYN_MCP_WRITE_TIMEOUT_SECS", "120")]).await;
     let before = tree(&moves.root);
     let shapes = moves.file(SHAPES);
     let to_file = |symbol: &str, source: &str, target: &str| json!({"sourceFile": moves.file(source), "symbolName": symbol, "targetFile": moves.file(target)});

@@ -92,6 +92,21 @@ async fn a_tiny_time_limit_fails_the_move_with_every_file_as_it_was() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn a_change_the_host_computes_past_the_time_limit_names_the_limit_and_changes_nothing() {
+    let moves = Fixture::copy("Moves");
+    // Every read and plan waits 3 s in the host: the move's plan outlasts its 1 s limit.
+    let env = [("ROSLYN_MCP_WRITE_TIMEOUT_SECS", "1"), ("ROSLYN_MCP_FAULT_READ_DELAY_MS", "3000")];
+    let server = Server::start_with_env(&moves.root, &env).await;
+    still_serves(&server, &moves).await;
+    let before = tree(&moves.root);
+    let error = server.fails("move_type_to_namespace", square_move(&moves), "TIMEOUT").await;
+    assert_eq!(error["details"]["timeoutMs"], json!(1000), "the limit set, not what was left of it: {error}");
+    assert_same_tree(&before, &moves.root, "after the plan's timeout");
+    still_serves(&server, &moves).await;
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn an_unwritable_file_refuses_the_whole_move() {
     let moves = Fixture::copy("Moves");
     let server = Server::start(&moves.root, &[]).await;

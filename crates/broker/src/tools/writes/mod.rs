@@ -105,9 +105,7 @@ async fn compute(
     intent: Arc<Intent>,
     deadline: tokio::time::Instant,
 ) -> Result<(Proposal, Option<ToolError>), ToolError> {
-    let limit = deadline.saturating_duration_since(tokio::time::Instant::now());
-    let asked = call.ask_within(workspace, Ask { body: intent.body.clone(), answer: Ok }, Some(limit));
-    let reply = tokio::time::timeout_at(deadline, asked).await.map_err(|_| computing_timeout(limit))??;
+    let reply = ask_by(call, workspace, Ask { body: intent.body.clone(), answer: Ok }, deadline).await?;
     let basis = Snapshot { host_pid: reply.host_pid, version: reply.workspace_version };
     let plan = (intent.replan)(reply, &resolved.target.solution)?;
     gate(&resolved.target.roots, &plan)?;
@@ -268,6 +266,22 @@ fn history_line(plan: &Plan) -> String {
 
 fn plural(n: u32) -> &'static str {
     if n == 1 { "" } else { "s" }
+}
+
+/// The host's answer to `asked` by the write's `deadline`. Past it (the host's own bound or ours, whichever
+/// fires first) the error names the write time limit the operator set, not what was left of it.
+async fn ask_by<R>(
+    call: &Call,
+    workspace: &Arc<Workspace>,
+    asked: Ask<R>,
+    deadline: tokio::time::Instant,
+) -> Result<HostReply<R>, ToolError> {
+    let limit = deadline.saturating_duration_since(tokio::time::Instant::now());
+    match tokio::time::timeout_at(deadline, call.ask_within(workspace, asked, Some(limit))).await {
+        Ok(Err(error)) if error.code != ErrorCode::TIMEOUT => Err(error),
+        Ok(Ok(reply)) => Ok(reply),
+        Ok(Err(_)) | Err(_) => Err(computing_timeout(workspace.write_timeout())),
+    }
 }
 
 fn computing_timeout(limit: Duration) -> ToolError {

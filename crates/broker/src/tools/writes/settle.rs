@@ -128,17 +128,16 @@ impl Settling<'_> {
                 *line = moved;
             }
         }
-        let limit = self.deadline.saturating_duration_since(tokio::time::Instant::now());
-        let asked = self.call.ask_within(self.workspace, Ask { body, answer: Ok }, Some(limit));
-        let reply = match tokio::time::timeout_at(self.deadline, asked).await {
-            Err(_) => return Err(super::computing_timeout(limit)),
-            Ok(Err(error)) if error.code == ErrorCode::CODE_ACTION_STALE => {
+        let asked = super::ask_by(self.call, self.workspace, Ask { body, answer: Ok }, self.deadline);
+        let reply = match asked.await {
+            Err(error) if error.code == ErrorCode::TIMEOUT => return Err(error),
+            Err(error) if error.code == ErrorCode::CODE_ACTION_STALE => {
                 let reason = "its code action is not offered on the solution as it is, and its edits could not be \
                               carried over (they meet the changes since, or would not compile)";
                 return Err(refused(error, reason, &seen));
             }
-            Ok(Err(error)) => return Err(refused(error, "computing it on the solution as it is failed", &seen)),
-            Ok(Ok(reply)) => reply,
+            Err(error) => return Err(refused(error, "computing it on the solution as it is failed", &seen)),
+            Ok(reply) => reply,
         };
         let basis = Snapshot { host_pid: reply.host_pid, version: reply.workspace_version };
         let plan = (proposal.intent.replan)(reply, &self.resolved.target.solution)
@@ -198,10 +197,8 @@ impl Settling<'_> {
     /// one of them and the changed ones.
     async fn check(&self, edits: &[FileEdit], names: Vec<String>) -> Result<(), ToolError> {
         let edits = edits.iter().filter(|e| e.kind == EditKind::Modify).cloned().collect();
-        let limit = self.deadline.saturating_duration_since(tokio::time::Instant::now());
         let request = ask::check_edits(CheckEditsRequest { edits, names });
-        let asked = self.call.ask_within(self.workspace, request, Some(limit));
-        tokio::time::timeout_at(self.deadline, asked).await.map_err(|_| super::computing_timeout(limit))?.map(drop)
+        super::ask_by(self.call, self.workspace, request, self.deadline).await.map(drop)
     }
 
     fn root(&self) -> &Path {

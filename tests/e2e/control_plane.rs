@@ -3,7 +3,7 @@
 
 use crate::support::daemon::{StateDir, host_pids, signal};
 use crate::support::raw_session::{RawSession, content_type, events};
-use crate::support::{Fixture, SLOTS, eventually, group_members};
+use crate::support::{ANSWER_AS_A_WHOLE, Fixture, SLOTS, eventually, group_members};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -64,11 +64,7 @@ async fn an_http_answer_is_one_json_body_unless_progress_or_a_long_wait_comes_fi
     let state = StateDir::default();
     // A workspace's start waits while this file exists.
     let hold = state.path().join("hold-workspace-starts");
-    // Progress is notified until a call answers with its job: these answer as a whole, however busy the machine.
-    let env = [
-        ("ROSLYN_MCP_FAULT_HOLD_WORKSPACE_START", hold.to_str().expect("utf-8")),
-        ("ROSLYN_MCP_ANSWER_WITHIN_SECS", "3600"),
-    ];
+    let env = [("ROSLYN_MCP_FAULT_HOLD_WORKSPACE_START", hold.to_str().expect("utf-8")), ANSWER_AS_A_WHOLE];
     let mut daemon = state.serve(&[], &env);
     let session = RawSession::open(&state).await;
 

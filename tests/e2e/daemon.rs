@@ -4,7 +4,7 @@
 
 use crate::support::daemon::{Agent, StateDir, get, host_pids, signal};
 use crate::support::hold::Hold;
-use crate::support::{Fixture, SLOTS, Server, eventually, group_members, tool_count, tree};
+use crate::support::{ANSWER_AS_A_WHOLE, Fixture, SLOTS, Server, eventually, group_members, tool_count, tree};
 use serde_json::json;
 use std::path::Path;
 use std::time::Duration;
@@ -276,9 +276,7 @@ async fn loading_a_solution_reports_progress_when_asked() {
     let shop = Fixture::copy("Shop");
     let state = StateDir::default();
     let agent = Agent::default();
-    // Progress is notified until a call answers with its job: the load answers as a whole, however long it takes.
-    let whole = state.bridge_process(&shop.root, &[("ROSLYN_MCP_ANSWER_WITHIN_SECS", "3600")]);
-    let client = state.bridge_command(agent.clone(), whole).await;
+    let client = state.bridge_command(agent.clone(), state.bridge_process(&shop.root, &[ANSWER_AS_A_WHOLE])).await;
     let mut params = rmcp::model::CallToolRequestParams::new("initialize_workspace");
     params.arguments = Some(serde_json::Map::new());
     let mut meta = rmcp::model::RequestMetaObject::default();

@@ -6,7 +6,8 @@
 
 use crate::support::daemon::{Agent, StateDir};
 use crate::support::{
-    Fixture, SLOTS, Server, assert_same_tree, eventually, nothing_left_running, processes_mentioning, tree,
+    ANSWER_AS_A_WHOLE, Fixture, SLOTS, Server, assert_same_tree, eventually, nothing_left_running,
+    processes_mentioning, tree,
 };
 use rmcp::model::{CallToolRequest, CallToolRequestParams, ClientRequest};
 use rmcp::service::PeerRequestOptions;
@@ -23,9 +24,7 @@ async fn tests_of_every_framework_run_with_their_cases_and_failures_placed_in_th
     let fixture = Fixture::copy("Tested");
     let state = StateDir::default();
     let agent = Agent::default();
-    // Progress is notified until a call answers with its job: the run answers as a whole, however long it takes.
-    let whole = state.bridge_process(&fixture.root, &[("ROSLYN_MCP_ANSWER_WITHIN_SECS", "3600")]);
-    let client = state.bridge_command(agent.clone(), whole).await;
+    let client = state.bridge_command(agent.clone(), state.bridge_process(&fixture.root, &[ANSWER_AS_A_WHOLE])).await;
     let before = tree(&fixture.root);
 
     let tests = [
@@ -122,8 +121,7 @@ async fn a_hanging_test_is_named_and_one_that_ends_its_process_is_a_crash_with_t
     let fixture = Fixture::copy("Tested");
     let state = tempfile::tempdir().expect("state");
     // The run cancelled below is cancelled as a call, before it could answer with its job.
-    let env =
-        [("ROSLYN_MCP_STATE_DIR", state.path().to_str().expect("utf-8")), ("ROSLYN_MCP_ANSWER_WITHIN_SECS", "3600")];
+    let env = [("ROSLYN_MCP_STATE_DIR", state.path().to_str().expect("utf-8")), ANSWER_AS_A_WHOLE];
     let server = Server::start_with_env(&fixture.root, &env).await;
 
     // The fault knob: HangsWhenAsked waits forever while this file exists.

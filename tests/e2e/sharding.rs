@@ -10,7 +10,7 @@ use crate::long_calls::{answer_of, request};
 use crate::support::daemon::{StateDir, get};
 use crate::support::haproxy::{self, Proxy};
 use crate::support::stateless::{call, result_of};
-use crate::support::{Fixture, eventually};
+use crate::support::{ANSWER_AS_A_WHOLE, Fixture, eventually};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::process::Child;
@@ -26,8 +26,7 @@ async fn three_daemons_behind_haproxy_each_serve_their_solutions_and_take_over_a
     let fixtures = [Fixture::copy("tiny/Alpha"), Fixture::copy("tiny/Beta"), Fixture::copy("tiny/Gamma")];
     let solutions = [fixtures[0].file("Alpha.csproj"), fixtures[1].file("Beta.csproj"), fixtures[2].file("Gamma.slnx")];
     let states = [StateDir::default(), StateDir::default(), StateDir::default()];
-    // Calls answer as a whole however long the loads take on a busy machine (not with a job to follow).
-    let (mut daemons, proxy) = fleet(&states, |_| vec![("ROSLYN_MCP_ANSWER_WITHIN_SECS", "3600".to_owned())]).await;
+    let (mut daemons, proxy) = fleet(&states, |_| vec![(ANSWER_AS_A_WHOLE.0, ANSWER_AS_A_WHOLE.1.to_owned())]).await;
     let url = proxy.url("/mcp");
 
     // 30 clients, 10 per solution, 3 calls each, all at once.

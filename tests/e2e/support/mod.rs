@@ -89,6 +89,11 @@ fn copy_tree(from: &Path, to: &Path) {
 /// Services running at once: each loads solutions with MSBuild, and this machine has two cores.
 pub static SLOTS: Semaphore = Semaphore::const_new(2);
 
+/// The answer bound raised past any test's length, for a test whose client does not follow a call's job, or
+/// that reads a call's progress (notified only until the call answers with its job): its calls answer as a
+/// whole, however busy the machine is.
+pub const ANSWER_AS_A_WHOLE: (&str, &str) = ("ROSLYN_MCP_ANSWER_WITHIN_SECS", "3600");
+
 /// A connected MCP client (of any transport), with what tests ask of a session.
 pub struct Client<H: ClientHandler = ()> {
     service: RunningService<RoleClient, H>,

@@ -23,7 +23,7 @@ use protocol::{ErrorCode, ToolError};
 use roslyn_host::HostReply;
 use std::path::Path;
 use std::sync::Arc;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Instant, SystemTime};
 use workspace_actor::checksum::without_bom;
 use workspace_actor::history::OperationMeta;
 use workspace_actor::snapshots::Snapshot;
@@ -280,14 +280,13 @@ async fn ask_by<R>(
     match tokio::time::timeout_at(deadline, call.ask_within(workspace, asked, Some(limit))).await {
         Ok(Err(error)) if error.code != ErrorCode::TIMEOUT => Err(error),
         Ok(Ok(reply)) => Ok(reply),
-        Ok(Err(_)) | Err(_) => Err(computing_timeout(workspace.write_timeout())),
+        Ok(Err(_)) | Err(_) => Err(ToolError::new(
+            ErrorCode::TIMEOUT,
+            "Computing the change exceeded the write time limit; nothing was changed",
+        )
+        .detail("timeoutMs", workspace.write_timeout().as_millis() as u64)
+        .suggest("Retry, or raise the write timeout (at most 120 s)")),
     }
-}
-
-fn computing_timeout(limit: Duration) -> ToolError {
-    ToolError::new(ErrorCode::TIMEOUT, "Computing the change exceeded the write time limit; nothing was changed")
-        .detail("timeoutMs", limit.as_millis() as u64)
-        .suggest("Retry, or raise the write timeout (at most 120 s)")
 }
 
 /// The plan of a host's [`EditPlan`] (whole new texts), as format, find/replace, remove unused and code actions

@@ -382,6 +382,46 @@ async fn a_host_over_its_memory_budget_is_unloaded_between_calls_and_reloads_for
     server.stop().await;
 }
 
+/// The hosts together over their shared budget (1 MiB here: any two are over it): the least recently used
+/// solution is unloaded between calls and its host exits, and the one used last stays however much it holds.
+#[tokio::test(flavor = "multi_thread")]
+async fn hosts_over_their_shared_memory_budget_unload_the_least_recently_used_and_keep_the_last() {
+    let alpha = Fixture::copy("tiny/Alpha");
+    let beta = Fixture::copy("tiny/Beta");
+    let server = Server::start_with_env(&alpha.root, &[("ROSLYN_MCP_MAX_HOSTS_MEMORY_MB", "1")]).await;
+    let diagnose = server.ok("diagnose", json!({"verbose": true})).await;
+    assert_eq!(diagnose["settings"]["maxHostsMemoryMb"], json!(1), "{diagnose}");
+    let ask = |fixture: &Fixture, file: &str| json!({"filePath": fixture.file(file), "line": 3, "column": 14});
+    let (alpha_solution, beta_solution) = (alpha.path("Alpha.csproj"), beta.path("Beta.csproj"));
+
+    let alpha_answer = server.ok("find_symbol_definition", ask(&alpha, "Alpha.cs")).await;
+    let alpha_host = host_pid(&server.workspace_status(&alpha_solution).await.expect("Alpha loaded"));
+    server.ok("find_symbol_definition", ask(&beta, "Beta.cs")).await;
+    let unloaded = eventually(Duration::from_secs(30), || async {
+        server.workspace_status(&alpha_solution).await.is_none().then_some(())
+    })
+    .await;
+    assert!(unloaded.is_some(), "Alpha, used least recently, was never unloaded");
+    let exited = eventually(Duration::from_secs(10), || async { (!alive(alpha_host)).then_some(()) }).await;
+    assert!(exited.is_some(), "Alpha's host {alpha_host} still runs");
+    // Alone over the budget, the solution used last stays loaded (ticks of the check pass meanwhile).
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let beta_host = host_pid(&server.workspace_status(&beta_solution).await.expect("Beta, used last, stays"));
+
+    // Alpha asked again loads afresh and answers as before; now Beta is the least recently used.
+    assert_eq!(server.ok("find_symbol_definition", ask(&alpha, "Alpha.cs")).await, alpha_answer);
+    let swapped = eventually(Duration::from_secs(30), || async {
+        server.workspace_status(&beta_solution).await.is_none().then_some(())
+    })
+    .await;
+    assert!(swapped.is_some(), "Beta, now used least recently, was never unloaded");
+    assert!(eventually(Duration::from_secs(10), || async { (!alive(beta_host)).then_some(()) }).await.is_some());
+    assert!(server.workspace_status(&alpha_solution).await.is_some(), "Alpha, used last, stays");
+    let log = std::fs::read_to_string(&server.log).expect("log");
+    assert_eq!(log.matches("over their shared memory budget").count(), 2, "{log}");
+    server.stop().await;
+}
+
 /// After a load the host compiles every project; diagnose shows the progress, and a call that arrives meanwhile
 /// waits for it outside its own time limit (1 s here, with the warm-up held for longer), then answers.
 #[tokio::test(flavor = "multi_thread")]

@@ -2,13 +2,15 @@
 //! `dotnet build` in the same run:
 //! - `large` (~50 projects, ~5,000 documents): load, warm-up, first and warm find_references, solution-wide
 //!   diagnostics (warm, and after an edit of a method body), get_project_graph (warm, and with `unused` against
-//!   the probe's compile), the host's resident memory against the probe's, and a daemon's resident memory with
-//!   1, 10 and 50 sessions on it;
+//!   the probe's compile), the host's resident memory against the probe's, and with 1, 10, 20 and 50 sessions
+//!   on one daemon: a new session's first answer, find_references asked by all at once (p50, p99, host CPU a
+//!   call, no reload) and the daemon's and host's resident memory;
 //! - `multi-target` (one library, 5 target frameworks, 315 documents): warm find_references against
 //!   FindReferencesAsync, solution-wide diagnostics against a no-op `dotnet build --no-restore` and against
 //!   `dotnet build --no-restore` after an edit.
 //!
-//! `cargo bench -p broker --bench corpus` (ROSLYN_MCP_BENCH_CORPUS="large,multi-target" picks the shapes).
+//! `cargo bench -p broker --bench corpus` (ROSLYN_MCP_BENCH_CORPUS="large,multi-target" picks the shapes;
+//! ROSLYN_MCP_BENCH_PROJECTS=250 ROSLYN_MCP_BENCH_DOCUMENTS=25000 sizes the `large` one as OrchardCore).
 
 #[path = "common/calls.rs"]
 mod calls;
@@ -24,7 +26,7 @@ mod support;
 use futures::future::join_all;
 use procfs::vm_rss;
 use serde_json::{Value, json};
-use stats::{ms, percentiles};
+use stats::{ms, percentiles, quantile};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -33,6 +35,8 @@ use support::daemon::{Agent, StateDir, host_pids, signal};
 use support::{Client, Fixture, Server, eventually, group_members};
 
 const WARM_CALLS: usize = 30;
+/// Warm searches of the probe run as the host runs (without TieredPGO): a second baseline, fewer calls.
+const PGO_OFF_CALLS: usize = 5;
 /// A large corpus's solution-wide diagnostics after an edit may pass the default 30 s limit of a read;
 /// its load and warm-up have limits of their own.
 const LIMITS: [(&str, &str); 2] =
@@ -73,6 +77,7 @@ impl Corpus {
             .args(["run", "-q", "-p", "xtask", "--", "corpus"])
             .arg(&fixture.root)
             .args(["--shape", shape])
+            .args(size(shape))
             .output()
             .expect("run cargo xtask corpus");
         assert!(output.status.success(), "corpus: {}", String::from_utf8_lossy(&output.stderr));
@@ -105,6 +110,11 @@ impl Corpus {
         probe::run(&self.solution, file, (*line, *column), warm_calls)
     }
 
+    fn probe_without_pgo(&self, warm_calls: usize) -> Value {
+        let (file, line, column) = &self.query;
+        probe::run_without_pgo(&self.solution, file, (*line, *column), warm_calls)
+    }
+
     /// Puts a statement (an unused local: warning CS0219) at the edit line.
     fn edit_body(&self) {
         self.insert(0, "        int corpusEdit = 1;");
@@ -122,6 +132,20 @@ impl Corpus {
         lines.insert((at - 1 - lines_above_the_edit) as usize, line);
         std::fs::write(file, lines.join("\n")).expect("write the edit");
     }
+}
+
+/// `--projects` and `--documents` of the `large` shape from ROSLYN_MCP_BENCH_PROJECTS and
+/// ROSLYN_MCP_BENCH_DOCUMENTS, when set.
+fn size(shape: &str) -> Vec<String> {
+    let mut arguments = Vec::new();
+    for (variable, option) in
+        [("ROSLYN_MCP_BENCH_PROJECTS", "--projects"), ("ROSLYN_MCP_BENCH_DOCUMENTS", "--documents")]
+    {
+        if let (Ok(value), "large") = (std::env::var(variable), shape) {
+            arguments.extend([option.to_owned(), value]);
+        }
+    }
+    arguments
 }
 
 /// Runs dotnet in `dir`; the milliseconds it took.
@@ -170,6 +194,9 @@ async fn measure_service(corpus: &Corpus) -> Service {
     let references = first["totalCount"].as_u64().expect("totalCount") as usize;
     calls::measure(&server, "find_references", 10, |_| question.clone()).await;
     let (mut warm, mut warm_host) = calls::measure(&server, "find_references", WARM_CALLS, |_| question.clone()).await;
+    // Right after the searches, as the probe reads its own after its compile and searches.
+    let diagnose = server.ok("diagnose", json!({})).await;
+    let host_resident = diagnose["workspaces"][0]["hostResidentBytes"].as_f64().unwrap_or(0.0) / MIB;
 
     let solution = json!({"solutionPath": corpus.solution.display().to_string()});
     let (mut graph, mut graph_host) =
@@ -188,8 +215,6 @@ async fn measure_service(corpus: &Corpus) -> Service {
     assert_eq!(clean["errorCount"], json!(0), "the corpus compiles: {clean}");
     let diagnostics_after_edit = diagnostics_after(&server, &everything, || corpus.edit_body()).await;
     let diagnostics_after_declaration = diagnostics_after(&server, &everything, || corpus.edit_declaration()).await;
-    let diagnose = server.ok("diagnose", json!({})).await;
-    let host_resident = diagnose["workspaces"][0]["hostResidentBytes"].as_f64().unwrap_or(0.0) / MIB;
     server.stop().await;
     Service {
         load,
@@ -231,6 +256,9 @@ async fn workspace_version(server: &Server) -> u64 {
 async fn large(corpus: &Corpus) {
     let bare = corpus.probe(WARM_CALLS);
     let service = measure_service(corpus).await;
+    // The host runs without profile-guided tiering (a load's hot code is not compiled twice more while the
+    // calls after it wait): the same search in a probe tiered so tells what that setting costs warm.
+    let as_host = corpus.probe_without_pgo(PGO_OFF_CALLS);
     let field = |name: &str| bare[name].as_f64().unwrap_or_else(|| panic!("probe {name}"));
     println!(
         "large corpus, find_references of Entity ({} places; the probe counts {} locations):",
@@ -258,6 +286,12 @@ async fn large(corpus: &Corpus) {
         service.warm / field("warmReferencesP50Ms"),
         service.warm_host / field("warmReferencesP50Ms")
     );
+    let warm_as_host = as_host["warmReferencesP50Ms"].as_f64().expect("probe warm");
+    println!(
+        "  the probe without TieredPGO, as the host runs: warm p50 {warm_as_host:.1} ms ({:.2}x the probe's); the host's search against it {:.2}x",
+        warm_as_host / field("warmReferencesP50Ms"),
+        service.warm_host / warm_as_host
+    );
     println!(
         "  solution-wide diagnostics: {:.1} ms after the warm-up, {:.0} ms after a body edit, {:.0} ms after a declaration is added (probe compile {:.0} ms)",
         service.diagnostics,
@@ -282,34 +316,75 @@ async fn large(corpus: &Corpus) {
         field("workingSetBytes") / MIB,
         service.host_resident / (field("workingSetBytes") / MIB)
     );
-    sessions(corpus, &[1, 10, 50]).await;
+    sessions(corpus, &[1, 10, 20, 50]).await;
 }
 
-/// One daemon, sessions added up to each level; each session asks find_references at once (the first loads
-/// the corpus and warms it up), then the host's resident memory is taken right after, and the daemon's and
-/// the host's once they have been idle a few seconds.
+/// One daemon, sessions added up to each level. Each new session's first call (a find_symbol_definition of the
+/// query, one session after another, once the corpus is loaded) is timed; then every session asks
+/// find_references at once (the first loads the corpus and warms it up): the latency of each and the host's
+/// CPU time per call, with the same host and snapshot throughout (no reload). The host's resident memory is
+/// taken right after, and the daemon's and the host's once they have been idle a few seconds.
 async fn sessions(corpus: &Corpus, levels: &[usize]) {
     let state = StateDir::default();
     let mut daemon = state.serve(&[], &LIMITS);
     assert_eq!(state.daemon_pid().await, daemon.id(), "the daemon this bench started serves it");
     let question = corpus.question();
     let mut clients: Vec<Client<Agent>> = Vec::new();
-    let mut resident = Vec::new();
+    let (mut resident, mut answers) = (Vec::new(), Vec::new());
+    let mut loaded: Option<(BTreeSet<u32>, Value)> = None;
     for &level in levels {
         let added = join_all((clients.len()..level).map(|_| state.http_client(None))).await;
+        let mut first_answers = Vec::new();
+        for client in added.iter().filter(|_| loaded.is_some()) {
+            let began = Instant::now();
+            client.ok("find_symbol_definition", question.clone()).await;
+            first_answers.push(ms(began.elapsed()));
+        }
         clients.extend(added);
-        join_all(clients.iter().map(|client| client.ok("find_references", question.clone()))).await;
+        let host_cpu = |hosts: &BTreeSet<u32>| hosts.iter().copied().map(procfs::cpu_ms).sum::<f64>();
+        let cpu_before = loaded.as_ref().map_or(0.0, |(hosts, _)| host_cpu(hosts));
+        // A search that passes the read limit while the others queue for the host's computation slots answers
+        // TIMEOUT: counted, not timed.
+        let asked = join_all(clients.iter().map(|client| async {
+            let began = Instant::now();
+            let outcome = client.call("find_references", question.clone()).await;
+            (!outcome.is_error).then(|| ms(began.elapsed()))
+        }))
+        .await;
+        let mut latencies: Vec<f64> = asked.into_iter().flatten().collect();
         let warmed = clients[0].warm_up_finished(Duration::from_secs(1800)).await;
         let hosts: BTreeSet<u32> = host_pids(&warmed).into_iter().flat_map(group_members).collect();
+        let version = warmed["workspaces"][0]["workspaceVersion"].clone();
+        let cpu_per_call = (host_cpu(&hosts) - cpu_before) / level as f64;
+        match &loaded {
+            Some((first_hosts, first_version)) => {
+                assert_eq!((first_hosts, first_version), (&hosts, &version), "the sessions reloaded nothing")
+            }
+            None => loaded = Some((hosts.clone(), version)),
+        }
         let host_mib = || hosts.iter().copied().map(vm_rss).sum::<u64>() as f64 / MIB;
         let burst = host_mib();
         // The host gives back what the burst grew once it has been idle for 2 s (HeapTrim).
         tokio::time::sleep(IDLE).await;
         resident.push((level, vm_rss(daemon.id()) as f64 / MIB, burst, host_mib()));
+        latencies.sort_by(f64::total_cmp);
+        let answered = latencies.len();
+        let (p50, p99) = match answered {
+            0 => (f64::NAN, f64::NAN),
+            _ => (quantile(&latencies, 0.50), quantile(&latencies, 0.99)),
+        };
+        answers.push((level, first_answers, answered, p50, p99, cpu_per_call));
     }
     join_all(clients.into_iter().map(Client::close)).await;
     signal(daemon.id(), "-TERM");
     assert!(daemon.wait().expect("daemon exit").success(), "daemon log: {}", state.serve_log());
+    for (level, mut first_answers, answered, p50, p99, cpu) in answers.into_iter().skip(1) {
+        first_answers.sort_by(f64::total_cmp);
+        let (first_p50, first_p99) = (quantile(&first_answers, 0.50), quantile(&first_answers, 0.99));
+        println!(
+            "  {level:>2} sessions on the loaded corpus, no reload: a new session's first answer (find_symbol_definition) p50 {first_p50:.1} ms, p99 {first_p99:.1} ms; all at once, find_references answered {answered} of {level} within the read limit, p50 {p50:.0} ms, p99 {p99:.0} ms, host CPU {cpu:.0} ms a call"
+        );
+    }
     let one = resident[0].1 + resident[0].3;
     for (level, daemon, burst, host) in resident {
         println!(

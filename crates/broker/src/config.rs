@@ -129,6 +129,11 @@ pub struct ServiceArgs {
     /// under way, and loads again (in a fresh host) with the next call.
     #[arg(long, env = "ROSLYN_MCP_MAX_HOST_MEMORY_MB", default_value_t = 4096, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_host_memory_mb: u64,
+    /// MiB of resident memory the Roslyn hosts may use together (default: three quarters of the machine's):
+    /// past it, the least recently used solutions with no call under way are unloaded until the rest fit; the
+    /// one used last stays.
+    #[arg(long, env = "ROSLYN_MCP_MAX_HOSTS_MEMORY_MB", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_hosts_memory_mb: Option<u64>,
     /// Keep one Roslyn host started ahead of need (`false` to not): a load then takes it instead of
     /// waiting about 0.8 s for a host to start. The idle spare is one more `dotnet` process.
     #[arg(long, env = "ROSLYN_MCP_SPARE_HOST", default_value_t = true, action = clap::ArgAction::Set, value_parser = clap::builder::BoolishValueParser::new())]

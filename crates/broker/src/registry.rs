@@ -29,11 +29,17 @@ pub struct Unloading {
     pub idle_timeout: Duration,
     /// A host with more resident memory than this (MiB): unloaded once no call is under way.
     pub max_host_memory_mb: u64,
+    /// The hosts together holding more than this (MiB): the least recently used go, between calls.
+    pub max_hosts_memory_mb: u64,
 }
 
 impl Unloading {
     pub fn max_host_memory_bytes(&self) -> u64 {
         self.max_host_memory_mb.saturating_mul(1024 * 1024)
+    }
+
+    pub fn max_hosts_memory_bytes(&self) -> u64 {
+        self.max_hosts_memory_mb.saturating_mul(1024 * 1024)
     }
 }
 
@@ -91,6 +97,7 @@ impl Registry {
                 };
                 registry.expire_idle();
                 registry.unload_over_budget();
+                registry.unload_under_pressure();
             }
         });
         registry
@@ -163,6 +170,7 @@ impl Registry {
             solutions_loaded: i64::try_from(solutions_loaded).unwrap_or(i64::MAX),
             hosts,
             host_memory_budget_bytes: self.unloading.max_host_memory_bytes(),
+            hosts_memory_budget_bytes: self.unloading.max_hosts_memory_bytes(),
             spare_resident_bytes: None,
             jobs_working: 0,
             own_resident_bytes: resident_bytes(std::process::id()),
@@ -194,6 +202,36 @@ impl Registry {
             if over && workspace.idle_for() > Duration::ZERO && self.cache.remove(solution.as_ref()).is_some() {
                 tracing::info!(solution = %solution.display(), budget_mb = self.unloading.max_host_memory_mb, "host over its memory budget");
                 self.telemetry.solutions_evicted(Eviction::Memory, 1);
+            }
+        }
+    }
+
+    /// While the hosts together hold more memory than their shared budget, unloads the least recently used
+    /// solutions (the longest without a call) that have no call under way; the one used last stays, whatever it
+    /// holds (its own budget bounds it). The memory is given back before a host or a load fails for want of it.
+    fn unload_under_pressure(&self) {
+        let budget = self.unloading.max_hosts_memory_bytes();
+        let mut hosts: Vec<_> = self
+            .cache
+            .iter()
+            .filter_map(|(solution, workspace)| {
+                Some((workspace.idle_for(), resident_bytes(workspace.host_pid()?)?, solution))
+            })
+            .collect();
+        let mut total: u64 = hosts.iter().map(|(_, bytes, _)| bytes).sum();
+        if total <= budget {
+            return;
+        }
+        hosts.sort_by_key(|(idle, _, _)| std::cmp::Reverse(*idle));
+        hosts.pop();
+        for (idle, bytes, solution) in hosts {
+            if total <= budget {
+                break;
+            }
+            if idle > Duration::ZERO && self.cache.remove(solution.as_ref()).is_some() {
+                total = total.saturating_sub(bytes);
+                tracing::info!(solution = %solution.display(), budget_mb = self.unloading.max_hosts_memory_mb, "the hosts are over their shared memory budget; unloading the least recently used");
+                self.telemetry.solutions_evicted(Eviction::Pressure, 1);
             }
         }
     }
@@ -260,7 +298,7 @@ mod tests {
     }
 
     fn unloading(max_solutions: u64, idle_timeout: Duration) -> Unloading {
-        Unloading { max_solutions, idle_timeout, max_host_memory_mb: 4096 }
+        Unloading { max_solutions, idle_timeout, max_host_memory_mb: 4096, max_hosts_memory_mb: 4096 }
     }
 
     fn evictions(telemetry: &Telemetry, registry: &Registry, reason: &str) -> String {

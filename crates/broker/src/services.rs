@@ -59,6 +59,10 @@ impl Services {
             max_solutions: args.max_solutions,
             idle_timeout: args.idle_timeout(),
             max_host_memory_mb: args.max_host_memory_mb,
+            // Three quarters of the machine's memory unless set (no bound when it cannot be read).
+            max_hosts_memory_mb: args
+                .max_hosts_memory_mb
+                .unwrap_or_else(|| crate::telemetry::machine_bytes().map_or(u64::MAX, |bytes| (bytes / 4 * 3) >> 20)),
         };
         let components = ComponentsCell::start(&located);
         let mut settings = WorkspaceSettings { events: telemetry.workspace_events(), ..args.workspace_settings() };

@@ -1,5 +1,7 @@
 //! The `large` shape: `Corpus.sln` with projects `src/P00 .. src/Pnn` whose references form a DAG (each
-//! project references one to three lower ones, often `P00`), one in eight of them multi-targeted
+//! project references one to three lower ones, often `P00`): a deep core (the first three in ten, each
+//! referencing near ones) and modules that reference the core (one in eight also a module just before it),
+//! as an application's modules do; one in eight of them multi-targeted
 //! (`net10.0;net9.0`: P05, P13, ..., and P00, which they reference), and the documents spread evenly.
 
 use super::foundation::{self, ENTITY_DECLARATION};
@@ -45,15 +47,27 @@ impl Project {
         let mut rng = Rng::stream(index as u64);
         // A `net10.0;net9.0` project can reference only projects that have net9.0 too.
         let candidates: Vec<usize> = (0..index).filter(|&lower| !multi_target(index) || multi_target(lower)).collect();
+        let core = core_projects(projects);
         let mut references = Vec::new();
         if index > 0 {
             let wanted = (1 + rng.below(3)).min(candidates.len());
             if index == 1 || multi_target(index) || rng.chance(60) {
                 references.push(0);
             }
-            // Mostly near ones, so that the references are a deep DAG rather than a star around P00.
-            let nearest = &candidates[candidates.len().saturating_sub(6)..];
-            while references.len() < wanted {
+            let in_core = candidates.partition_point(|&candidate| candidate < core);
+            // A core project mostly references near ones, so that the core is a deep DAG rather than a star around
+            // P00; a module references the core (and one in eight a module just before it), as modules of an
+            // application do.
+            let nearest = if index < core || in_core == 0 {
+                &candidates[candidates.len().saturating_sub(6)..]
+            } else if rng.chance(12) && in_core < candidates.len() {
+                &candidates[in_core.max(candidates.len().saturating_sub(3))..]
+            } else {
+                &candidates[..in_core]
+            };
+            let available =
+                references.len() + nearest.iter().filter(|candidate| !references.contains(candidate)).count();
+            while references.len() < wanted.min(available) {
                 let candidate = *rng.pick(nearest);
                 if !references.contains(&candidate) {
                     references.push(candidate);
@@ -140,6 +154,11 @@ impl Project {
             files.push(File { path: format!("{folder}/Core/{name}.cs"), text: fill(template, &tokens) });
         }
     }
+}
+
+/// The core: the first three projects in ten (at least one), which every module's references lead to.
+fn core_projects(projects: usize) -> usize {
+    (projects * 3 / 10).max(1)
 }
 
 /// One project in eight targets `net10.0;net9.0` (P05, P13, ...), and so does P00, which they all reference.

@@ -27,6 +27,14 @@ pub fn run(solution: &Path, file: &Path, (line, column): (u32, u32), warm_calls:
     probe(&[solution.as_os_str(), file.as_os_str(), line.as_ref(), column.as_ref(), warm_calls.as_ref()])
 }
 
+/// [`run`] with the runtime's profile-guided tiering off (`DOTNET_TieredPGO=0`), as the Roslyn host runs.
+#[allow(dead_code)]
+pub fn run_without_pgo(solution: &Path, file: &Path, (line, column): (u32, u32), warm_calls: usize) -> Value {
+    let (line, column, warm_calls) = (line.to_string(), column.to_string(), warm_calls.to_string());
+    let args = [solution.as_os_str(), file.as_os_str(), line.as_ref(), column.as_ref(), warm_calls.as_ref()];
+    probe_with(&args, &[("DOTNET_TieredPGO", "0")])
+}
+
 /// Loads `project`, compiles it, then runs Roslyn's Renamer of the symbol at (line, column) of `file` to
 /// `new_name`, its Formatter of `format_file` and its analyzer driver with every analyzer, once per target
 /// framework, first and `warm_calls` times more: `{loadMs, frameworks, renameFirstMs, renameWarmMs,
@@ -63,9 +71,14 @@ pub fn run_decompile(assembly: &Path, type_name: &str, warm_calls: usize) -> Val
 }
 
 fn probe(args: &[&std::ffi::OsStr]) -> Value {
+    probe_with(args, &[])
+}
+
+fn probe_with(args: &[&std::ffi::OsStr], env: &[(&str, &str)]) -> Value {
     let output = std::process::Command::new("dotnet")
         .arg(dir().join("bin/Release/net10.0/Probe.dll"))
         .args(args)
+        .envs(env.iter().copied())
         .output()
         .expect("run the probe");
     assert!(output.status.success(), "probe failed: {}", String::from_utf8_lossy(&output.stderr));

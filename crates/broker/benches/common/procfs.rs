@@ -7,7 +7,7 @@ pub fn vm_rss(pid: u32) -> u64 {
     kib.and_then(|v| v.trim().parse::<u64>().ok()).map_or(0, |kib| kib * 1024)
 }
 
-// Each bench compiles this file alone; only the sessions bench reads CPU time.
+// Each bench compiles this file alone; only the sessions and corpus benches read CPU time.
 #[allow(dead_code)]
 /// User plus system CPU milliseconds a process has used (utime and stime of /proc/<pid>/stat, in the
 /// kernel's 100 Hz ticks).

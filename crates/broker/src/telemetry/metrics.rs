@@ -87,10 +87,13 @@ pub enum Eviction {
     Shutdown,
     /// The host held more memory than `--max-host-memory-mb`.
     Memory,
+    /// The hosts together held more than `--max-hosts-memory-mb`: the least recently used made room.
+    Pressure,
 }
 
 impl Eviction {
-    const ALL: [Eviction; 4] = [Eviction::Capacity, Eviction::Idle, Eviction::Shutdown, Eviction::Memory];
+    const ALL: [Eviction; 5] =
+        [Eviction::Capacity, Eviction::Idle, Eviction::Shutdown, Eviction::Memory, Eviction::Pressure];
 
     fn label(self) -> &'static str {
         match self {
@@ -98,6 +101,7 @@ impl Eviction {
             Eviction::Idle => "idle",
             Eviction::Shutdown => "shutdown",
             Eviction::Memory => "memory",
+            Eviction::Pressure => "pressure",
         }
     }
 }
@@ -109,6 +113,8 @@ pub struct Sample {
     pub hosts: Vec<(String, u64)>,
     /// The resident memory past which a host's solution is unloaded.
     pub host_memory_budget_bytes: u64,
+    /// The resident memory of all hosts together past which the least recently used solutions are unloaded.
+    pub hosts_memory_budget_bytes: u64,
     /// The spare host's resident bytes; none while there is no started spare.
     pub spare_resident_bytes: Option<u64>,
     pub own_resident_bytes: Option<u64>,
@@ -137,6 +143,7 @@ pub struct Metrics {
     host_restarts: Counter,
     host_memory: Family<SolutionLabels, Gauge>,
     host_memory_budget: Gauge,
+    hosts_memory_budget: Gauge,
     spare_memory: Gauge,
     watcher_events: Counter,
     own_memory: Gauge,
@@ -164,6 +171,7 @@ impl Metrics {
             host_restarts: Counter::default(),
             host_memory: Family::default(),
             host_memory_budget: Gauge::default(),
+            hosts_memory_budget: Gauge::default(),
             spare_memory: Gauge::default(),
             watcher_events: Counter::default(),
             own_memory: Gauge::default(),
@@ -257,6 +265,12 @@ impl Metrics {
             self.host_memory_budget.clone(),
         );
         r.register_with_unit(
+            "roslyn_mcp_hosts_memory_budget",
+            "Resident memory of all Roslyn hosts together past which the least recently used solutions are unloaded",
+            Unit::Bytes,
+            self.hosts_memory_budget.clone(),
+        );
+        r.register_with_unit(
             "roslyn_mcp_spare_host_resident_memory",
             "Resident memory of the Roslyn host started ahead of need (0 while there is none)",
             Unit::Bytes,
@@ -348,6 +362,7 @@ impl Metrics {
         // Hosts that exited since the last scrape leave no stale series behind.
         self.host_memory.clear();
         self.host_memory_budget.set(saturating_i64(sample.host_memory_budget_bytes));
+        self.hosts_memory_budget.set(saturating_i64(sample.hosts_memory_budget_bytes));
         for (solution, bytes) in sample.hosts {
             self.host_memory.get_or_create(&SolutionLabels { solution }).set(saturating_i64(bytes));
         }

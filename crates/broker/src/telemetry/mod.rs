@@ -11,7 +11,7 @@ pub use logging::{TelemetryGuard, init};
 pub use metrics::Eviction;
 pub use span::tool_span;
 
-pub use memory::resident_bytes;
+pub use memory::{machine_bytes, resident_bytes};
 use metrics::Metrics;
 pub use metrics::Sample;
 use otlp::Instruments;
@@ -129,6 +129,7 @@ mod tests {
             solutions_loaded: 0,
             hosts: Vec::new(),
             host_memory_budget_bytes: 0,
+            hosts_memory_budget_bytes: 0,
             spare_resident_bytes: None,
             own_resident_bytes: resident_bytes(std::process::id()),
             jobs_working: 0,
@@ -313,6 +314,7 @@ mod tests {
             solutions_loaded: 1,
             hosts,
             host_memory_budget_bytes: 1,
+            hosts_memory_budget_bytes: 2,
             spare_resident_bytes: spare,
             own_resident_bytes: None,
             jobs_working: 0,
@@ -321,6 +323,7 @@ mod tests {
         assert!(text.contains("# TYPE roslyn_mcp_host_resident_memory_bytes gauge\n"), "{text}");
         assert!(text.contains("roslyn_mcp_host_resident_memory_bytes{solution=\"/src/App.sln\"} 4096\n"), "{text}");
         assert!(text.contains("roslyn_mcp_spare_host_resident_memory_bytes 2048\n"), "{text}");
+        assert!(text.contains("roslyn_mcp_hosts_memory_budget_bytes 2\n"), "{text}");
         assert!(text.contains("roslyn_mcp_solutions_loaded 1\n"), "{text}");
         let text = telemetry.metrics.encode(sample(Vec::new(), None));
         assert!(!text.contains("App.sln"), "an exited host leaves no series: {text}");

@@ -65,6 +65,7 @@ pub async fn diagnose(call: &Call, input: DiagnoseInput, tools: &[&str]) -> Resu
             max_solutions: services.registry.unloading().max_solutions,
             idle_timeout_secs: services.registry.unloading().idle_timeout.as_secs(),
             max_host_memory_mb: services.registry.unloading().max_host_memory_mb,
+            max_hosts_memory_mb: services.registry.unloading().max_hosts_memory_mb,
             host_dll: Some(services.located.host_dll.display().to_string()),
             dotnet_path: services.located.dotnet.as_ref().map(|p| p.display().to_string()),
             host_protocol_version: PROTOCOL_VERSION,

@@ -151,6 +151,8 @@ pub struct DiagnoseSettings {
     pub idle_timeout_secs: u64,
     /// A host's resident memory past which its solution is unloaded between calls (it reloads on the next).
     pub max_host_memory_mb: u64,
+    /// All hosts' resident memory past which the least recently used solutions are unloaded between calls.
+    pub max_hosts_memory_mb: u64,
     pub host_dll: Option<String>,
     pub dotnet_path: Option<String>,
     pub host_protocol_version: u32,

@@ -1,4 +1,3 @@
-using Microsoft.CodeAnalysis.MSBuild;
 using RoslynMcp.Host.Protocol;
 
 namespace RoslynMcp.Host.Workspace;
@@ -11,7 +10,7 @@ public sealed class SolutionHost : IDisposable
 {
     private readonly SemaphoreSlim changeGate = new(1, 1);
     private SolutionSnapshot? current;
-    private MSBuildWorkspace? workspace;
+    private Microsoft.CodeAnalysis.Workspace? workspace;
     private LoadProgress? loading;
     private bool disposed;
 

@@ -12,7 +12,7 @@ public static class SolutionLoader
 {
     private static readonly string[] Extensions = [".sln", ".slnx", ".csproj"];
 
-    public sealed record Loaded(MSBuildWorkspace Workspace, Solution Solution, ValueList<WorkspaceDiagnostic> Diagnostics);
+    public sealed record Loaded(Microsoft.CodeAnalysis.Workspace Workspace, Solution Solution, ValueList<WorkspaceDiagnostic> Diagnostics);
 
     /// <summary>The caller owns (and must dispose) the returned workspace.</summary>
     public static async Task<Loaded> OpenAsync(string solutionPath, IProgress<ProjectLoadProgress> progress, CancellationToken cancellationToken)
@@ -40,7 +40,40 @@ public static class SolutionLoader
         // No MSBuildLocator registration: since Roslyn 4.9 MSBuildWorkspace evaluates projects in a BuildHost
         // child process that finds the SDK itself; this process never loads MSBuild.
         LoadRehearsal.Stop();
-        var workspace = MSBuildWorkspace.Create(await Composition.ServicesAsync().WaitAsync(cancellationToken));
+        var services = await Composition.ServicesAsync().WaitAsync(cancellationToken);
+        var beforeLoad = diagnostics.Count;
+        if (LoadPartitions.Loaders > 1 && !extension.Equals(".csproj", StringComparison.OrdinalIgnoreCase))
+        {
+            var projects = await PartitionedLoad.ProjectsOfAsync(solutionPath, cancellationToken);
+            var shares = LoadPartitions.Plan(projects, LoadPartitions.ReferencesOf, LoadPartitions.Loaders);
+            if (shares.Count > 1)
+            {
+                Log.Info($"loading the {projects.Count} projects of {solutionPath} in {shares.Count} shares at once");
+                var joined = await LoadWithAsync(
+                    new JoinedWorkspace(services), solutionPath, diagnostics,
+                    workspace => PartitionedLoad.LoadAsync(workspace, solutionPath, projects, shares, progress, cancellationToken));
+                if (joined is not null)
+                {
+                    return joined;
+                }
+                diagnostics.RemoveRange(beforeLoad, diagnostics.Count - beforeLoad);
+            }
+        }
+        var loaded = await LoadWithAsync(MSBuildWorkspace.Create(services), solutionPath, diagnostics, async workspace =>
+            extension.Equals(".csproj", StringComparison.OrdinalIgnoreCase)
+                ? (await workspace.OpenProjectAsync(solutionPath, progress: progress, cancellationToken: cancellationToken)).Solution
+                : await workspace.OpenSolutionAsync(solutionPath, progress: progress, cancellationToken: cancellationToken));
+        return loaded!;
+    }
+
+    /// <summary>
+    /// Opens the solution in <paramref name="workspace"/> with <paramref name="open"/>, collecting what the
+    /// workspace reports; null when <paramref name="open"/> gave up (the workspace is then disposed).
+    /// </summary>
+    private static async Task<Loaded?> LoadWithAsync<TWorkspace>(
+        TWorkspace workspace, string solutionPath, List<WorkspaceDiagnostic> diagnostics, Func<TWorkspace, Task<Solution?>> open)
+        where TWorkspace : Microsoft.CodeAnalysis.Workspace
+    {
         using var failures = workspace.RegisterWorkspaceFailedHandler(e =>
         {
             lock (diagnostics)
@@ -50,9 +83,11 @@ public static class SolutionLoader
         });
         try
         {
-            var solution = extension.Equals(".csproj", StringComparison.OrdinalIgnoreCase)
-                ? (await workspace.OpenProjectAsync(solutionPath, progress: progress, cancellationToken: cancellationToken)).Solution
-                : await workspace.OpenSolutionAsync(solutionPath, progress: progress, cancellationToken: cancellationToken);
+            if (await open(workspace) is not { } solution)
+            {
+                workspace.Dispose();
+                return null;
+            }
             var reported = Snapshot(diagnostics);
             foreach (var diagnostic in reported)
             {
@@ -83,7 +118,8 @@ public static class SolutionLoader
     {
         lock (diagnostics)
         {
-            return [.. diagnostics];
+            // A project two shares of a partitioned load both loaded is reported by each.
+            return [.. diagnostics.Distinct()];
         }
     }
 

@@ -105,14 +105,10 @@ impl Corpus {
         json!({"filePath": file.display().to_string(), "line": line, "column": column})
     }
 
-    fn probe(&self, warm_calls: usize) -> Value {
+    /// The probe on this corpus, the runtime set by `env`.
+    fn probe(&self, warm_calls: usize, env: &[(&str, &str)]) -> Value {
         let (file, line, column) = &self.query;
-        probe::run(&self.solution, file, (*line, *column), warm_calls)
-    }
-
-    fn probe_without_pgo(&self, warm_calls: usize) -> Value {
-        let (file, line, column) = &self.query;
-        probe::run_without_pgo(&self.solution, file, (*line, *column), warm_calls)
+        probe::run(&self.solution, file, (*line, *column), warm_calls, env)
     }
 
     /// Puts a statement (an unused local: warning CS0219) at the edit line.
@@ -254,11 +250,11 @@ async fn workspace_version(server: &Server) -> u64 {
 }
 
 async fn large(corpus: &Corpus) {
-    let bare = corpus.probe(WARM_CALLS);
+    let bare = corpus.probe(WARM_CALLS, &[]);
     let service = measure_service(corpus).await;
     // The host runs without profile-guided tiering (a load's hot code is not compiled twice more while the
     // calls after it wait): the same search in a probe tiered so tells what that setting costs warm.
-    let as_host = corpus.probe_without_pgo(PGO_OFF_CALLS);
+    let as_host = corpus.probe(PGO_OFF_CALLS, &[("DOTNET_TieredPGO", "0")]);
     let field = |name: &str| bare[name].as_f64().unwrap_or_else(|| panic!("probe {name}"));
     println!(
         "large corpus, find_references of Entity ({} places; the probe counts {} locations):",
@@ -367,20 +363,15 @@ async fn sessions(corpus: &Corpus, levels: &[usize]) {
         // The host gives back what the burst grew once it has been idle for 2 s (HeapTrim).
         tokio::time::sleep(IDLE).await;
         resident.push((level, vm_rss(daemon.id()) as f64 / MIB, burst, host_mib()));
-        latencies.sort_by(f64::total_cmp);
         let answered = latencies.len();
-        let (p50, p99) = match answered {
-            0 => (f64::NAN, f64::NAN),
-            _ => (quantile(&latencies, 0.50), quantile(&latencies, 0.99)),
-        };
+        let (p50, p99) = p50_p99(&mut latencies);
         answers.push((level, first_answers, answered, p50, p99, cpu_per_call));
     }
     join_all(clients.into_iter().map(Client::close)).await;
     signal(daemon.id(), "-TERM");
     assert!(daemon.wait().expect("daemon exit").success(), "daemon log: {}", state.serve_log());
     for (level, mut first_answers, answered, p50, p99, cpu) in answers.into_iter().skip(1) {
-        first_answers.sort_by(f64::total_cmp);
-        let (first_p50, first_p99) = (quantile(&first_answers, 0.50), quantile(&first_answers, 0.99));
+        let (first_p50, first_p99) = p50_p99(&mut first_answers);
         println!(
             "  {level:>2} sessions on the loaded corpus, no reload: a new session's first answer (find_symbol_definition) p50 {first_p50:.1} ms, p99 {first_p99:.1} ms; all at once, find_references answered {answered} of {level} within the read limit, p50 {p50:.0} ms, p99 {p99:.0} ms, host CPU {cpu:.0} ms a call"
         );
@@ -395,12 +386,21 @@ async fn sessions(corpus: &Corpus, levels: &[usize]) {
     }
 }
 
+/// The median and 99th percentile of `samples` (NaN when there are none).
+fn p50_p99(samples: &mut [f64]) -> (f64, f64) {
+    samples.sort_by(f64::total_cmp);
+    match samples {
+        [] => (f64::NAN, f64::NAN),
+        sorted => (quantile(sorted, 0.50), quantile(sorted, 0.99)),
+    }
+}
+
 async fn multi_target(corpus: &Corpus) {
     let root = &corpus.fixture.root;
     // The first build compiles; the second finds nothing to do.
     dotnet(root, &["build", "--no-restore", "-nologo", "-v:q"]);
     let no_op_build = dotnet(root, &["build", "--no-restore", "-nologo", "-v:q"]);
-    let bare = corpus.probe(WARM_CALLS);
+    let bare = corpus.probe(WARM_CALLS, &[]);
     let service = measure_service(corpus).await;
     let build_after_edit = dotnet(root, &["build", "--no-restore", "-nologo", "-v:q"]);
     dotnet(root, &["build-server", "shutdown"]);

@@ -56,8 +56,9 @@ struct Round {
 async fn run(rounds: usize) {
     let shop = Fixture::copy("Shop");
     probe::build();
-    let bare =
-        |warm_calls| probe::run(&shop.path("Shop.sln"), &shop.path(POSITION.0), (POSITION.1, POSITION.2), warm_calls);
+    let bare = |warm_calls| {
+        probe::run(&shop.path("Shop.sln"), &shop.path(POSITION.0), (POSITION.1, POSITION.2), warm_calls, &[])
+    };
     // Restores the copied fixture once, so that neither side pays for it below.
     bare(0);
 

@@ -96,8 +96,7 @@ impl Registry {
                     return;
                 };
                 registry.expire_idle();
-                registry.unload_over_budget();
-                registry.unload_under_pressure();
+                registry.unload_over_memory();
             }
         });
         registry
@@ -193,24 +192,12 @@ impl Registry {
         self.cache.run_pending_tasks();
     }
 
-    /// Unloads the solutions whose host holds more memory than the budget, between calls: one with a call
-    /// under way waits for the next tick. The next call loads it again in a fresh host.
-    fn unload_over_budget(&self) {
-        let budget = self.unloading.max_host_memory_bytes();
-        for (solution, workspace) in self.cache.iter() {
-            let over = workspace.host_pid().and_then(resident_bytes).is_some_and(|bytes| bytes > budget);
-            if over && workspace.idle_for() > Duration::ZERO && self.cache.remove(solution.as_ref()).is_some() {
-                tracing::info!(solution = %solution.display(), budget_mb = self.unloading.max_host_memory_mb, "host over its memory budget");
-                self.telemetry.solutions_evicted(Eviction::Memory, 1);
-            }
-        }
-    }
-
-    /// While the hosts together hold more memory than their shared budget, unloads the least recently used
-    /// solutions (the longest without a call) that have no call under way; the one used last stays, whatever it
-    /// holds (its own budget bounds it). The memory is given back before a host or a load fails for want of it.
-    fn unload_under_pressure(&self) {
-        let budget = self.unloading.max_hosts_memory_bytes();
+    /// Unloads, between calls, the solutions whose host holds more memory than its budget, then, while the hosts
+    /// together hold more than their shared budget, the least recently used (the longest without a call); the
+    /// one used last stays, whatever it holds (its own budget bounds it), so that memory is given back before a
+    /// host or a load fails for want of it. A solution with a call under way waits for the next tick, and the
+    /// next call loads it again in a fresh host. Each host's memory is read once a tick for both.
+    fn unload_over_memory(&self) {
         let mut hosts: Vec<_> = self
             .cache
             .iter()
@@ -218,14 +205,24 @@ impl Registry {
                 Some((workspace.idle_for(), resident_bytes(workspace.host_pid()?)?, solution))
             })
             .collect();
+        let budget = self.unloading.max_host_memory_bytes();
+        hosts.retain(|(idle, bytes, solution)| {
+            let unloaded = *bytes > budget && *idle > Duration::ZERO && self.cache.remove(solution.as_ref()).is_some();
+            if unloaded {
+                tracing::info!(solution = %solution.display(), budget_mb = self.unloading.max_host_memory_mb, "host over its memory budget");
+                self.telemetry.solutions_evicted(Eviction::Memory, 1);
+            }
+            !unloaded
+        });
+        let shared = self.unloading.max_hosts_memory_bytes();
         let mut total: u64 = hosts.iter().map(|(_, bytes, _)| bytes).sum();
-        if total <= budget {
+        if total <= shared {
             return;
         }
         hosts.sort_by_key(|(idle, _, _)| std::cmp::Reverse(*idle));
         hosts.pop();
         for (idle, bytes, solution) in hosts {
-            if total <= budget {
+            if total <= shared {
                 break;
             }
             if idle > Duration::ZERO && self.cache.remove(solution.as_ref()).is_some() {

@@ -38,7 +38,7 @@ public sealed class PartitionedLoadTests
         var projects = await PartitionedLoad.ProjectsOfAsync(path, CancellationToken.None);
         Assert.Equal(4, projects.Count);
         string At(string name) => Path.Combine(root, name, $"{name}.csproj");
-        var planned = LoadPartitions.Plan(projects, LoadPartitions.ReferencesOf, loaders: 2, minProjects: 0);
+        var planned = LoadPartitions.Plan(projects, ProjectReferenceItems.Named, loaders: 2, minProjects: 0);
         Assert.Equal(["Core.csproj Tools.csproj", "Extra.csproj Listed.csproj"], planned.Select(s => string.Join(" ", s.Select(Path.GetFileName))).Order(StringComparer.Ordinal));
         Assert.All(planned.SelectMany(s => s), p => Assert.StartsWith(root, p));
         // Shares that both load Core (Tools's share discovers it): the join keeps one copy of each of its

@@ -18,21 +18,14 @@ pub fn build() {
 }
 
 /// Loads `solution`, compiles every project, then finds the references of the symbol at (line, column) of
-/// `file` once and `warm_calls` times more: `{loadMs, compileMs, firstReferencesMs, warmReferencesP50Ms,
-/// locations, workingSetBytes}`.
+/// `file` once and `warm_calls` times more, the runtime set by `env`: `{loadMs, compileMs, firstReferencesMs,
+/// warmReferencesP50Ms, locations, workingSetBytes}`.
 // Each bench compiles this file alone and uses one of the two modes.
 #[allow(dead_code)]
-pub fn run(solution: &Path, file: &Path, (line, column): (u32, u32), warm_calls: usize) -> Value {
-    let (line, column, warm_calls) = (line.to_string(), column.to_string(), warm_calls.to_string());
-    probe(&[solution.as_os_str(), file.as_os_str(), line.as_ref(), column.as_ref(), warm_calls.as_ref()])
-}
-
-/// [`run`] with the runtime's profile-guided tiering off (`DOTNET_TieredPGO=0`), as the Roslyn host runs.
-#[allow(dead_code)]
-pub fn run_without_pgo(solution: &Path, file: &Path, (line, column): (u32, u32), warm_calls: usize) -> Value {
+pub fn run(solution: &Path, file: &Path, (line, column): (u32, u32), warm_calls: usize, env: &[(&str, &str)]) -> Value {
     let (line, column, warm_calls) = (line.to_string(), column.to_string(), warm_calls.to_string());
     let args = [solution.as_os_str(), file.as_os_str(), line.as_ref(), column.as_ref(), warm_calls.as_ref()];
-    probe_with(&args, &[("DOTNET_TieredPGO", "0")])
+    probe_with(&args, env)
 }
 
 /// Loads `project`, compiles it, then runs Roslyn's Renamer of the symbol at (line, column) of `file` to

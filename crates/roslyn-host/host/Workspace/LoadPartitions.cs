@@ -1,5 +1,3 @@
-using System.Xml.Linq;
-
 namespace RoslynMcp.Host.Workspace;
 
 /// <summary>
@@ -30,7 +28,9 @@ public static class LoadPartitions
 
     /// <summary>
     /// The shares of <paramref name="projects"/> (absolute paths, in the solution's order; each share keeps that
-    /// order), given what each project references as far as its project file says.
+    /// order), given what each project references as far as its project file says (<see cref="ProjectReferenceItems"/>:
+    /// a reference only a property or an import names is missed, and its share loads that project as well, which
+    /// costs time but changes no answer).
     /// </summary>
     public static IReadOnlyList<IReadOnlyList<string>> Plan(
         IReadOnlyList<string> projects, Func<string, IReadOnlyList<string>> references, int loaders, int minProjects = MinProjects)
@@ -62,30 +62,6 @@ public static class LoadPartitions
             return [projects];
         }
         return [.. shares.Where(s => s.Count > 0).Select(s => (IReadOnlyList<string>)[.. s.OrderBy(p => position[p])])];
-    }
-
-    /// <summary>
-    /// The projects a project file names in its <c>ProjectReference</c> items, as absolute paths of files that
-    /// exist. A reference only a property or an import names is missed: its loader then loads that project as
-    /// well, which costs time but changes no answer.
-    /// </summary>
-    public static IReadOnlyList<string> ReferencesOf(string projectPath)
-    {
-        try
-        {
-            var folder = Path.GetDirectoryName(projectPath)!;
-            return [.. XDocument.Load(projectPath).Descendants()
-                .Where(e => e.Name.LocalName == "ProjectReference")
-                .SelectMany(e => ((string?)e.Attribute("Include") ?? "").Split(';', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries))
-                .Where(include => !include.Contains("$(", StringComparison.Ordinal) && !include.Contains('*'))
-                .Select(include => Path.GetFullPath(Path.Combine(folder, include.Replace('\\', '/'))))
-                .Where(File.Exists)
-                .Distinct(StringComparer.Ordinal)];
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException or System.Xml.XmlException)
-        {
-            return [];
-        }
     }
 
     /// <summary>Each project with every project it references, directly or not (a cycle ends where it began).</summary>

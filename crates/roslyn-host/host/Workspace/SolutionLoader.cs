@@ -45,7 +45,7 @@ public static class SolutionLoader
         if (LoadPartitions.Loaders > 1 && !extension.Equals(".csproj", StringComparison.OrdinalIgnoreCase))
         {
             var projects = await PartitionedLoad.ProjectsOfAsync(solutionPath, cancellationToken);
-            var shares = LoadPartitions.Plan(projects, LoadPartitions.ReferencesOf, LoadPartitions.Loaders);
+            var shares = LoadPartitions.Plan(projects, ProjectReferenceItems.Named, LoadPartitions.Loaders);
             if (shares.Count > 1)
             {
                 Log.Info($"loading the {projects.Count} projects of {solutionPath} in {shares.Count} shares at once");

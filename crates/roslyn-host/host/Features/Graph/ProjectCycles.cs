@@ -1,31 +1,11 @@
-using System.Xml.Linq;
-
 namespace RoslynMcp.Host.Features.Graph;
 
 /// <summary>
-/// The project references a project file names itself, read from its XML when restore wrote nothing (MSBuild
-/// refuses to restore a cycle, and Roslyn drops the reference that closes one), and the cycles among them.
+/// The cycles among the project references project files name themselves (<see cref="Workspace.ProjectReferenceItems"/>),
+/// read when restore wrote nothing: MSBuild refuses to restore a cycle, and Roslyn drops the reference that closes one.
 /// </summary>
 internal static class ProjectCycles
 {
-    /// <summary>The <c>ProjectReference</c> items of the file, conditions ignored, as full paths; none when unreadable.</summary>
-    public static List<string> Named(string projectFile)
-    {
-        try
-        {
-            var folder = Path.GetDirectoryName(projectFile)!;
-            return [.. XDocument.Load(projectFile).Descendants()
-                .Where(e => e.Name.LocalName == "ProjectReference" && e.Attribute("Include") is not null)
-                .Select(e => Path.GetFullPath(Path.Combine(folder, e.Attribute("Include")!.Value.Replace('\\', Path.DirectorySeparatorChar))))
-                .Distinct(StringComparer.Ordinal)
-                .Order(StringComparer.Ordinal)];
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException or System.Xml.XmlException)
-        {
-            return [];
-        }
-    }
-
     /// <summary>Each cycle of the references (by project file), once, as the files it passes through back to the first.</summary>
     public static List<List<string>> Of(IReadOnlyDictionary<string, List<string>> references)
     {

@@ -25,7 +25,7 @@ public static class ProjectGraphHandler
         var projects = new List<GraphProject>();
         var unused = new List<UnusedReference>();
         var assetsOf = byFile.Keys.ToDictionary(file => file, RestoreAssets.Read, StringComparer.Ordinal);
-        var named = assetsOf.ToDictionary(a => a.Key, a => a.Value?.ProjectReferences ?? ProjectCycles.Named(a.Key), StringComparer.Ordinal);
+        var named = assetsOf.ToDictionary(a => a.Key, a => a.Value?.ProjectReferences ?? ProjectReferenceItems.Named(a.Key), StringComparer.Ordinal);
         foreach (var cycle in ProjectCycles.Of(named))
         {
             warnings.Add($"The project references form a cycle, which MSBuild refuses to restore or build: {string.Join(" -> ", cycle.Select(Path.GetFileName))}");

@@ -4,6 +4,7 @@
 
 use crate::support::{Fixture, Server, assert_same_tree, dotnet_build_errors, reference_lines, tree};
 use serde_json::{Value, json};
+use std::time::Duration;
 
 const INVOICE: &str = "Core/Models/Invoice.cs";
 const FORMATTER: &str = "Core/Services/Formatter.cs";
@@ -34,6 +35,14 @@ async fn a_type_used_in_three_projects_is_renamed_with_its_file_through_a_previe
     assert_eq!(preview["filesModified"], json!(4), "Invoice.cs (as Bill.cs), IPricing.cs, InvoiceStore.cs, Program.cs");
     assert!(preview["warnings"].as_array().expect("warnings").contains(&json!("Renamed Invoice.cs to Bill.cs")));
     assert_same_tree(&before, &fixture.root, "a preview writes nothing");
+    // The host logs what each step of the plan took, for an operator asking why a large rename is slow.
+    let steps = "rename of Invoice planned (11 places, 5 file edits): symbol ";
+    assert!(server.logs(steps, Duration::from_secs(10)).await, "no step times in {}", server.log.display());
+    let log = std::fs::read_to_string(&server.log).expect("log");
+    let line = log.lines().find(|line| line.contains(steps)).expect("the steps' line");
+    for step in ["places", "declared conflicts", "renamer", "compile check", "binding check", "edits"] {
+        assert!(line.contains(&format!(", {step} ")), "{step} missing: {line}");
+    }
 
     let applied = server.ok("apply_plan", json!({"planId": preview["planId"]})).await;
     assert_eq!(applied["tool"], json!("rename_symbol"));

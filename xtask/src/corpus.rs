@@ -1,7 +1,8 @@
 //! `cargo xtask corpus <out-dir> [--shape large|multi-target] [--projects N] [--documents N]` writes a
 //! generated C# solution for the benches and prints one JSON line naming the places they query: the
-//! declaration of the type `Entity` (find_references there) and a line inside a method body of a
-//! leaf-ish document (insert a statement there to time diagnostics after an edit).
+//! declaration of the type `Entity` (find_references there), the core hub's `Total` (a member used across
+//! the solution: renamed, and its tests found) and a line inside a method body of a leaf-ish document
+//! (insert a statement there to time diagnostics after an edit).
 //!
 //! The output is a function of the arguments alone (a fixed-seed splitmix64 varies the content): the
 //! same arguments write the same bytes on every run. Every generated document compiles without errors
@@ -102,6 +103,9 @@ struct Corpus {
     files: Vec<File>,
     /// The first character of `Entity` in its declaration.
     query: Position,
+    /// The first character of `Total` in the declaration of the core hub's (`Hub00`'s, the library's
+    /// `Catalog`'s) method.
+    member: Position,
     /// A statement inside a method body of a leaf-ish document: a statement inserted as a line before
     /// it changes no declaration.
     edit: Position,
@@ -146,6 +150,7 @@ impl Corpus {
         format!(
             "{{\"solution\": {}, \"projects\": {}, \"documents\": {}, \
              \"query\": {{\"file\": {}, \"line\": {}, \"column\": {}, \"symbol\": {}}}, \
+             \"member\": {{\"file\": {}, \"line\": {}, \"column\": {}}}, \
              \"edit\": {{\"file\": {}, \"line\": {}}}}}",
             path(&self.solution),
             self.projects,
@@ -154,11 +159,17 @@ impl Corpus {
             self.query.line,
             self.query.column,
             json_string(SYMBOL),
+            path(&self.member.file),
+            self.member.line,
+            self.member.column,
             path(&self.edit.file),
             self.edit.line,
         )
     }
 }
+
+/// What finds the hub's `Total` declaration line.
+const MEMBER_DECLARATION: &str = "public static int Total(";
 
 /// The statement the edit position names (in a service's `Score()`).
 const EDIT_MARKER: &str = "int total = 0;";

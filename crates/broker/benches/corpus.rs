@@ -1,10 +1,14 @@
 //! Generated corpora (`cargo xtask corpus`), against a bare in-process Roslyn (`benches/probe`) and
 //! `dotnet build` in the same run:
-//! - `large` (~50 projects, ~5,000 documents): load, warm-up, first and warm find_references, solution-wide
-//!   diagnostics (warm, and after an edit of a method body), get_project_graph (warm, and with `unused` against
+//! - `large` (~50 projects, ~5,000 documents): load, warm-up, first and warm find_references, a rename
+//!   preview of the core hub's `Total` (used across most projects) against Roslyn's Renamer on the same loaded
+//!   solution, find_tests of it (warm), solution-wide diagnostics (warm, and after an edit of a method body), get_project_graph (warm, and with `unused` against
 //!   the probe's compile), the host's resident memory against the probe's, and with 1, 10, 20 and 50 sessions
 //!   on one daemon: a new session's first answer, find_references asked by all at once (p50, p99, host CPU a
 //!   call, no reload) and the daemon's and host's resident memory;
+//! - `five` (five copies of the `large` corpus, one daemon): each asked in turn, the solutions loaded, their
+//!   hosts' resident memory together against the hosts' shared budget (`ROSLYN_MCP_MAX_HOSTS_MEMORY_MB`, as
+//!   the daemon reads it) and the machine's available memory, and the least recently used unloaded under it;
 //! - `multi-target` (one library, 5 target frameworks, 315 documents): warm find_references against
 //!   FindReferencesAsync, solution-wide diagnostics against a no-op `dotnet build --no-restore` and against
 //!   `dotnet build --no-restore` after an edit.
@@ -24,7 +28,7 @@ mod stats;
 mod support;
 
 use futures::future::join_all;
-use procfs::vm_rss;
+use procfs::{meminfo, vm_rss};
 use serde_json::{Value, json};
 use stats::{ms, percentiles, quantile};
 use std::collections::BTreeSet;
@@ -35,12 +39,17 @@ use support::daemon::{Agent, StateDir, host_pids, signal};
 use support::{Client, Fixture, Server, eventually, group_members};
 
 const WARM_CALLS: usize = 30;
+/// Warm rename previews and find_tests of the member: each passes over most of the corpus.
+const MEMBER_CALLS: usize = 5;
 /// Warm searches of the probe run as the host runs (without TieredPGO): a second baseline, fewer calls.
 const PGO_OFF_CALLS: usize = 5;
 /// A large corpus's solution-wide diagnostics after an edit may pass the default 30 s limit of a read;
 /// its load and warm-up have limits of their own.
-const LIMITS: [(&str, &str); 2] =
-    [("ROSLYN_MCP_REQUEST_TIMEOUT_SECS", "120"), ("ROSLYN_MCP_LOAD_TIMEOUT_SECS", "1200")];
+const LIMITS: [(&str, &str); 3] = [
+    ("ROSLYN_MCP_REQUEST_TIMEOUT_SECS", "120"),
+    ("ROSLYN_MCP_WRITE_TIMEOUT_SECS", "120"),
+    ("ROSLYN_MCP_LOAD_TIMEOUT_SECS", "1200"),
+];
 const MIB: f64 = 1024.0 * 1024.0;
 /// Longer than the host's idle time before it gives back a burst's heap.
 const IDLE: Duration = Duration::from_secs(5);
@@ -50,10 +59,15 @@ fn main() {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
     probe::build();
     for shape in shapes.split(',').map(str::trim) {
-        let corpus = Corpus::generate(shape);
         match shape {
-            "large" => runtime.block_on(large(&corpus)),
-            "multi-target" => runtime.block_on(multi_target(&corpus)),
+            "large" => runtime.block_on(large(&Corpus::generate(shape))),
+            "five" => {
+                let first = Corpus::generate("large");
+                let mut copies: Vec<Corpus> = (1..5).map(|_| first.relocated()).collect();
+                copies.insert(0, first);
+                runtime.block_on(five(&copies))
+            }
+            "multi-target" => runtime.block_on(multi_target(&Corpus::generate(shape))),
             other => panic!("ROSLYN_MCP_BENCH_CORPUS: no shape {other:?}"),
         }
     }
@@ -65,6 +79,8 @@ struct Corpus {
     solution: PathBuf,
     /// The declaration of the type whose references are found.
     query: (PathBuf, u32, u32),
+    /// The declaration of the member renamed and whose tests are found.
+    member: (PathBuf, u32, u32),
     /// A line inside a method body where a statement can go without changing any declaration.
     edit: (PathBuf, u32),
 }
@@ -87,6 +103,7 @@ impl Corpus {
         let corpus = Self {
             solution: path(&line["solution"]),
             query: (path(&line["query"]["file"]), number(&line["query"]["line"]), number(&line["query"]["column"])),
+            member: (path(&line["member"]["file"]), number(&line["member"]["line"]), number(&line["member"]["column"])),
             edit: (path(&line["edit"]["file"]), number(&line["edit"]["line"])),
             fixture,
         };
@@ -100,15 +117,37 @@ impl Corpus {
         corpus
     }
 
+    /// A copy in a folder of its own, restore output included, with the paths of `obj/` that name this corpus's
+    /// folder rewritten to the copy's: what a restore of the copy writes, without restoring every project again.
+    fn relocated(&self) -> Corpus {
+        let fixture = Fixture::empty("Corpus");
+        let roots = (self.fixture.root.display().to_string(), fixture.root.display().to_string());
+        copy_relocated(&self.fixture.root, &fixture.root, (&roots.0, &roots.1), false);
+        let moved = |path: &Path| fixture.root.join(path.strip_prefix(&self.fixture.root).expect("in the corpus"));
+        let place = |(file, line, column): &(PathBuf, u32, u32)| (moved(file), *line, *column);
+        Corpus {
+            solution: moved(&self.solution),
+            query: place(&self.query),
+            member: place(&self.member),
+            edit: (moved(&self.edit.0), self.edit.1),
+            fixture,
+        }
+    }
+
     fn question(&self) -> Value {
-        let (file, line, column) = &self.query;
-        json!({"filePath": file.display().to_string(), "line": line, "column": column})
+        at(&self.query)
     }
 
     /// The probe on this corpus, the runtime set by `env`.
     fn probe(&self, warm_calls: usize, env: &[(&str, &str)]) -> Value {
         let (file, line, column) = &self.query;
         probe::run(&self.solution, file, (*line, *column), warm_calls, env)
+    }
+
+    /// Roslyn's Renamer of the member on this corpus, loaded and compiled as the service's warm-up does.
+    fn renamer(&self) -> Value {
+        let (file, line, column) = &self.member;
+        probe::run_rename(&self.solution, file, (*line, *column), "Summed", MEMBER_CALLS)
     }
 
     /// Puts a statement (an unused local: warning CS0219) at the edit line.
@@ -128,6 +167,28 @@ impl Corpus {
         lines.insert((at - 1 - lines_above_the_edit) as usize, line);
         std::fs::write(file, lines.join("\n")).expect("write the edit");
     }
+}
+
+/// Copies the tree `from` to `to`; in restore output (under an `obj` folder) the JSON and cache files name the
+/// new root (`roots.1`) where they named the old one (`roots.0`).
+fn copy_relocated(from: &Path, to: &Path, roots: (&str, &str), in_obj: bool) {
+    std::fs::create_dir_all(to).expect("create the copy's folder");
+    for entry in std::fs::read_dir(from).expect("a corpus folder").flatten() {
+        let (source, target) = (entry.path(), to.join(entry.file_name()));
+        if source.is_dir() {
+            copy_relocated(&source, &target, roots, in_obj || entry.file_name() == "obj");
+        } else if in_obj && source.extension().is_some_and(|e| e == "json" || e == "cache") {
+            let text = std::fs::read_to_string(&source).expect("restore output").replace(roots.0, roots.1);
+            std::fs::write(&target, text).expect("write restore output");
+        } else {
+            std::fs::copy(&source, &target).expect("copy a corpus file");
+        }
+    }
+}
+
+/// A tool's position arguments.
+fn at((file, line, column): &(PathBuf, u32, u32)) -> Value {
+    json!({"filePath": file.display().to_string(), "line": line, "column": column})
 }
 
 /// `--projects` and `--documents` of the `large` shape from ROSLYN_MCP_BENCH_PROJECTS and
@@ -166,6 +227,12 @@ struct Service {
     diagnostics_after_edit: f64,
     diagnostics_after_declaration: f64,
     host_resident: f64,
+    /// The member's rename preview (first, then warm end to end and in the host), the files it changes, and its
+    /// find_tests warm (end to end, host) and the tests found.
+    rename: (f64, f64, f64),
+    renamed_files: usize,
+    tests: (f64, f64),
+    tests_found: usize,
     /// get_project_graph of the whole corpus, warm: (end to end, host) p50, then with `unused` once, and the
     /// projects and candidates it answered.
     graph: (f64, f64),
@@ -193,6 +260,23 @@ async fn measure_service(corpus: &Corpus) -> Service {
     // Right after the searches, as the probe reads its own after its compile and searches.
     let diagnose = server.ok("diagnose", json!({})).await;
     let host_resident = diagnose["workspaces"][0]["hostResidentBytes"].as_f64().unwrap_or(0.0) / MIB;
+
+    let rename_to = |round: usize| {
+        let mut arguments = at(&corpus.member);
+        arguments["newName"] = json!(format!("Summed{round}"));
+        arguments["preview"] = json!(true);
+        arguments
+    };
+    let began = Instant::now();
+    let preview = server.ok("rename_symbol", rename_to(0)).await;
+    let rename_first = ms(began.elapsed());
+    let renamed_files = preview["pendingChanges"].as_array().map_or(0, Vec::len);
+    let (mut rename, mut rename_host) =
+        calls::measure(&server, "rename_symbol", MEMBER_CALLS, |round| rename_to(round + 1)).await;
+    let member = at(&corpus.member);
+    let found = server.ok("find_tests", member.clone()).await;
+    let tests_found = found["tests"].as_array().map_or(0, Vec::len);
+    let (mut tests, mut tests_host) = calls::measure(&server, "find_tests", MEMBER_CALLS, |_| member.clone()).await;
 
     let solution = json!({"solutionPath": corpus.solution.display().to_string()});
     let (mut graph, mut graph_host) =
@@ -223,6 +307,10 @@ async fn measure_service(corpus: &Corpus) -> Service {
         diagnostics_after_edit,
         diagnostics_after_declaration,
         host_resident,
+        rename: (rename_first, percentiles(&mut rename).0, percentiles(&mut rename_host).0),
+        renamed_files,
+        tests: (percentiles(&mut tests).0, percentiles(&mut tests_host).0),
+        tests_found,
         graph: (percentiles(&mut graph).0, percentiles(&mut graph_host).0),
         graph_unused,
         graph_counts,
@@ -249,8 +337,28 @@ async fn workspace_version(server: &Server) -> u64 {
     diagnose["workspaces"][0]["workspaceVersion"].as_u64().unwrap_or(0)
 }
 
+/// The member's rename preview against Renamer's (`renamer`: the probe's), and its find_tests.
+fn report_member(service: &Service, renamer: &Value) {
+    let (first, warm, warm_host) = service.rename;
+    let field = |name: &str| renamer[name].as_f64().unwrap_or_else(|| panic!("renamer {name}"));
+    println!(
+        "  rename preview of the hub's Total ({} files): first {first:.0} ms, warm p50 {warm:.0} ms end to end ({warm_host:.0} ms in the host); Renamer ({} frameworks) first {:.0} ms, warm p50 {:.0} ms: {:.2}x end to end, {:.2}x in the host",
+        service.renamed_files,
+        renamer["frameworks"],
+        field("renameFirstMs"),
+        field("renameWarmMs"),
+        warm / field("renameWarmMs"),
+        warm_host / field("renameWarmMs")
+    );
+    println!(
+        "  find_tests of the hub's Total: {} tests, warm p50 {:.1} ms end to end ({:.1} ms in the host)",
+        service.tests_found, service.tests.0, service.tests.1
+    );
+}
+
 async fn large(corpus: &Corpus) {
     let bare = corpus.probe(WARM_CALLS, &[]);
+    let renamer = corpus.renamer();
     let service = measure_service(corpus).await;
     // The host runs without profile-guided tiering (a load's hot code is not compiled twice more while the
     // calls after it wait): the same search in a probe tiered so tells what that setting costs warm.
@@ -288,6 +396,7 @@ async fn large(corpus: &Corpus) {
         warm_as_host / field("warmReferencesP50Ms"),
         service.warm_host / warm_as_host
     );
+    report_member(&service, &renamer);
     println!(
         "  solution-wide diagnostics: {:.1} ms after the warm-up, {:.0} ms after a body edit, {:.0} ms after a declaration is added (probe compile {:.0} ms)",
         service.diagnostics,
@@ -386,6 +495,40 @@ async fn sessions(corpus: &Corpus, levels: &[usize]) {
     }
 }
 
+/// Five copies of the corpus asked in turn by one session, then the first again: after each answer, the
+/// solutions loaded and their hosts' resident memory together, against the hosts' shared budget and what the
+/// machine has available; every call answers, and the solution used last stays loaded.
+async fn five(copies: &[Corpus]) {
+    let server = Server::start_with_env(&copies[0].fixture.root, &LIMITS).await;
+    let settings = server.ok("diagnose", json!({"verbose": true})).await["settings"].clone();
+    let budget = settings["maxHostsMemoryMb"].as_f64().expect("maxHostsMemoryMb");
+    println!(
+        "five large corpora on one daemon, the hosts' shared budget {budget:.0} MiB, the machine's memory {:.0} MiB:",
+        meminfo("MemTotal:") as f64 / MIB
+    );
+    for (step, corpus) in copies.iter().chain(copies.first()).enumerate() {
+        let began = Instant::now();
+        let answer = server.ok("find_references", corpus.question()).await;
+        let took = ms(began.elapsed());
+        assert!(answer["totalCount"].as_u64().is_some_and(|n| n > 0), "{answer}");
+        let workspaces = server.ok("diagnose", json!({})).await["workspaces"].as_array().cloned().unwrap_or_default();
+        let loaded: Vec<&Value> = workspaces.iter().filter(|w| w["hostResidentBytes"].as_f64().is_some()).collect();
+        let hosts = loaded.iter().filter_map(|w| w["hostResidentBytes"].as_f64()).sum::<f64>() / MIB;
+        let asked = corpus.solution.display().to_string();
+        assert!(loaded.iter().any(|w| w["solutionPath"] == json!(asked)), "the solution used last stays loaded");
+        let unloaded = std::fs::read_to_string(&server.log).unwrap_or_default().matches("over their shared").count();
+        println!(
+            "  {:>2}. copy {} answered in {took:.0} ms: {} solutions loaded, hosts {hosts:.0} MiB ({:.2} of the budget), {unloaded} unloaded under pressure so far, machine available {:.0} MiB",
+            step + 1,
+            step % copies.len() + 1,
+            loaded.len(),
+            hosts / budget,
+            meminfo("MemAvailable:") as f64 / MIB
+        );
+    }
+    server.stop().await;
+}
+
 /// The median and 99th percentile of `samples` (NaN when there are none).
 fn p50_p99(samples: &mut [f64]) -> (f64, f64) {
     samples.sort_by(f64::total_cmp);
@@ -401,6 +544,7 @@ async fn multi_target(corpus: &Corpus) {
     dotnet(root, &["build", "--no-restore", "-nologo", "-v:q"]);
     let no_op_build = dotnet(root, &["build", "--no-restore", "-nologo", "-v:q"]);
     let bare = corpus.probe(WARM_CALLS, &[]);
+    let renamer = corpus.renamer();
     let service = measure_service(corpus).await;
     let build_after_edit = dotnet(root, &["build", "--no-restore", "-nologo", "-v:q"]);
     dotnet(root, &["build-server", "shutdown"]);
@@ -416,6 +560,7 @@ async fn multi_target(corpus: &Corpus) {
         service.warm / probe_warm,
         service.warm_host / probe_warm
     );
+    report_member(&service, &renamer);
     println!(
         "  solution-wide diagnostics after the warm-up {:.1} ms, no-op dotnet build --no-restore {no_op_build:.0} ms: {:.3}x",
         service.diagnostics,

@@ -317,3 +317,44 @@ public static class Text
     }
 }
 "#;
+
+/// A test project's xUnit tests (`__HUB__Tests`): they reach `Hub00.Total` through its seed, their own hub
+/// and its upstream calls, and name a word pattern the regular-expression source generator implements.
+pub(super) const TESTS: &str = r#"__USINGS__using System.Text.RegularExpressions;
+using Xunit;
+
+namespace __NS__;
+
+public partial class __HUB__Tests
+{
+    [Fact]
+    public void CoreTotalCountsEverySeededItem()
+    {
+        Assert.True(Hub00.Total(Hub00.Seed(3)) > 0);
+    }
+
+    [Fact]
+    public void OwnHubReachesItsUpstream()
+    {
+        Assert.True(__HUB__.Upstream() >= 1);
+    }
+
+    [Theory]
+    [InlineData(1)]
+    [InlineData(4)]
+    public void SeedGivesWhatIsAsked(int count)
+    {
+        Assert.Equal(count, __HUB__.Seed(count).Count);
+    }
+
+    [Fact]
+    public void LabelsNameTheirItem()
+    {
+        var label = __HUB__.Seed(1)[0].__LABEL__();
+        Assert.Matches(Word(), label.Split(':')[0]);
+    }
+
+    [GeneratedRegex("^[A-Za-z0-9]+$")]
+    private static partial Regex Word();
+}
+"#;

@@ -2,13 +2,15 @@
 //! project references one to three lower ones, often `P00`): a deep core (the first three in ten, each
 //! referencing near ones) and modules that reference the core (one in eight also a module just before it),
 //! as an application's modules do; one in eight of them multi-targeted
-//! (`net10.0;net9.0`: P05, P13, ..., and P00, which they reference), and the documents spread evenly.
+//! (`net10.0;net9.0`: P05, P13, ..., and P00, which they reference); one in ten an xUnit test project that
+//! nothing references (P08, P18, ...), whose tests reach `Hub00.Total` and use a generated regular expression;
+//! and the documents spread evenly.
 
 use super::foundation::{self, ENTITY_DECLARATION};
 use super::kinds::{Kind, Scope};
 use super::msbuild::{self, SolutionProject};
 use super::rng::Rng;
-use super::{Corpus, EDIT_MARKER, EntityBudget, File, ProjectDocuments, SYMBOL, fill, locate};
+use super::{Corpus, EDIT_MARKER, EntityBudget, File, MEMBER_DECLARATION, ProjectDocuments, SYMBOL, fill, locate};
 use anyhow::{Result, bail};
 
 pub(super) const PROJECTS: usize = 50;
@@ -39,19 +41,22 @@ struct Project {
     name: String,
     references: Vec<usize>,
     multi_target: bool,
+    tests: bool,
     documents: usize,
 }
 
 impl Project {
     fn plan(index: usize, projects: usize, documents: usize) -> Project {
         let mut rng = Rng::stream(index as u64);
-        // A `net10.0;net9.0` project can reference only projects that have net9.0 too.
-        let candidates: Vec<usize> = (0..index).filter(|&lower| !multi_target(index) || multi_target(lower)).collect();
+        // A `net10.0;net9.0` project can reference only projects that have net9.0 too; nothing references a test
+        // project.
+        let candidates: Vec<usize> =
+            (0..index).filter(|&lower| !tests(lower) && (!multi_target(index) || multi_target(lower))).collect();
         let core = core_projects(projects);
         let mut references = Vec::new();
         if index > 0 {
             let wanted = (1 + rng.below(3)).min(candidates.len());
-            if index == 1 || multi_target(index) || rng.chance(60) {
+            if index == 1 || multi_target(index) || tests(index) || rng.chance(60) {
                 references.push(0);
             }
             let in_core = candidates.partition_point(|&candidate| candidate < core);
@@ -80,6 +85,7 @@ impl Project {
             name: name(index),
             references,
             multi_target: multi_target(index),
+            tests: tests(index),
             documents: documents / projects + usize::from(index < documents % projects),
         }
     }
@@ -115,10 +121,12 @@ impl Project {
         let frameworks: &[&str] = if self.multi_target { &["net10.0", "net9.0"] } else { &["net10.0"] };
         let references: Vec<String> =
             self.references.iter().map(|&index| format!("../{0}/{0}.csproj", name(index))).collect();
-        msbuild::class_library(frameworks, &format!("Corpus.{}", self.name), &[], &references)
+        let (properties, packages): (&[&str], &[(&str, &str)]) =
+            if self.tests { (&TEST_PROPERTIES, &TEST_PACKAGES) } else { (&[], &[]) };
+        msbuild::sdk_project(frameworks, &format!("Corpus.{}", self.name), properties, packages, &references)
     }
 
-    /// The project's item and hub (and, in `P00`, `Entity` and the repository).
+    /// The project's item and hub (and, in `P00`, `Entity` and the repository; in a test project, its tests).
     fn foundation(&self, files: &mut Vec<File>) {
         let own = self.scope(self.index);
         let namespace = own.namespace.as_str();
@@ -153,6 +161,10 @@ impl Project {
         for (name, template) in [(&own.item, foundation::ITEM), (&own.hub, foundation::HUB)] {
             files.push(File { path: format!("{folder}/Core/{name}.cs"), text: fill(template, &tokens) });
         }
+        if self.tests {
+            let text = fill(foundation::TESTS, &tokens);
+            files.push(File { path: format!("{folder}/Tests/{}Tests.cs", own.hub), text });
+        }
     }
 }
 
@@ -165,6 +177,17 @@ fn core_projects(projects: usize) -> usize {
 fn multi_target(index: usize) -> bool {
     index == 0 || index % 8 == 5
 }
+
+/// One project in ten is an xUnit test project (P08, P18, ...): never a two-framework one, whose numbers are odd.
+fn tests(index: usize) -> bool {
+    index % 10 == 8
+}
+
+const TEST_PROPERTIES: [&str; 2] = ["<IsPackable>false</IsPackable>", "<IsTestProject>true</IsTestProject>"];
+
+/// The versions of the test fixtures (`tests/fixtures/Tested`).
+const TEST_PACKAGES: [(&str, &str); 3] =
+    [("Microsoft.NET.Test.Sdk", "18.0.1"), ("xunit", "2.9.3"), ("xunit.runner.visualstudio", "3.1.5")];
 
 fn name(index: usize) -> String {
     format!("P{index:02}")
@@ -186,8 +209,8 @@ pub(super) fn generate(projects: usize, documents: usize) -> Result<Corpus> {
         File { path: "Corpus.sln".to_owned(), text: msbuild::solution(&solution_projects(&plans), 1) },
         File { path: "Directory.Build.props".to_owned(), text: msbuild::directory_build_props() },
     ];
-    // Every project's item and hub, and P00's `Entity` and repository.
-    let generated = documents - 2 * projects - 2;
+    // Every project's item and hub, P00's `Entity` and repository, and each test project's tests.
+    let generated = documents - 2 * projects - 2 - plans.iter().filter(|project| project.tests).count();
     let mut budget = EntityBudget::new(generated * ENTITY_PLACES_PER_HUNDRED / 100, generated);
     let mut numbers = 0;
     for project in &plans {
@@ -210,12 +233,13 @@ pub(super) fn generate(projects: usize, documents: usize) -> Result<Corpus> {
         generated.write(&mut rng, &mut numbers, &mut budget, &scope, &mut files);
     }
     let query = locate(&files, "src/P00/Core/Entity.cs", ENTITY_DECLARATION, SYMBOL)?;
+    let member = locate(&files, "src/P00/Core/Hub00.cs", MEMBER_DECLARATION, "Total")?;
     // A leaf: nothing references the last project's services.
     let last = format!("{}/", plans[projects - 1].folder());
     let service = files.iter().find(|file| file.path.starts_with(&last) && file.path.contains("Service"));
     let service = service.map(|file| file.path.clone()).unwrap_or_default();
     let edit = locate(&files, &service, EDIT_MARKER, "int")?;
-    Ok(Corpus { solution: "Corpus.sln".to_owned(), projects, documents, files, query, edit })
+    Ok(Corpus { solution: "Corpus.sln".to_owned(), projects, documents, files, query, member, edit })
 }
 
 fn solution_projects(plans: &[Project]) -> Vec<SolutionProject> {

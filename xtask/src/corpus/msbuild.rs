@@ -64,12 +64,13 @@ pub(super) fn directory_build_props() -> String {
         .to_owned()
 }
 
-/// An SDK-style class library. `frameworks` with one entry writes `<TargetFramework>`, with more
-/// `<TargetFrameworks>`; `references` are paths from the project's folder, with `/`.
-pub(super) fn class_library(
+/// An SDK-style project. `frameworks` with one entry writes `<TargetFramework>`, with more
+/// `<TargetFrameworks>`; `packages` are (id, version); `references` are paths from the project's folder, with `/`.
+pub(super) fn sdk_project(
     frameworks: &[&str],
     root_namespace: &str,
     extra: &[&str],
+    packages: &[(&str, &str)],
     references: &[String],
 ) -> String {
     let mut text = String::from("<Project Sdk=\"Microsoft.NET.Sdk\">\n\n  <PropertyGroup>\n");
@@ -82,6 +83,13 @@ pub(super) fn class_library(
         text.push_str(&format!("    {property}\n"));
     }
     text.push_str("  </PropertyGroup>\n");
+    if !packages.is_empty() {
+        text.push_str("\n  <ItemGroup>\n");
+        for (id, version) in packages {
+            text.push_str(&format!("    <PackageReference Include=\"{id}\" Version=\"{version}\" />\n"));
+        }
+        text.push_str("  </ItemGroup>\n");
+    }
     if !references.is_empty() {
         text.push_str("\n  <ItemGroup>\n");
         for reference in references {

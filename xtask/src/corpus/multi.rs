@@ -7,7 +7,9 @@ use super::foundation::{self, ENTITY_DECLARATION};
 use super::kinds::{Kind, Scope};
 use super::msbuild::{self, SolutionProject};
 use super::rng::Rng;
-use super::{Corpus, EDIT_MARKER, EntityBudget, File, ProjectDocuments, SYMBOL, entity_places, fill, locate};
+use super::{
+    Corpus, EDIT_MARKER, EntityBudget, File, MEMBER_DECLARATION, ProjectDocuments, SYMBOL, entity_places, fill, locate,
+};
 use anyhow::Result;
 
 pub(super) const DOCUMENTS: usize = 315;
@@ -33,10 +35,11 @@ const FOLDER: &str = "src/Lib";
 
 pub(super) fn generate() -> Result<Corpus> {
     let project = SolutionProject { name: "Lib".to_owned(), path: format!("{FOLDER}/Lib.csproj") };
-    let csproj = msbuild::class_library(
+    let csproj = msbuild::sdk_project(
         &FRAMEWORKS,
         "Lib",
         &["<LangVersion>latest</LangVersion>", "<Nullable>disable</Nullable>"],
+        &[],
         &[],
     );
     let mut files = vec![
@@ -84,8 +87,9 @@ pub(super) fn generate() -> Result<Corpus> {
     let generated = ProjectDocuments { folder: FOLDER, cycle: &CYCLE, count, own_item: "Node" };
     generated.write(&mut Rng::stream(0x2_0000), &mut 0, &mut budget, &|_: &mut Rng| scope(), &mut files);
     let query = locate(&files, &format!("{FOLDER}/Core/Entity.cs"), ENTITY_DECLARATION, SYMBOL)?;
+    let member = locate(&files, &format!("{FOLDER}/Core/Catalog.cs"), MEMBER_DECLARATION, "Total")?;
     // A leaf: nothing references a service.
     let service = files.iter().rev().find(|file| file.path.contains("Service")).map(|file| file.path.clone());
     let edit = locate(&files, &service.unwrap_or_default(), EDIT_MARKER, "int")?;
-    Ok(Corpus { solution: "MultiTarget.sln".to_owned(), projects: 1, documents: DOCUMENTS, files, query, edit })
+    Ok(Corpus { solution: "MultiTarget.sln".to_owned(), projects: 1, documents: DOCUMENTS, files, query, member, edit })
 }

@@ -70,7 +70,7 @@ fn the_same_arguments_write_the_same_bytes() {
 }
 
 #[test]
-fn the_query_points_at_the_identifier_of_entitys_declaration() {
+fn the_query_and_the_member_point_at_the_identifiers_of_their_declarations() {
     let out = out_dir();
     for args in [&["unused", "--projects", "6", "--documents", "60"][..], &["unused", "--shape", "multi-target"]] {
         let corpus = generate(args);
@@ -81,6 +81,12 @@ fn the_query_points_at_the_identifier_of_entitys_declaration() {
         let at = &declaration[corpus.query.column - 1..];
         assert!(declaration.starts_with("public class Entity"), "not the declaration: {declaration}");
         assert!(at.starts_with("Entity") && !at["Entity".len()..].starts_with(char::is_alphanumeric), "{at}");
+        let text = std::fs::read_to_string(absolute(&root, &corpus.member.file)).expect("the member's file");
+        let declaration = line(&text, corpus.member.line);
+        assert!(
+            declaration[corpus.member.column - 1..].starts_with("Total(IEnumerable<Entity> items)"),
+            "{declaration}"
+        );
     }
 }
 
@@ -123,6 +129,28 @@ fn projects_reference_lower_ones_and_two_framework_projects_only_two_framework_o
         }
     }
     assert!(referencing_p00 >= 25, "a good share reference P00 directly: {referencing_p00}");
+}
+
+#[test]
+fn one_project_in_ten_is_an_xunit_project_nothing_references_whose_tests_reach_the_core_hub() {
+    let corpus = generate(&["unused"]);
+    let projects: Vec<&File> = corpus.files.iter().filter(|file| file.path.ends_with(".csproj")).collect();
+    let tests: Vec<usize> =
+        (0..projects.len()).filter(|&index| projects[index].text.contains("<IsTestProject>true")).collect();
+    assert_eq!(tests, [8, 18, 28, 38, 48]);
+    for &index in &tests {
+        let project = projects[index];
+        assert!(project.text.contains("Include=\"xunit\" Version=") && project.text.contains("Include=\"../P00/"));
+        assert!(!project.text.contains("<TargetFrameworks>"), "one framework: {}", project.path);
+        let referenced = format!("Include=\"../P{index:02}/");
+        assert!(projects.iter().all(|other| !other.text.contains(&referenced)), "nothing references P{index:02}");
+        let path = format!("src/P{index:02}/Tests/Hub{index:02}Tests.cs");
+        let text = &corpus.files.iter().find(|file| file.path == path).expect("the tests").text;
+        for part in ["[Fact]", "[Theory]", "Hub00.Total(", "[GeneratedRegex(", "partial class"] {
+            assert!(text.contains(part), "{path} has no {part}");
+        }
+    }
+    assert_eq!(corpus.files.iter().filter(|file| file.path.ends_with(".cs")).count(), 5000, "tests count in");
 }
 
 #[test]

@@ -55,6 +55,30 @@ pub fn run_writes(
     probe(&args)
 }
 
+/// Loads `solution`, compiles every project, then runs Roslyn's Renamer of the symbol at (line, column) of
+/// `file` to `new_name` once per target framework, first and `warm_calls` times more: `{loadMs, frameworks,
+/// renameFirstMs, renameWarmMs}`.
+#[allow(dead_code)]
+pub fn run_rename(
+    solution: &Path,
+    file: &Path,
+    (line, column): (u32, u32),
+    new_name: &str,
+    warm_calls: usize,
+) -> Value {
+    let (line, column, warm_calls) = (line.to_string(), column.to_string(), warm_calls.to_string());
+    let args = [
+        "rename".as_ref(),
+        solution.as_os_str(),
+        file.as_os_str(),
+        line.as_ref(),
+        column.as_ref(),
+        new_name.as_ref(),
+        warm_calls.as_ref(),
+    ];
+    probe(&args)
+}
+
 /// ICSharpCode.Decompiler alone: `type_name` of `assembly` decompiled first (file, resolver and type system
 /// built) and `warm_calls` times more with the same decompiler: `{firstMs, warmP50Ms, characters}`.
 #[allow(dead_code)]

@@ -2,8 +2,20 @@
 
 /// VmRSS of a process from /proc/<pid>/status; 0 once it is gone.
 pub fn vm_rss(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    let kib = status.lines().find_map(|line| line.strip_prefix("VmRSS:")).and_then(|v| v.trim().strip_suffix("kB"));
+    kib_field(&format!("/proc/{pid}/status"), "VmRSS:")
+}
+
+// Only the corpus bench reads the machine's memory.
+#[allow(dead_code)]
+/// A field of /proc/meminfo (`MemTotal:`, `MemAvailable:`), in bytes.
+pub fn meminfo(field: &str) -> u64 {
+    kib_field("/proc/meminfo", field)
+}
+
+/// The bytes of a `field   123 kB` line of a /proc file; 0 when there is none.
+fn kib_field(file: &str, field: &str) -> u64 {
+    let text = std::fs::read_to_string(file).unwrap_or_default();
+    let kib = text.lines().find_map(|line| line.strip_prefix(field)).and_then(|v| v.trim().strip_suffix("kB"));
     kib.and_then(|v| v.trim().parse::<u64>().ok()).map_or(0, |kib| kib * 1024)
 }
 

@@ -6,6 +6,8 @@
 // dotnet run -c Release -- writes <project> <file> <line> <column> <new name> <format file> <warm calls>
 //   (WriteProbe.cs: Roslyn's Renamer, Formatter and analyzer driver once per target framework, as the
 //   service's writes and analyzer diagnostics need)
+// dotnet run -c Release -- rename <solution> <file> <line> <column> <new name> <warm calls>
+//   (RenameProbe.cs: Roslyn's Renamer across a whole solution, once per target framework)
 // dotnet run -c Release -- decompile <assembly> <type metadata name> <warm calls>
 //   (DecompileProbe.cs: ICSharpCode.Decompiler alone on one type)
 // dotnet run -c Release -- references <solution> <positions file>
@@ -27,6 +29,10 @@ if (args[0] == "decompile")
 else if (args[0] == "references")
 {
     await ReferencesProbe.RunAsync(args[1], args[2]);
+}
+else if (args[0] == "rename")
+{
+    await RenameProbe.RunAsync(args[1], args[2], int.Parse(args[3]), int.Parse(args[4]), args[5], int.Parse(args[6]));
 }
 else if (args[0] == "writes")
 {

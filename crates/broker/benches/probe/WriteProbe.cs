@@ -31,16 +31,7 @@ internal static class WriteProbe
         }
 
         var renamed = Documents(solution, file);
-        var text = await renamed[0].GetTextAsync();
-        var position = text.Lines.GetPosition(new LinePosition(line - 1, column - 1));
-        var rename = await TimedAsync(warmCalls, async round =>
-        {
-            foreach (var document in renamed)
-            {
-                var symbol = await SymbolFinder.FindSymbolAtPositionAsync(document, position);
-                await Renamer.RenameSymbolAsync(solution, symbol!, new SymbolRenameOptions(), newName + round);
-            }
-        });
+        var rename = await RenamesAsync(solution, renamed, line, column, newName, warmCalls);
         var formatted = Documents(solution, formatFile);
         var format = await TimedAsync(warmCalls, async _ =>
         {
@@ -77,6 +68,23 @@ internal static class WriteProbe
         }));
     }
 
+    /// <summary>Renamer's rename of the symbol at (line, column) of each of <paramref name="documents"/> (one per
+    /// target framework), first and warm.</summary>
+    internal static async Task<(double First, double Warm)> RenamesAsync(
+        Solution solution, List<Document> documents, int line, int column, string newName, int warmCalls)
+    {
+        var text = await documents[0].GetTextAsync();
+        var position = text.Lines.GetPosition(new LinePosition(line - 1, column - 1));
+        return await TimedAsync(warmCalls, async round =>
+        {
+            foreach (var document in documents)
+            {
+                var symbol = await SymbolFinder.FindSymbolAtPositionAsync(document, position);
+                await Renamer.RenameSymbolAsync(solution, symbol!, new SymbolRenameOptions(), newName + round);
+            }
+        });
+    }
+
     /// <summary>Roslyn's IDE analyzers for C#: every type of the Features assemblies exported as one.</summary>
     private static ImmutableArray<DiagnosticAnalyzer> IdeAnalyzers() =>
     [
@@ -103,11 +111,11 @@ internal static class WriteProbe
     }
 
     /// <summary>Every project's document of the file: one per target framework.</summary>
-    private static List<Document> Documents(Solution solution, string file) =>
+    internal static List<Document> Documents(Solution solution, string file) =>
         [.. solution.GetDocumentIdsWithFilePath(Path.GetFullPath(file)).Select(id => solution.GetDocument(id)!)];
 
     /// <summary>The first run's milliseconds and the median of <paramref name="warmCalls"/> more.</summary>
-    private static async Task<(double First, double Warm)> TimedAsync(int warmCalls, Func<int, Task> work)
+    internal static async Task<(double First, double Warm)> TimedAsync(int warmCalls, Func<int, Task> work)
     {
         var clock = Stopwatch.StartNew();
         await work(0);

@@ -17,6 +17,7 @@ public static class RenameHandler
 {
     public static async Task<RenamePlan> HandleAsync(Solution solution, RenameRequest request, CancellationToken cancellationToken)
     {
+        var phases = new RenamePhases();
         var symbol = await RenameTarget.FindAsync(solution, request.Position, cancellationToken);
         RenameTarget.ValidateName(symbol, request.NewName);
         var newName = request.NewName.TrimStart('@');
@@ -24,8 +25,11 @@ public static class RenameHandler
         var overloads = request.RenameOverloads ? targets.SelectMany(Overloads).ToList() : [];
         List<ISymbol> renamed = [.. targets, .. overloads];
 
+        phases.End("symbol");
         var places = await RenamedPlaces.OfAsync(solution, renamed, symbol.Name, cancellationToken);
+        phases.End("places");
         var conflicts = await DeclaredConflicts.FindAsync(solution, symbol, renamed, places.Select(p => p.Location), newName, cancellationToken);
+        phases.End("declared conflicts");
         if (conflicts.Count > 0)
         {
             throw RenameErrors.Collision(
@@ -39,11 +43,14 @@ public static class RenameHandler
         var changes = await RenameAsync(solution, targets, options, request.NewName, places, cancellationToken);
         changes.CheckOverlaps();
         var after = await changes.ApplyAsync(cancellationToken);
+        phases.End("renamer");
         await CompileConflicts.CheckAsync(solution, after, symbol, renamed, request.NewName, cancellationToken);
+        phases.End("compile check");
 
         var renamedAfter = await RenamedPlaces.AfterAsync(after, changes, renamed, solution, cancellationToken);
         var placesAfter = await RenamedPlaces.OfAsync(after, renamedAfter, newName, cancellationToken);
         BindingCheck.Run(symbol, request.NewName, places, placesAfter, changes);
+        phases.End("binding check");
 
         var warnings = new List<string>();
         if (overloads.Count > 0)
@@ -60,6 +67,8 @@ public static class RenameHandler
         var edits = await EditsAsync(changes, files, symbol.Name, newName, cancellationToken);
         edits.AddRange(await ProjectFileEntries.EditedAsync(solution, files.ToDictionary(f => f.Key, f => (string?)f.Value), cancellationToken));
 
+        phases.End("edits");
+        phases.Log(symbol.Name, places.Count, edits.Count);
         var declaration = SourceSymbols.FirstDeclaration(symbol).GetLineSpan();
         var newSymbol = renamedAfter.FirstOrDefault();
         return new RenamePlan(

@@ -2,10 +2,11 @@
 //! `dotnet build` in the same run:
 //! - `large` (~50 projects, ~5,000 documents): load, warm-up, first and warm find_references, a rename
 //!   preview of the core hub's `Total` (used across most projects) against Roslyn's Renamer on the same loaded
-//!   solution, find_tests of it (warm), solution-wide diagnostics (warm, and after an edit of a method body), get_project_graph (warm, and with `unused` against
-//!   the probe's compile), the host's resident memory against the probe's, and with 1, 10, 20 and 50 sessions
-//!   on one daemon: a new session's first answer, find_references asked by all at once (p50, p99, host CPU a
-//!   call, no reload) and the daemon's and host's resident memory;
+//!   solution, find_tests of it (warm), solution-wide diagnostics (warm, and after an edit of a method body),
+//!   get_project_graph (warm, and with `unused` against the probe's compile), the host's resident memory
+//!   against the probe's, and with 1, 10, 20 and 50 sessions on one daemon: a new session's first answer,
+//!   find_references asked by all at once (p50, p99, host CPU a call, no reload) and the daemon's and host's
+//!   resident memory;
 //! - `five` (five copies of the `large` corpus, one daemon): each asked in turn, the solutions loaded, their
 //!   hosts' resident memory together against the hosts' shared budget (`ROSLYN_MCP_MAX_HOSTS_MEMORY_MB`, as
 //!   the daemon reads it) and the machine's available memory, and the least recently used unloaded under it;

@@ -1,6 +1,8 @@
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
 using RoslynMcp.Host.Features.Rename;
 using RoslynMcp.Host.Protocol;
+using RoslynMcp.Host.Semantics.Plans;
 
 namespace RoslynMcp.Host.Tests;
 
@@ -42,5 +44,38 @@ public sealed class ScopedRenameCheckTests
         }
         var compilation = await solution.Projects.Single().GetCompilationAsync();
         Assert.Empty(compilation!.GetDiagnostics().Where(d => d.Severity == DiagnosticSeverity.Error));
+    }
+
+    [Fact]
+    public void OnlyTheMembersThatSpellANameAreAskedAndATypesHeaderTakesTheType()
+    {
+        const string code = """
+            namespace N;
+            public class A
+            {
+                public int Total() => 1;
+                public int Other() { var totals = 2; return totals; }
+                public int Sum() => Total() + 1;
+            }
+            public class B : Total
+            {
+                public int Any() => 3;
+            }
+            public class Total { }
+            """;
+        var root = CSharpSyntaxTree.ParseText(code).GetRoot();
+        var spans = SpelledMembers.Of(root, new HashSet<string> { "Total" })!;
+        var texts = spans.Select(s => code[s.Start..s.End].Trim()).ToList();
+
+        // Total() and Sum(), never Other() between them; B whole (its base list spells it) and, touching it, the
+        // class Total: one span.
+        Assert.Equal(3, texts.Count);
+        Assert.Equal(["public int Total() => 1;", "public int Sum() => Total() + 1;"], texts.Take(2));
+        Assert.StartsWith("public class B : Total", texts[2]);
+        Assert.Contains("Any()", texts[2]);
+        Assert.EndsWith("public class Total { }", texts[2]);
+
+        var atTop = CSharpSyntaxTree.ParseText("using Total = System.Int32;\nclass C { }").GetRoot();
+        Assert.Null(SpelledMembers.Of(atTop, new HashSet<string> { "Total" }));
     }
 }

@@ -24,7 +24,8 @@ internal static class CompileConflicts
         CancellationToken cancellationToken)
     {
         var names = ScopeNames(symbol, renamed, newName);
-        var added = await AddedErrors.WhereSpelledAsync(before, after, names, cancellationToken);
+        // The renamer changes names (and comments and strings when asked), nothing else that compiles.
+        var added = await AddedErrors.WhereSpelledAsync(before, after, names, cancellationToken, renamesOnly: true);
         if (added.Count == 0)
         {
             return;

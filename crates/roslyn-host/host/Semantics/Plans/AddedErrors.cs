@@ -40,18 +40,21 @@ internal static class AddedErrors
 
     /// <summary>
     /// The added errors of a change that can add errors only where code spells one of <paramref name="names"/>
-    /// (and in the documents it changed): those documents are asked alone. Compiles the projects whole when there
-    /// are no names, a name is one the compiler binds unwritten, or the scope is most of a project.
+    /// (and in the documents it changed): those documents are asked alone; of a change that only renames the names
+    /// (<paramref name="renamesOnly"/>: it edits nothing else that compiles), only their members that spell one.
+    /// Compiles the projects whole when there are no names, a name is one the compiler binds unwritten, or the
+    /// scope is most of a project.
     /// </summary>
     public static async Task<List<Diagnostic>> WhereSpelledAsync(
         Solution before,
         Solution after,
         IReadOnlySet<string>? names,
-        CancellationToken cancellationToken)
+        CancellationToken cancellationToken,
+        bool renamesOnly = false)
     {
         var scoped = names is null || names.Any(PatternNames.Contains)
             ? null
-            : await InDocumentsAsync(before, after, text => Spells(text, names), cancellationToken);
+            : await InDocumentsAsync(before, after, text => Spells(text, names), cancellationToken, renamesOnly ? names : null);
         return scoped ?? await BetweenAsync(before, after, cancellationToken);
     }
 
@@ -63,14 +66,16 @@ internal static class AddedErrors
 
     /// <summary>
     /// The added errors when only the documents <paramref name="inScope"/> picks (from the changed ones and those
-    /// whose text it is given) can have new ones: each is asked alone, before and after. Null when the change is
-    /// more than document texts, or the scope is most of a project: then compile the projects whole.
+    /// whose text it is given) can have new ones: each is asked alone, before and after (in the members that spell
+    /// one of <paramref name="renamed"/>, when the change only renames those). Null when the change is more than
+    /// document texts, or the scope is most of a project: then compile the projects whole.
     /// </summary>
     public static async Task<List<Diagnostic>?> InDocumentsAsync(
         Solution before,
         Solution after,
         Func<SourceText, bool> inScope,
-        CancellationToken cancellationToken)
+        CancellationToken cancellationToken,
+        IReadOnlySet<string>? renamed = null)
     {
         var added = new List<Diagnostic>();
         var (askedInAll, documentsInAll) = (0, 0);
@@ -113,8 +118,10 @@ internal static class AddedErrors
             var compiled = await was.GetCompilationAsync(cancellationToken);
             foreach (var document in asked)
             {
-                var errorsBefore = await ErrorDiff.KeptOfDocumentAsync(before, compiled, document, cancellationToken);
-                var errorsAfter = await ErrorDiff.OfDocumentAsync(after, document, cancellationToken);
+                var (errorsBefore, errorsAfter) = renamed is null
+                    ? (await ErrorDiff.KeptOfDocumentAsync(before, compiled, document, cancellationToken),
+                        await ErrorDiff.OfDocumentAsync(after, document, cancellationToken))
+                    : await ErrorDiff.InSpelledMembersAsync(before, compiled, after, document, renamed, cancellationToken);
                 added.AddRange(ErrorDiff.Added(errorsBefore, errorsAfter));
             }
         }

@@ -1,5 +1,6 @@
 using System.Globalization;
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.Text;
 using RoslynMcp.Host.Semantics.Diagnostics;
 
 namespace RoslynMcp.Host.Semantics.Plans;
@@ -25,6 +26,40 @@ internal static class ErrorDiff
         return compilation is not null && tree is not null && CompilerDiagnostics.KeptOf(compilation) is { } kept
             ? Errors(kept.Where(d => d.Location.SourceTree == tree))
             : await OfDocumentAsync(solution, id, cancellationToken);
+    }
+
+    /// <summary>
+    /// A document's errors before and after a change that only renames <paramref name="names"/>, in the members that
+    /// spell one (<see cref="SpelledMembers"/>): the rest of the document binds as it did. The whole document when a
+    /// name is spelled outside every type.
+    /// </summary>
+    public static async Task<(IReadOnlyList<Diagnostic> Before, IReadOnlyList<Diagnostic> After)> InSpelledMembersAsync(
+        Solution before,
+        Compilation? compilation,
+        Solution after,
+        DocumentId id,
+        IReadOnlySet<string> names,
+        CancellationToken cancellationToken)
+    {
+        var (was, @is) = (before.GetDocument(id), after.GetDocument(id));
+        var wasSpans = was is null ? null : SpelledMembers.Of((await was.GetSyntaxRootAsync(cancellationToken))!, names);
+        var isSpans = @is is null ? null : SpelledMembers.Of((await @is.GetSyntaxRootAsync(cancellationToken))!, names);
+        if (wasSpans is null || isSpans is null)
+        {
+            return (await KeptOfDocumentAsync(before, compilation, id, cancellationToken), await OfDocumentAsync(after, id, cancellationToken));
+        }
+        var tree = await was!.GetSyntaxTreeAsync(cancellationToken);
+        var errorsBefore = compilation is not null && CompilerDiagnostics.KeptOf(compilation) is { } kept
+            ? Errors(kept.Where(d => d.Location.SourceTree == tree && wasSpans.Any(s => s.IntersectsWith(d.Location.SourceSpan))))
+            : await InSpansAsync(was, wasSpans, cancellationToken);
+        return (errorsBefore, await InSpansAsync(@is!, isSpans, cancellationToken));
+    }
+
+    private static async Task<IReadOnlyList<Diagnostic>> InSpansAsync(Document document, List<TextSpan> spans, CancellationToken cancellationToken)
+    {
+        var model = await document.GetSemanticModelAsync(cancellationToken)
+            ?? throw new InvalidOperationException($"{document.FilePath} has no semantic model");
+        return Errors(spans.SelectMany(span => model.GetDiagnostics(span, cancellationToken)).DistinctBy(d => (d.Id, d.Location.SourceSpan)));
     }
 
     public static async Task<IReadOnlyList<Diagnostic>> OfProjectAsync(Project? project, CancellationToken cancellationToken)

@@ -17,15 +17,21 @@ internal static class ErrorDiff
     }
 
     /// <summary>
-    /// A document's errors, from its compilation's diagnostics when they are kept (the warm-up computed them),
-    /// else asked of its semantic model.
+    /// A document's errors (within <paramref name="spans"/> when given), from its compilation's diagnostics when
+    /// they are kept (the warm-up computed them), else asked of its semantic model.
     /// </summary>
-    public static async Task<IReadOnlyList<Diagnostic>> KeptOfDocumentAsync(Solution solution, Compilation? compilation, DocumentId id, CancellationToken cancellationToken)
+    public static async Task<IReadOnlyList<Diagnostic>> KeptOfDocumentAsync(
+        Solution solution,
+        Compilation? compilation,
+        DocumentId id,
+        CancellationToken cancellationToken,
+        List<TextSpan>? spans = null)
     {
-        var tree = await (solution.GetDocument(id)?.GetSyntaxTreeAsync(cancellationToken) ?? Task.FromResult<SyntaxTree?>(null));
+        var document = solution.GetDocument(id);
+        var tree = document is null ? null : await document.GetSyntaxTreeAsync(cancellationToken);
         return compilation is not null && tree is not null && CompilerDiagnostics.KeptOf(compilation) is { } kept
-            ? Errors(kept.Where(d => d.Location.SourceTree == tree))
-            : await OfDocumentAsync(solution, id, cancellationToken);
+            ? Errors(kept.Where(d => d.Location.SourceTree == tree && (spans is null || spans.Any(s => s.IntersectsWith(d.Location.SourceSpan)))))
+            : spans is null || document is null ? await OfDocumentAsync(solution, id, cancellationToken) : await InSpansAsync(document, spans, cancellationToken);
     }
 
     /// <summary>
@@ -48,11 +54,7 @@ internal static class ErrorDiff
         {
             return (await KeptOfDocumentAsync(before, compilation, id, cancellationToken), await OfDocumentAsync(after, id, cancellationToken));
         }
-        var tree = await was!.GetSyntaxTreeAsync(cancellationToken);
-        var errorsBefore = compilation is not null && CompilerDiagnostics.KeptOf(compilation) is { } kept
-            ? Errors(kept.Where(d => d.Location.SourceTree == tree && wasSpans.Any(s => s.IntersectsWith(d.Location.SourceSpan))))
-            : await InSpansAsync(was, wasSpans, cancellationToken);
-        return (errorsBefore, await InSpansAsync(@is!, isSpans, cancellationToken));
+        return (await KeptOfDocumentAsync(before, compilation, id, cancellationToken, wasSpans), await InSpansAsync(@is!, isSpans, cancellationToken));
     }
 
     private static async Task<IReadOnlyList<Diagnostic>> InSpansAsync(Document document, List<TextSpan> spans, CancellationToken cancellationToken)

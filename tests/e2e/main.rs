@@ -16,6 +16,7 @@ mod errors;
 mod fairness;
 mod files;
 mod find_tests;
+mod fixture_copies;
 mod fuzz;
 mod install;
 mod lifecycle;

@@ -74,7 +74,7 @@ async fn a_test_project_listed_from_outside_the_roots_is_never_built_run_or_repo
 #[tokio::test(flavor = "multi_thread")]
 async fn a_session_whose_roots_hold_no_solution_cannot_load_or_test_one_elsewhere() {
     let _slot = SLOTS.acquire().await.expect("slot");
-    let fixture = Fixture::copy("Outside");
+    let fixture = Fixture::unrestored("Outside");
     let empty = Fixture::empty("EmptyRoot");
     std::fs::create_dir_all(&empty.root).expect("empty root");
     let state = StateDir::default();

@@ -37,7 +37,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 use support::daemon::{Agent, StateDir, host_pids, signal};
-use support::{Client, Fixture, Server, eventually, group_members};
+use support::restored::RestoreOutput;
+use support::{Client, Fixture, Server, copy_tree, eventually, group_members};
 
 const WARM_CALLS: usize = 30;
 /// Warm rename previews and find_tests of the member: each passes over most of the corpus.
@@ -122,8 +123,8 @@ impl Corpus {
     /// folder rewritten to the copy's: what a restore of the copy writes, without restoring every project again.
     fn relocated(&self) -> Corpus {
         let fixture = Fixture::empty("Corpus");
-        let roots = (self.fixture.root.display().to_string(), fixture.root.display().to_string());
-        copy_relocated(&self.fixture.root, &fixture.root, (&roots.0, &roots.1), false);
+        copy_tree(&self.fixture.root, &fixture.root);
+        RestoreOutput::read(&self.fixture.root).write_into(&fixture.root);
         let moved = |path: &Path| fixture.root.join(path.strip_prefix(&self.fixture.root).expect("in the corpus"));
         let place = |(file, line, column): &(PathBuf, u32, u32)| (moved(file), *line, *column);
         Corpus {
@@ -167,23 +168,6 @@ impl Corpus {
         let mut lines: Vec<&str> = text.split('\n').collect();
         lines.insert((at - 1 - lines_above_the_edit) as usize, line);
         std::fs::write(file, lines.join("\n")).expect("write the edit");
-    }
-}
-
-/// Copies the tree `from` to `to`; in restore output (under an `obj` folder) the JSON and cache files name the
-/// new root (`roots.1`) where they named the old one (`roots.0`).
-fn copy_relocated(from: &Path, to: &Path, roots: (&str, &str), in_obj: bool) {
-    std::fs::create_dir_all(to).expect("create the copy's folder");
-    for entry in std::fs::read_dir(from).expect("a corpus folder").flatten() {
-        let (source, target) = (entry.path(), to.join(entry.file_name()));
-        if source.is_dir() {
-            copy_relocated(&source, &target, roots, in_obj || entry.file_name() == "obj");
-        } else if in_obj && source.extension().is_some_and(|e| e == "json" || e == "cache") {
-            let text = std::fs::read_to_string(&source).expect("restore output").replace(roots.0, roots.1);
-            std::fs::write(&target, text).expect("write restore output");
-        } else {
-            std::fs::copy(&source, &target).expect("copy a corpus file");
-        }
     }
 }
 

@@ -9,6 +9,7 @@ pub mod hold;
 pub mod large;
 pub mod other_user;
 pub mod raw_session;
+pub mod restored;
 pub mod schemas;
 pub mod stateless;
 
@@ -28,11 +29,25 @@ pub struct Fixture {
 }
 
 impl Fixture {
+    /// A copy restored as a user's checkout is: with the restore output of the fixture, restored once per
+    /// process (a fixture whose restore fails has none).
     pub fn copy(name: &str) -> Self {
-        let source = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures").join(name);
-        let fixture = Self::empty(name);
-        copy_tree(&source, &fixture.root);
+        let fixture = Self::unrestored(name);
+        if let Some(output) = restored::of_fixture(&Self::source(name), name) {
+            output.write_into(&fixture.root);
+        }
         fixture
+    }
+
+    /// A copy as the fixture is in the repository, never restored: for what the service does before a restore.
+    pub fn unrestored(name: &str) -> Self {
+        let fixture = Self::empty(name);
+        copy_tree(&Self::source(name), &fixture.root);
+        fixture
+    }
+
+    fn source(name: &str) -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures").join(name)
     }
 
     /// A temporary folder whose `root` (`<tmp>/<name>`) is not made yet: for solutions a test writes itself.
@@ -71,7 +86,8 @@ impl Fixture {
     }
 }
 
-fn copy_tree(from: &Path, to: &Path) {
+/// Copies the tree `from` to `to`, build and restore output (`bin/`, `obj/`) aside.
+pub fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("create fixture copy");
     for entry in std::fs::read_dir(from).expect("fixture folder").flatten() {
         let name = entry.file_name();

@@ -65,7 +65,8 @@ fn main() {
             "large" => runtime.block_on(large(&Corpus::generate(shape))),
             "five" => {
                 let first = Corpus::generate("large");
-                let mut copies: Vec<Corpus> = (1..5).map(|_| first.relocated()).collect();
+                let output = RestoreOutput::read(&first.fixture.root);
+                let mut copies: Vec<Corpus> = (1..5).map(|_| first.relocated(&output)).collect();
                 copies.insert(0, first);
                 runtime.block_on(five(&copies))
             }
@@ -119,12 +120,13 @@ impl Corpus {
         corpus
     }
 
-    /// A copy in a folder of its own, restore output included, with the paths of `obj/` that name this corpus's
-    /// folder rewritten to the copy's: what a restore of the copy writes, without restoring every project again.
-    fn relocated(&self) -> Corpus {
+    /// A copy in a folder of its own with `output`, this corpus's restore output (read once for every copy), its
+    /// paths that name this corpus's folder rewritten to the copy's: what a restore of the copy writes, without
+    /// restoring every project again.
+    fn relocated(&self, output: &RestoreOutput) -> Corpus {
         let fixture = Fixture::empty("Corpus");
         copy_tree(&self.fixture.root, &fixture.root);
-        RestoreOutput::read(&self.fixture.root).write_into(&fixture.root);
+        output.write_into(&fixture.root);
         let moved = |path: &Path| fixture.root.join(path.strip_prefix(&self.fixture.root).expect("in the corpus"));
         let place = |(file, line, column): &(PathBuf, u32, u32)| (moved(file), *line, *column);
         Corpus {

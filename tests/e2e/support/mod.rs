@@ -33,7 +33,7 @@ impl Fixture {
     /// process (a fixture whose restore fails has none).
     pub fn copy(name: &str) -> Self {
         let fixture = Self::unrestored(name);
-        if let Some(output) = restored::of_fixture(&Self::source(name), name) {
+        if let Some(output) = restored::of_fixture(name) {
             output.write_into(&fixture.root);
         }
         fixture
@@ -41,13 +41,10 @@ impl Fixture {
 
     /// A copy as the fixture is in the repository, never restored: for what the service does before a restore.
     pub fn unrestored(name: &str) -> Self {
+        let source = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures").join(name);
         let fixture = Self::empty(name);
-        copy_tree(&Self::source(name), &fixture.root);
+        copy_tree(&source, &fixture.root);
         fixture
-    }
-
-    fn source(name: &str) -> PathBuf {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures").join(name)
     }
 
     /// A temporary folder whose `root` (`<tmp>/<name>`) is not made yet: for solutions a test writes itself.
@@ -444,15 +441,30 @@ pub fn site(path: &str, line: u64, column: u64) -> (String, u64, u64) {
 /// Every file under `root` (build output aside) with its bytes, to compare a tree before and after (or to
 /// watch one while a write runs: a file renamed away between listing and reading is left out).
 pub fn tree(root: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
-    fn walk(root: &Path, dir: &Path, into: &mut std::collections::BTreeMap<String, Vec<u8>>) {
+    files(root, Part::Sources)
+}
+
+/// Which files of a tree `files` reads.
+#[derive(Clone, Copy, PartialEq)]
+pub enum Part {
+    /// Everything outside build and restore output (`bin/`, `obj/`).
+    Sources,
+    /// The files under `obj/` folders: restore output (and what a design-time build left there).
+    RestoreOutput,
+}
+
+/// The files of `part` of the tree at `root`, by path relative to it, with their bytes.
+pub fn files(root: &Path, part: Part) -> std::collections::BTreeMap<String, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, part: Part, in_obj: bool, into: &mut std::collections::BTreeMap<String, Vec<u8>>) {
         for entry in std::fs::read_dir(dir).expect("read folder").flatten() {
             let path = entry.path();
             let name = entry.file_name();
             if path.is_dir() {
-                if name != "bin" && name != "obj" {
-                    walk(root, &path, into);
+                let obj = name == "obj";
+                if name != "bin" && !(obj && part == Part::Sources) {
+                    walk(root, &path, part, in_obj || obj, into);
                 }
-            } else {
+            } else if part == Part::Sources || in_obj {
                 let relative = path.strip_prefix(root).expect("inside root").display().to_string();
                 match std::fs::read(&path) {
                     Ok(bytes) => {
@@ -466,7 +478,7 @@ pub fn tree(root: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
         }
     }
     let mut files = std::collections::BTreeMap::new();
-    walk(root, root, &mut files);
+    walk(root, root, part, false, &mut files);
     files
 }
 

@@ -1,23 +1,22 @@
 //! Restore output made once and put into every copy: a fixture is restored once per test process, not by the
 //! host of each test that loads it (`dotnet restore` costs about two seconds of a core each time).
 
+use super::{Fixture, Part, files, tree};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// The files under the `obj/` folders of a restored tree, with the root they were restored at.
 pub struct RestoreOutput {
     root: String,
-    files: Vec<(PathBuf, Vec<u8>)>,
+    files: BTreeMap<String, Vec<u8>>,
 }
 
 impl RestoreOutput {
     /// Reads the restore output of the tree at `root`.
     pub fn read(root: &Path) -> Self {
-        let mut files = Vec::new();
-        collect(root, root, false, &mut files);
-        Self { root: root.display().to_string(), files }
+        Self { root: root.display().to_string(), files: files(root, Part::RestoreOutput) }
     }
 
     /// Writes the output into a copy of the tree at `root`; text that names the restored tree's root names the
@@ -36,39 +35,29 @@ impl RestoreOutput {
     }
 }
 
-fn collect(root: &Path, dir: &Path, in_obj: bool, into: &mut Vec<(PathBuf, Vec<u8>)>) {
-    for entry in std::fs::read_dir(dir).expect("read a restored folder").flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            if entry.file_name() != "bin" {
-                collect(root, &path, in_obj || entry.file_name() == "obj", into);
-            }
-        } else if in_obj {
-            let relative = path.strip_prefix(root).expect("inside the root").to_owned();
-            into.push((relative, std::fs::read(&path).expect("read restore output")));
-        }
-    }
-}
-
-/// The restore output of the fixture at `source`, made at its first use in this process; None where a restore
+/// The restore output of the fixture `name`, made at its first use in this process; None where a restore
 /// fails (a fixture made to fail one), whose copies then go without, as in the repository.
-pub fn of_fixture(source: &Path, name: &str) -> Option<Arc<RestoreOutput>> {
+pub fn of_fixture(name: &str) -> Option<Arc<RestoreOutput>> {
     type Cell = Arc<OnceLock<Option<Arc<RestoreOutput>>>>;
-    static OUTPUTS: Mutex<BTreeMap<PathBuf, Cell>> = Mutex::new(BTreeMap::new());
+    static OUTPUTS: Mutex<BTreeMap<String, Cell>> = Mutex::new(BTreeMap::new());
     // The map's lock is held only to find the cell: other fixtures restore at the same time.
-    let cell = OUTPUTS.lock().unwrap_or_else(|e| e.into_inner()).entry(source.to_owned()).or_default().clone();
-    cell.get_or_init(|| restore(source, name)).clone()
+    let cell = OUTPUTS.lock().unwrap_or_else(|e| e.into_inner()).entry(name.to_owned()).or_default().clone();
+    cell.get_or_init(|| restore(name)).clone()
 }
 
-fn restore(source: &Path, name: &str) -> Option<Arc<RestoreOutput>> {
-    let scratch = super::Fixture::empty(name);
-    super::copy_tree(source, &scratch.root);
-    let solutions = files_named(&scratch.root, &["sln", "slnx"]);
-    let targets = if solutions.is_empty() { files_named(&scratch.root, &["csproj"]) } else { solutions };
+/// Restores a scratch copy of the fixture: each solution in it, or each project where it has no solution.
+fn restore(name: &str) -> Option<Arc<RestoreOutput>> {
+    let scratch = Fixture::unrestored(name);
+    let sources: Vec<String> = tree(&scratch.root).into_keys().collect();
+    let named = |extensions: &[&str]| -> Vec<&String> {
+        sources.iter().filter(|file| extensions.iter().any(|e| file.ends_with(e))).collect()
+    };
+    let solutions = named(&[".sln", ".slnx"]);
+    let targets = if solutions.is_empty() { named(&[".csproj"]) } else { solutions };
     for target in targets {
         let restored = Command::new("dotnet")
             .args(["restore", "-nologo", "-v:q", "--disable-build-servers"])
-            .arg(&target)
+            .arg(scratch.path(target))
             .env("MSBUILDDISABLENODEREUSE", "1")
             .env("DOTNET_CLI_TELEMETRY_OPTOUT", "1")
             .stdin(Stdio::null())
@@ -80,20 +69,4 @@ fn restore(source: &Path, name: &str) -> Option<Arc<RestoreOutput>> {
         }
     }
     Some(Arc::new(RestoreOutput::read(&scratch.root)))
-}
-
-/// The files under `root` (build output aside) whose extension is one of `extensions`.
-fn files_named(root: &Path, extensions: &[&str]) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir(root).expect("read a fixture folder").flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            if entry.file_name() != "bin" && entry.file_name() != "obj" {
-                found.extend(files_named(&path, extensions));
-            }
-        } else if path.extension().and_then(|e| e.to_str()).is_some_and(|e| extensions.contains(&e)) {
-            found.push(path);
-        }
-    }
-    found
 }

@@ -1,5 +1,6 @@
 //! format_document, find_replace and remove_unused as users call them: on private copies of the Textual and
-//! Unused fixtures (their FIXTURE.md), previewed, applied, built with `dotnet build`, and undone to the byte.
+//! Unused fixtures (their FIXTURE.md), previewed, applied, built with `dotnet build`, and undone to the byte;
+//! and cleanups that change nothing (on the Usings fixture), which write nothing and record no operation.
 
 use crate::support::{Fixture, Server, assert_same_tree, dotnet_build_errors, tree};
 use serde_json::{Value, json};
@@ -190,5 +191,61 @@ async fn remove_unused_keeps_public_api_and_every_trap_builds_and_is_undone_to_t
     undo(&server, &public).await;
     undo(&server, &all).await;
     assert_same_tree(&before, &fixture.root, "undoing both restores every byte");
+    server.stop().await;
+}
+
+/// Asserts a write's answer says it changed nothing: success, `changed: false`, no operation, no file.
+fn unchanged(tool: &str, answer: &Value) {
+    assert_eq!(answer["success"], json!(true), "{tool}: {answer}");
+    assert_eq!(answer["changed"], json!(false), "{tool}: {answer}");
+    assert!(answer.get("operationId").is_none(), "{tool}: no operation: {answer}");
+    assert_eq!(answer["checksums"], json!({}), "{tool}: {answer}");
+    assert!(answer.get("verification").is_none(), "{tool}: nothing to verify: {answer}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn writes_that_change_nothing_record_no_operation_and_keep_the_last_one_undoable() {
+    let fixture = Fixture::copy("Usings");
+    let server = Server::start(&fixture.root, &[]).await;
+    let before = tree(&fixture.root);
+
+    // A real write first: it changes a file and is the operation to undo.
+    let real = server.ok("organize_usings", json!({"filePath": fixture.file("Tidy/Unused.cs")})).await;
+    assert_eq!(real["changed"], json!(true), "{real}");
+    let operation = real["operationId"].as_str().unwrap_or_else(|| panic!("no operationId: {real}")).to_owned();
+    let written = tree(&fixture.root);
+
+    // Then writes that change nothing, each three times: a replacement that matches nothing, and the usings of
+    // a file organized already.
+    let nothing = json!({"pattern": "NoSuchTextAnywhere", "replacement": "x"});
+    let organized = json!({"filePath": fixture.file("Tidy/Organized.cs")});
+    for _ in 0..3 {
+        unchanged("find_replace", &server.ok("find_replace", nothing.clone()).await);
+        unchanged("organize_usings", &server.ok("organize_usings", organized.clone()).await);
+    }
+    // verify: "tests" with nothing written runs no tests.
+    let verified = json!({"filePath": fixture.file("Tidy/Organized.cs"), "verify": "tests"});
+    unchanged("organize_usings", &server.ok("organize_usings", verified).await);
+    // Kept by a preview, then applied: the same answer, and the plan stays kept (nothing was written).
+    let mut previewed = nothing.clone();
+    previewed["preview"] = json!(true);
+    let preview = server.ok("find_replace", previewed).await;
+    assert_eq!(preview["pendingChanges"], json!([]), "{preview}");
+    let plan = json!({"planId": preview["planId"]});
+    for _ in 0..2 {
+        let applied = server.ok("apply_plan", plan.clone()).await;
+        unchanged("apply_plan", &applied);
+        assert_eq!(applied["planId"], preview["planId"]);
+    }
+    assert_same_tree(&written, &fixture.root, "writes that change nothing write nothing");
+
+    // None is in the history: the real write is still the latest operation, and undo reaches it.
+    let listed = server.ok("list_operations", json!({})).await;
+    let operations = listed["operations"].as_array().unwrap_or_else(|| panic!("no operations: {listed}"));
+    assert_eq!(operations.len(), 1, "only the real write is recorded: {listed}");
+    assert_eq!(operations[0]["operationId"], json!(operation), "{listed}");
+    assert_eq!(operations[0]["canUndo"], json!(true), "{listed}");
+    server.ok("undo", json!({"operationId": operation})).await;
+    assert_same_tree(&before, &fixture.root, "undoing the real write restores every byte");
     server.stop().await;
 }

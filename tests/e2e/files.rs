@@ -34,7 +34,7 @@ async fn files_rename_their_type_or_project_entry_and_namespaces_follow_folders_
     let item_before = reference_lines(&server, &item, 4, 21).await;
     let synced = server.ok("sync_namespaces", json!({"folder": fixture.file("Lib")})).await;
     assert_eq!(
-        synced["changed"],
+        synced["namespaces"],
         json!([{"file": item, "namespace": "Signature.Lib", "newNamespace": "Signature.Lib.Models"}])
     );
     let catalog = std::fs::read_to_string(fixture.path("App/Catalog.cs")).expect("read");

@@ -12,6 +12,7 @@ mod control_plane;
 mod daemon;
 mod daemon_start;
 mod diagnostics;
+mod disk_barrier;
 mod errors;
 mod fairness;
 mod files;

@@ -42,7 +42,7 @@ async fn a_file_moved_to_another_namespace_updates_its_users_everywhere_then_bui
     assert!(fixture.read(MOVED).contains("namespace Acme.Core.Pricing;"));
     let synced = server.ok("sync_namespaces", json!({"folder": fixture.file("src/Acme.Core")})).await;
     assert_eq!(
-        synced["changed"],
+        synced["namespaces"],
         json!([{"file": fixture.file(MOVED), "namespace": "Acme.Core.Pricing", "newNamespace": "Acme.Core.Promotions"}]),
         "{synced}"
     );

@@ -222,7 +222,7 @@ pub struct Shared {
 }
 
 impl Shared {
-    async fn start(count: usize) -> Self {
+    pub async fn start(count: usize) -> Self {
         Self::start_with(count, &[]).await
     }
 
@@ -236,7 +236,7 @@ impl Shared {
         Self { shop, state, daemon, sessions }
     }
 
-    async fn stop(mut self) {
+    pub async fn stop(mut self) {
         self.state.terminate().await;
         let _ = self.daemon.wait();
     }

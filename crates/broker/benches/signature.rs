@@ -175,7 +175,7 @@ async fn file_writes(server: &Server, library: &Path) {
 /// calls use, refused.
 async fn others(server: &Server, library: &Path, calls: usize) {
     let synced = server.ok("sync_namespaces", json!({"preview": true})).await;
-    let changed = synced["changed"].as_array().cloned().unwrap_or_default();
+    let changed = synced["namespaces"].as_array().cloned().unwrap_or_default();
     println!(
         "sync_namespaces, whole library: {} of {} files would change, {} warnings",
         changed.len(),

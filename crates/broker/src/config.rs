@@ -216,6 +216,10 @@ pub struct ServiceArgs {
     /// exists, so that tests call other solutions while one is starting.
     #[arg(long, env = "ROSLYN_MCP_FAULT_HOLD_WORKSPACE_START", hide = true)]
     pub fault_hold_workspace_start: Option<PathBuf>,
+    /// Fault injection for tests: while a file of this name exists in a solution's folder, its watch loses
+    /// every event, and the file's removal stands for the watch queue's overflow.
+    #[arg(long, env = "ROSLYN_MCP_FAULT_WATCH_OVERFLOW", hide = true)]
+    pub fault_watch_overflow: Option<std::ffi::OsString>,
     /// Log as JSON lines (to stderr).
     #[arg(long, env = "ROSLYN_MCP_LOG_JSON", value_parser = clap::builder::BoolishValueParser::new())]
     pub log_json: bool,
@@ -252,6 +256,7 @@ impl ServiceArgs {
             apply_hold: self.fault_hold_apply.clone(),
             journal_hold: self.fault_hold_journal.clone(),
             start_hold: self.fault_hold_workspace_start.clone(),
+            overflow_fault: self.fault_watch_overflow.clone(),
             ..WorkspaceSettings::default()
         }
     }

@@ -4,7 +4,8 @@
 //! by every session (an id is unguessable; applying still passes the
 //! applying session's walls), bounded in time and in bytes, and fair: each session has a share of the
 //! bytes, within which its own oldest plans make room for its newest; only when the whole store is full
-//! does another session lose a plan, the oldest of the session that holds the most. Requests without a
+//! does another session lose a plan: the oldest of the session that holds the most among those that keep
+//! more than one, and only when each keeps one, the oldest plan of all. Requests without a
 //! session (each its own session) hold one share together, so that a flood of them weighs no more than one
 //! session. A plan that cannot be kept is never given an id, and an id that is gone says why.
 
@@ -179,8 +180,8 @@ impl PlanStore {
             }
         }
         while store.bytes + bytes > self.limits.total {
-            let Some(largest) = store.largest_holder() else { break };
-            if !store.evict_oldest_of(&largest, Gone::StoreFull { at: now }) {
+            let Some(holder) = store.next_to_give_way() else { break };
+            if !store.evict_oldest_of(&holder, Gone::StoreFull { at: now }) {
                 break;
             }
         }
@@ -227,7 +228,7 @@ impl PlanStore {
                 "evicted",
                 format!(
                     "Plan {id} was evicted at {}: the service's kept plans reached {}, and the oldest plan of the \
-                     session holding the most made room",
+                     session holding the most (of those keeping several; else the oldest of all) made room",
                     humantime::format_rfc3339_seconds(*at),
                     mib(self.limits.total)
                 ),
@@ -282,8 +283,19 @@ impl Store {
         true
     }
 
-    fn largest_holder(&self) -> Option<String> {
-        self.by_session.iter().max_by_key(|(session, bytes)| (**bytes, *session)).map(|(s, _)| s.clone())
+    /// Whose oldest plan makes room in a full store: of the holders of more than one plan, the one holding the
+    /// most; when each holds one, the holder of the oldest. A session's only plan never goes before a plan of
+    /// a session that keeps several.
+    fn next_to_give_way(&self) -> Option<String> {
+        let mut counts: HashMap<&str, usize> = HashMap::new();
+        for entry in self.plans.values() {
+            *counts.entry(entry.session.as_str()).or_default() += 1;
+        }
+        let several = self.by_session.iter().filter(|(session, _)| counts.get(session.as_str()) > Some(&1));
+        if let Some((holder, _)) = several.max_by_key(|(session, bytes)| (**bytes, *session)) {
+            return Some(holder.clone());
+        }
+        self.order.iter().find_map(|id| self.plans.get(id)).map(|entry| entry.session.clone())
     }
 
     fn remove(&mut self, id: &str) -> Option<Entry> {
@@ -314,6 +326,28 @@ fn mib(bytes: usize) -> String {
     format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
 }
 
+/// A find_replace proposal of `edits`, computed from `bases` (as `edits`), whose intent is never replayed.
+#[cfg(test)]
+pub fn sample(edits: Vec<FileEdit>, bases: Vec<Option<String>>, summary: PlanSummary) -> Proposal {
+    let plan = Plan {
+        tool: "find_replace",
+        solution: "/s/S.sln".into(),
+        edits,
+        summary,
+        warnings: Vec::new(),
+        outline: Outline::FindReplace(protocol::tools::cleanup::FindReplaceOutline {
+            match_count: 0,
+            matches: Vec::new(),
+            matches_truncated: false,
+            files_searched: 0,
+        }),
+        title: String::new(),
+    };
+    let replan: Replan = Box::new(|_, _| Err(ToolError::new(ErrorCode::ROSLYN_ERROR, "not replayed here")));
+    let intent = Arc::new(Intent { body: RequestBody::Ping(protocol::host::PingRequest { delay_ms: 0 }), replan });
+    Proposal { plan, basis: Snapshot { host_pid: 1, version: 1 }, bases, intent }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -321,29 +355,14 @@ mod tests {
 
     /// A plan whose new text weighs about `kib` KiB.
     fn plan(kib: usize) -> Proposal {
-        let plan = Plan {
-            tool: "find_replace",
-            solution: "/s/S.sln".into(),
-            edits: vec![FileEdit {
-                path: "/s/A.cs".into(),
-                kind: EditKind::Modify,
-                base_sha256: String::new(),
-                new_text: "x".repeat(kib * 1024),
-                description: String::new(),
-            }],
-            summary: PlanSummary::default(),
-            warnings: Vec::new(),
-            outline: Outline::FindReplace(protocol::tools::cleanup::FindReplaceOutline {
-                match_count: 0,
-                matches: Vec::new(),
-                matches_truncated: false,
-                files_searched: 0,
-            }),
-            title: String::new(),
+        let edit = FileEdit {
+            path: "/s/A.cs".into(),
+            kind: EditKind::Modify,
+            base_sha256: String::new(),
+            new_text: "x".repeat(kib * 1024),
+            description: String::new(),
         };
-        let replan: Replan = Box::new(|_, _| Err(ToolError::new(ErrorCode::ROSLYN_ERROR, "not replayed here")));
-        let intent = Arc::new(Intent { body: RequestBody::Ping(protocol::host::PingRequest { delay_ms: 0 }), replan });
-        Proposal { plan, basis: Snapshot { host_pid: 1, version: 1 }, bases: vec![None], intent }
+        sample(vec![edit], vec![None], PlanSummary::default())
     }
 
     fn id(kept: Kept) -> String {
@@ -397,6 +416,26 @@ mod tests {
         assert_eq!(reason(&store, &big[0]), "evicted");
         assert!(store.get(&big[1]).is_ok() && store.get(&third).is_ok());
         assert!(store.get(&big[0]).expect_err("gone").message.contains("the session holding the most"));
+    }
+
+    #[test]
+    fn a_full_store_takes_from_sessions_that_keep_several_before_a_session_s_only_plan() {
+        let store = PlanStore::with_limits(1101 * 1024, 1000 * 1024, PLAN_TTL);
+        // Twelve sessions of one user, each previews a small plan; one of them previews a second (each plan
+        // weighs a few bytes over its text: the store has a KiB to spare).
+        let small: Vec<String> = (0..12).map(|n| id(store.keep(&format!("s{n:02}"), plan(50)))).collect();
+        let second = id(store.keep("s00", plan(50)));
+        // A thirteenth session's fresh plan, far under its share, is the largest held.
+        let fresh = id(store.keep("thirteenth", plan(400)));
+        // The next preview fills the store.
+        let next = id(store.keep("fourteenth", plan(100)));
+        assert!(store.get(&fresh).is_ok(), "the thirteenth session's only plan stays");
+        assert_eq!(reason(&store, &small[0]), "evicted", "the oldest plan of the session keeping two went");
+        assert!(store.get(&second).is_ok() && store.get(&next).is_ok());
+        // Each keeps one now: the oldest plan of all goes, not the largest.
+        let last = id(store.keep("fifteenth", plan(50)));
+        assert_eq!(reason(&store, &small[1]), "evicted");
+        assert!(store.get(&fresh).is_ok() && store.get(&last).is_ok() && store.get(&small[2]).is_ok());
     }
 
     #[test]

@@ -4,8 +4,11 @@
 mod activity;
 mod actor;
 mod apply;
+mod barrier;
 pub mod checksum;
+mod disk_queue;
 mod events;
+mod fence;
 pub mod history;
 mod host_update;
 mod liveness;
@@ -19,6 +22,7 @@ pub mod snapshots;
 mod status;
 mod warm_gate;
 mod warm_up;
+mod watch_fault;
 mod watcher;
 mod write;
 mod write_lock;
@@ -248,6 +252,8 @@ impl Workspace {
         if !self.shared.warm_gate.passed(cancel).await {
             return Err(RequestError::Failed(roslyn_host::HostFailure::Cancelled.into()));
         }
+        // Answered on the files as the caller left them: what was written just before is in the snapshot.
+        self.barrier(&host, cancel).await.map_err(RequestError::Failed)?;
         host.connection().request(body, limit, cancel).await.map_err(|failure| {
             RequestError::Failed(if failure.is_crash() {
                 died_answering(host.pid(), failure)

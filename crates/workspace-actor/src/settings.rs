@@ -35,6 +35,9 @@ pub struct WorkspaceSettings {
     /// Fault injection: a workspace's start-up (watching its folder) waits as long as this file exists; none
     /// in service.
     pub start_hold: Option<PathBuf>,
+    /// Fault injection: while a file of this name exists in the solution's folder the watch loses every event,
+    /// and its removal stands for the watch queue's overflow; none in service.
+    pub overflow_fault: Option<std::ffi::OsString>,
     /// Told of loads, restarts and forwarded file changes.
     pub events: Arc<dyn WorkspaceEvents>,
     /// A host started ahead of need, which a load takes instead of starting one; none when disabled.
@@ -57,6 +60,7 @@ impl Default for WorkspaceSettings {
             apply_hold: None,
             journal_hold: None,
             start_hold: None,
+            overflow_fault: None,
             events: events::ignored(),
             spare: None,
         }

@@ -4,6 +4,8 @@
 //! spare's replenishing), held in one tracker that a stop ends and waits for.
 
 use crate::activity::Activity;
+use crate::disk_queue::DiskQueue;
+use crate::fence::Fence;
 use crate::own_writes::OwnWrites;
 use crate::phase::Phase;
 use crate::settings::WorkspaceSettings;
@@ -14,7 +16,7 @@ use protocol::tools::diagnose::WorkspaceState;
 use roslyn_host::HostProcess;
 use std::future::Future;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
@@ -34,6 +36,10 @@ pub(crate) struct Shared {
     /// during the first load is missed.
     pub watching: CancellationToken,
     pub own_writes: OwnWrites,
+    /// What the folder watch reported that the host has yet to take in.
+    pub disk: DiskQueue,
+    /// The fence through the folder watch, once the folder is watched.
+    pub fence: OnceLock<Arc<Fence>>,
     pub warm_gate: WarmGate,
     pub activity: Activity,
     tasks: TaskTracker,
@@ -50,6 +56,8 @@ impl Shared {
             stopping: CancellationToken::new(),
             watching: CancellationToken::new(),
             own_writes: OwnWrites::default(),
+            disk: DiskQueue::default(),
+            fence: OnceLock::new(),
             warm_gate: WarmGate::default(),
             activity: Activity::default(),
             tasks: TaskTracker::new(),

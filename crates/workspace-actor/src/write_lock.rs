@@ -105,10 +105,11 @@ impl WriteLock {
         Self { door, queue, coming, solution: solution.to_path_buf(), events }
     }
 
-    /// Counts a write on its way until the answer drops; whether it is the only one.
+    /// Counts a write on its way until the answer drops; whether it is the only one: no other is coming, and
+    /// none holds the lock (an `apply_plan` or an `undo`, which take it before anything else).
     pub(crate) fn announce(&self) -> Coming {
         let before = self.coming.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        Coming { coming: self.coming.clone(), alone: before == 0 }
+        Coming { coming: self.coming.clone(), alone: before == 0 && !self.is_held() }
     }
 
     fn queue(&self) -> std::sync::MutexGuard<'_, Queue> {
@@ -225,6 +226,16 @@ mod tests {
         assert!(first.alone() && !second.alone());
         drop((first, second));
         assert!(lock.announce().alone(), "both ended");
+    }
+
+    #[tokio::test]
+    async fn a_write_that_comes_while_another_holds_the_lock_is_not_alone() {
+        let (lock, never) = (lock(), CancellationToken::new());
+        // An apply_plan or an undo takes the lock without announcing itself first.
+        let applying = lock.acquire(writer("apply_plan"), Duration::ZERO, &never).await.expect("lock");
+        assert!(!lock.announce().alone(), "queued behind the holder: it computes on what the holder leaves");
+        drop(applying);
+        assert!(lock.announce().alone());
     }
 
     #[tokio::test]

@@ -150,7 +150,16 @@ impl Server {
         Self::start_with_slots(cwd, &[], &[], 2).await
     }
 
+    /// A service run by another build of roslyn-mcp, alone: a bench's baseline of the same run.
+    pub async fn start_binary(binary: &Path, cwd: &Path) -> Self {
+        Self::start_process(binary, cwd, &[], &[], 2).await
+    }
+
     async fn start_with_slots(cwd: &Path, extra: &[&str], env: &[(&str, &str)], slots: u32) -> Self {
+        Self::start_process(Path::new(env!("CARGO_BIN_EXE_roslyn-mcp")), cwd, extra, env, slots).await
+    }
+
+    async fn start_process(binary: &Path, cwd: &Path, extra: &[&str], env: &[(&str, &str)], slots: u32) -> Self {
         let permit = SLOTS.acquire_many(slots).await.expect("semaphore open");
         let log = tempfile::Builder::new()
             .prefix("roslyn-mcp-e2e-")
@@ -162,7 +171,7 @@ impl Server {
             .expect("keep log file");
         let state = (!env.iter().any(|(k, _)| *k == "ROSLYN_MCP_STATE_DIR"))
             .then(|| tempfile::Builder::new().prefix("roslyn-mcp-state-").tempdir().expect("state dir"));
-        let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_roslyn-mcp"));
+        let mut command = tokio::process::Command::new(binary);
         command.args(["stdio", "--embedded"]).args(extra).current_dir(cwd).env("ROSLYN_MCP_LOG", "info,rmcp=warn");
         // A spare host rehearses a load of its own as the service starts: CPU the tests on this machine share.
         // The tests of the spare ask for it.

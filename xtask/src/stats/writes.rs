@@ -101,6 +101,16 @@ impl Writes<'_> {
                 return Ok(());
             }
         };
+        if applied["changed"] == json!(false) {
+            // The plan changed no file: nothing was written, and there is no operation to undo.
+            let outcome = if tree(&self.solution.folder) == before {
+                Ok(())
+            } else {
+                Err(format!("{place}: changed: false, yet files changed"))
+            };
+            self.service.case(&invariant, outcome);
+            return Ok(());
+        }
         let mut outcome = Ok(());
         let after = errors(self.service, self.solution).await?;
         if after > self.baseline {

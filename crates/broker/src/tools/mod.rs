@@ -246,6 +246,9 @@ impl Call {
     ) -> Result<HostReply<R>, ToolError> {
         let Ask { body, answer } = asked;
         let loading = self.loading(workspace, true).await;
+        if let Some(files) = workspace.settling() {
+            self.progress.step(format!("Waiting for {files} files changed on disk to settle")).await;
+        }
         let sent = std::time::Instant::now();
         let (workspace, reply) = match workspace.request_within(body, limit, &self.cancel).await {
             Err(RequestError::Unsent(body, _)) => {

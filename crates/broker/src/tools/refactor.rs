@@ -180,7 +180,7 @@ fn renamed(symbol: HostRenamedSymbol) -> RenamedSymbol {
 fn namespaces_plan(answer: SyncNamespacesPlan, solution: &Path) -> Plan {
     let SyncNamespacesPlan { plan, changed } = answer;
     let outline = Outline::SyncNamespaces(SyncNamespacesOutline {
-        changed,
+        namespaces: changed,
         documents: plan.documents,
         files_modified: plan.edits.len() as u32,
     });

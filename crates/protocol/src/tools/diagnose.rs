@@ -55,6 +55,8 @@ pub struct WorkspaceStatus {
     /// Times the host went away unasked (a crash, a kill): counted when it is noticed; the next call
     /// restarts it.
     pub host_restarts: u32,
+    /// Times the file watch lost events (its queue overflowed) and the solution was read again from disk.
+    pub watch_overflows: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_load_ms: Option<u64>,
     /// While a load runs: the projects it has opened so far (in every target framework).
@@ -91,6 +93,7 @@ impl WorkspaceStatus {
             workspace_version: 0,
             host_pid: None,
             host_restarts: 0,
+            watch_overflows: 0,
             last_load_ms: None,
             projects_loaded: None,
             host_resident_bytes: None,

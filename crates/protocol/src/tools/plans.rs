@@ -47,15 +47,20 @@ pub struct PlanPreview<O> {
     pub outline: O,
 }
 
-/// A write that happened: every file it touched, and the operation that can undo it.
+/// A write that happened: every file it touched, and the operation that can undo it; or, with `changed: false`,
+/// a plan that left every file as it was.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Applied<O> {
     /// Always true.
     pub success: bool,
     pub tool: String,
-    /// Pass to `undo` to restore every file as it was before.
-    pub operation_id: String,
+    /// False when the plan changed no file: nothing was written and no operation recorded, so there is
+    /// nothing to undo.
+    pub changed: bool,
+    /// Pass to `undo` to restore every file as it was before. Absent when nothing changed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operation_id: Option<String>,
     /// The plan that was written.
     pub plan_id: String,
     pub changes: FileChangeSummary,

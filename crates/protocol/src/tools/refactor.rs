@@ -100,8 +100,8 @@ pub type SyncNamespacesOutput = WriteOutput<SyncNamespacesOutline>;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SyncNamespacesOutline {
-    /// The files whose namespace changes, sorted by path.
-    pub changed: Vec<NamespaceChange>,
+    /// The files whose namespace changes, sorted by path (as move_files' `namespaces`).
+    pub namespaces: Vec<NamespaceChange>,
     /// Files examined.
     pub documents: u32,
     pub files_modified: u32,

@@ -1,3 +1,4 @@
+using System.Collections.Immutable;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Text;
 using RoslynMcp.Host.Protocol;
@@ -21,7 +22,9 @@ public static class FileChangeApplier
     {
         foreach (var path in changes.Removed.Select(Path.GetFullPath))
         {
-            solution = solution.RemoveDocuments(solution.GetDocumentIdsWithFilePath(path));
+            var removed = solution.GetDocumentIdsWithFilePath(path);
+            // A folder renamed or moved away is reported alone, not file by file: its documents go with it.
+            solution = solution.RemoveDocuments(removed.IsEmpty ? DocumentsUnder(solution, path) : removed);
         }
         foreach (var path in changes.Changed.Select(Path.GetFullPath))
         {
@@ -88,6 +91,9 @@ public static class FileChangeApplier
         }
         return solution;
     }
+
+    private static ImmutableArray<DocumentId> DocumentsUnder(Solution solution, string folder) =>
+        [.. solution.Projects.SelectMany(p => p.Documents).Where(d => d.FilePath is not null && IsUnder(d.FilePath, folder)).Select(d => d.Id)];
 
     private static bool IsUnder(string path, string folder) =>
         path.StartsWith(folder.TrimEnd(Path.DirectorySeparatorChar) + Path.DirectorySeparatorChar, StringComparison.Ordinal);

@@ -1,6 +1,7 @@
 //! apply_plan: writes the plan a preview kept. On the solution as the preview saw it, exactly the previewed
 //! texts; on a newer one, the plan kept, replayed or merged as [`super::settle`] decides (`exact: true`: only
-//! the previewed texts, else STALE_PLAN with the replayed plan). The same write as applying directly.
+//! the previewed texts, else STALE_PLAN with the replayed plan). The same write as applying directly; a plan
+//! that changes no file writes nothing, answers `changed: false` and stays kept.
 
 use super::{Write, apply, gate, settle};
 use crate::plans::Proposal;
@@ -25,6 +26,11 @@ pub async fn apply_plan(call: &Call, input: ApplyPlanInput) -> Result<AppliedPla
     let verify = input.verify.unwrap_or_default();
     let write = Write { resolved: &resolved, workspace, guard, settled, deadline, began, verify };
     let applied = apply(call, write, input.plan_id.clone(), true).await?;
-    call.services.plans.applied(&input.plan_id, &applied.operation_id);
+    // A plan that changed nothing stays kept: no file moved on from what it was computed from, and there is no
+    // operation to name. Applied again it changes nothing again (or, on a solution that changed meanwhile, is
+    // brought onto it as any kept plan is).
+    if let Some(operation) = &applied.operation_id {
+        call.services.plans.applied(&input.plan_id, operation);
+    }
     Ok(applied)
 }

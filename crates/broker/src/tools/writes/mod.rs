@@ -2,8 +2,8 @@
 //! refuses one that would not compile), outside the write lock; a preview keeps it under a `planId` and shows
 //! it; applying takes the lock, brings the plan onto the solution as it is then (`settle`: as computed, kept
 //! after a compile check, replayed or merged), writes it atomically, the write gating each path again as it
-//! touches it, and records it as an operation that `undo` can reverse. `apply_plan` and `undo`/`redo` live
-//! beside it.
+//! touches it, and records it as an operation that `undo` can reverse; a plan whose edits change no file is
+//! not written and answers `changed: false`. `apply_plan` and `undo`/`redo` live beside it.
 
 mod anchor;
 pub mod apply_plan;
@@ -16,7 +16,7 @@ use super::{Call, Resolved};
 use crate::plans::{self, Intent, Kept, Plan, Proposal, Replan};
 use paths::Roots;
 use protocol::host::ask::Ask;
-use protocol::host::{EditPlan, FileEdit};
+use protocol::host::{EditKind, EditPlan, FileEdit};
 use protocol::tools::plans::{Applied, PlanPreview, Verify, WriteOutput};
 use protocol::tools::refactor::Outline;
 use protocol::{ErrorCode, ToolError};
@@ -24,7 +24,7 @@ use roslyn_host::HostReply;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};
-use workspace_actor::checksum::without_bom;
+use workspace_actor::checksum::{sha256_hex, without_bom};
 use workspace_actor::history::OperationMeta;
 use workspace_actor::snapshots::Snapshot;
 use workspace_actor::{Recording, Workspace, WriteGuard};
@@ -194,10 +194,35 @@ struct Write<'a> {
 /// runs to its end, finished or rolled back, with the lock held, even if the session that asked for it goes
 /// away meanwhile; cancelling the request rolls it back. With `verify: "tests"` its tests then run, the lock
 /// still held, and it is kept or undone by their verdict. `kept`: the plan is in the store under `plan_id`.
+///
+/// Only the edits that change their file are written: a plan left with none (a replacement that matched
+/// nothing, usings organized already) answers `changed: false` with no operation, writing nothing, recording
+/// nothing in the history (whose bound it would otherwise spend) and running no tests.
 async fn apply(call: &Call, write: Write<'_>, plan_id: String, kept: bool) -> Result<Applied<Outline>, ToolError> {
     let Write { resolved, workspace, guard, settled, deadline, began, verify } = write;
     let settle::Settled { proposal, rebased } = settled;
+    let proposal = crate::offload::cpu(|| changing_only(proposal));
     let plan = &proposal.plan;
+    if plan.edits.is_empty() {
+        tracing::info!(plan_id, tool = plan.tool, "the plan changes no file: nothing written, no operation");
+        drop(guard);
+        return Ok(Applied {
+            success: true,
+            tool: plan.tool.to_owned(),
+            changed: false,
+            operation_id: None,
+            plan_id,
+            changes: render::changes(&plan.edits),
+            checksums: Default::default(),
+            summary: plan.summary.clone(),
+            warnings: plan.warnings.clone(),
+            execution_time_ms: elapsed_ms(began),
+            resolved_from_solution: plan.solution.display().to_string(),
+            verification: None,
+            rebased,
+            outline: plan.outline.clone(),
+        });
+    }
     // Chosen before the write: the tests reaching what it changes, in the files as they are.
     let checks = match verify {
         Verify::Tests => Some(verify::Checks::select(call, resolved, plan).await?),
@@ -237,7 +262,8 @@ async fn apply(call: &Call, write: Write<'_>, plan_id: String, kept: bool) -> Re
     Ok(Applied {
         success: true,
         tool: plan.tool.to_owned(),
-        operation_id,
+        changed: true,
+        operation_id: Some(operation_id),
         plan_id,
         changes: render::changes(&plan.edits),
         checksums: render::checksums(&outcomes),
@@ -249,6 +275,32 @@ async fn apply(call: &Call, write: Write<'_>, plan_id: String, kept: bool) -> Re
         rebased,
         outline: plan.outline.clone(),
     })
+}
+
+/// The proposal without the edits that would leave their file as it is: a modification whose new text is the
+/// text the plan was computed from (`bases`), byte for byte once written (its hash is the edit's base hash,
+/// so a file read lossily is not taken for unchanged). A created or deleted file always changes. When some
+/// are left out, the summary counts the files of those kept (none kept: no edit either).
+fn changing_only(proposal: Proposal) -> Proposal {
+    let Proposal { mut plan, basis, bases, intent } = proposal;
+    let changes = |edit: &FileEdit, base: &Option<String>| {
+        edit.kind != EditKind::Modify
+            || base.as_deref() != Some(edit.new_text.as_str())
+            || sha256_hex(edit.new_text.as_bytes()) != edit.base_sha256
+    };
+    let planned = plan.edits.len();
+    let mut bases = bases.into_iter();
+    let (edits, bases): (Vec<FileEdit>, Vec<Option<String>>) = std::mem::take(&mut plan.edits)
+        .into_iter()
+        .map(|edit| (edit, bases.next().flatten()))
+        .filter(|(edit, base)| changes(edit, base))
+        .unzip();
+    if edits.len() < planned {
+        let text_edits = if edits.is_empty() { 0 } else { plan.summary.edits };
+        plan.summary = render::summary(&edits, text_edits, plan.summary.references);
+    }
+    plan.edits = edits;
+    Proposal { plan, basis, bases, intent }
 }
 
 /// Every file the plan touches must be inside the workspace once resolved: the host reports a file reached
@@ -310,4 +362,76 @@ pub fn rfc3339(time: SystemTime) -> String {
 
 fn elapsed_ms(began: Instant) -> u64 {
     began.elapsed().as_millis() as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use protocol::tools::plans::PlanSummary;
+
+    fn edit(path: &str, kind: EditKind, base: &str, new_text: &str) -> FileEdit {
+        FileEdit {
+            path: path.into(),
+            kind,
+            base_sha256: if kind == EditKind::Create { String::new() } else { sha256_hex(base.as_bytes()) },
+            new_text: new_text.into(),
+            description: String::new(),
+        }
+    }
+
+    fn proposal(edits: Vec<(FileEdit, Option<&str>)>) -> Proposal {
+        let (edits, bases): (Vec<FileEdit>, Vec<Option<String>>) =
+            edits.into_iter().map(|(edit, base)| (edit, base.map(str::to_owned))).unzip();
+        let summary = PlanSummary { edits: 7, references: 2, ..render::summary(&edits, 7, 2) };
+        crate::plans::sample(edits, bases, summary)
+    }
+
+    fn paths(proposal: &Proposal) -> Vec<&str> {
+        proposal.plan.edits.iter().map(|e| e.path.as_str()).collect()
+    }
+
+    #[test]
+    fn edits_that_leave_their_file_as_it_is_are_dropped_and_the_summary_follows() {
+        let kept = changing_only(proposal(vec![
+            (edit("/s/Same.cs", EditKind::Modify, "class A {}", "class A {}"), Some("class A {}")),
+            (edit("/s/Other.cs", EditKind::Modify, "class B {}", "class C {}"), Some("class B {}")),
+            (edit("/s/New.cs", EditKind::Create, "", "class D {}"), None),
+            (edit("/s/Gone.cs", EditKind::Delete, "class E {}", ""), Some("class E {}")),
+        ]));
+        assert_eq!(paths(&kept), ["/s/Other.cs", "/s/New.cs", "/s/Gone.cs"]);
+        assert_eq!(kept.bases, [Some("class B {}".to_owned()), None, Some("class E {}".to_owned())]);
+        let summary = &kept.plan.summary;
+        assert_eq!((summary.files_modified, summary.files_created, summary.files_deleted), (1, 1, 1));
+        assert_eq!((summary.edits, summary.references), (7, 2));
+    }
+
+    #[test]
+    fn a_plan_of_unchanged_texts_keeps_no_edit_and_counts_none() {
+        let none = changing_only(proposal(vec![
+            (edit("/s/A.cs", EditKind::Modify, "class A {}", "class A {}"), Some("class A {}")),
+            (edit("/s/B.cs", EditKind::Modify, "class B {}", "class B {}"), Some("class B {}")),
+        ]));
+        assert!(none.plan.edits.is_empty() && none.bases.is_empty());
+        assert_eq!(none.plan.summary, PlanSummary { references: 2, ..PlanSummary::default() });
+        assert!(changing_only(proposal(Vec::new())).plan.edits.is_empty());
+    }
+
+    #[test]
+    fn an_edit_is_kept_unless_its_base_is_known_and_written_would_be_the_same_bytes() {
+        // No base read (the file moved on since): written, so the write's check decides.
+        let unknown =
+            changing_only(proposal(vec![(edit("/s/A.cs", EditKind::Modify, "class A {}", "class A {}"), None)]));
+        assert_eq!(paths(&unknown), ["/s/A.cs"]);
+        // A file that is not UTF-8 reads lossily: the same text, other bytes once written.
+        let mut lossy = edit("/s/L.cs", EditKind::Modify, "", "caf\u{fffd}");
+        lossy.base_sha256 = sha256_hex(b"caf\xe9");
+        let lossy = changing_only(proposal(vec![(lossy, Some("caf\u{fffd}"))]));
+        assert_eq!(paths(&lossy), ["/s/L.cs"]);
+        // Untouched when every edit changes its file.
+        let all = changing_only(proposal(vec![(
+            edit("/s/A.cs", EditKind::Modify, "class A {}", "class B {}"),
+            Some("class A {}"),
+        )]));
+        assert_eq!(all.plan.summary.edits, 7);
+    }
 }

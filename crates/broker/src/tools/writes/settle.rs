@@ -75,7 +75,10 @@ struct Settling<'a> {
 
 impl Settling<'_> {
     async fn settle(&self, proposal: Proposal) -> Result<Settled, ToolError> {
-        // The watcher may not have told the host yet of an edit to the plan's own files: they are read now.
+        // Every change on disk reported before the lock was taken is in the host's snapshot, and so in what
+        // changed since the plan.
+        self.workspace.catch_up(&self.call.cancel).await?;
+        // The plan's own files are read now: one written since the barrier is brought in too.
         let now = texts_now(&proposal.plan.edits);
         let moved = moved_files(&proposal.plan.edits, &now);
         if !moved.is_empty() {

@@ -56,6 +56,7 @@ pub struct WorkspaceStatus {
     /// restarts it.
     pub host_restarts: u32,
     /// Times the file watch lost events (its queue overflowed) and the solution was read again from disk.
+    #[serde(default)]
     pub watch_overflows: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_load_ms: Option<u64>,

@@ -276,15 +276,17 @@ async fn the_service_does_not_report_its_own_writes_back_to_the_host() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_file_edited_after_the_host_last_saw_it_is_never_overwritten() {
     let moves = Fixture::copy("Moves");
-    // Edits reach the host only after 5 s: long enough to move on a view older than the disk.
+    // Edits settle for 5 s before they go to the host unasked: long enough to move on a view older than the
+    // disk, were the call not to bring them in first.
     let server = Server::start_with_env(&moves.root, &[("ROSLYN_MCP_DEBOUNCE_MS", "5000")]).await;
     server.ok("find_references", json!({"filePath": moves.file(SHAPES), "line": 25, "column": 21})).await;
     let program = moves.path(PROGRAM);
     let edited = format!("{}// edited by hand\n", std::fs::read_to_string(&program).expect("Program.cs"));
     std::fs::write(&program, &edited).expect("edit");
-    // The plan computed on the older view is replayed on the file as it is: the edit stands.
+    // The plan is computed on the file as it is (the call's disk barrier brought the edit in), so nothing is
+    // left to replay: the edit stands.
     let moved = server.ok("move_type_to_namespace", square_move(&moves)).await;
-    assert_eq!(moved["rebased"]["how"], json!("replayed"), "{moved}");
+    assert_eq!(moved["rebased"], json!(null), "computed on the disk as it is: {moved}");
     let now = std::fs::read_to_string(&program).expect("Program.cs");
     assert!(now.contains("// edited by hand"), "the hand edit was overwritten: {now}");
     assert_eq!(dotnet_build_errors(&moves.path("Moves.sln")).await, 0, "the replayed move builds");

@@ -248,6 +248,7 @@ impl ServiceArgs {
             debounce: Duration::from_millis(self.debounce_ms),
             write_timeout: Duration::from_secs(self.write_timeout_secs),
             journal_dir: self.journal_dir(),
+            fence_dir: self.state_dir().join("fences"),
             history_dir: self.state_dir().join("history"),
             history_bound: HistoryBound {
                 max_operations: self.history_max_operations,

@@ -20,8 +20,10 @@ pub(crate) struct Fence {
 }
 
 impl Fence {
-    pub fn new() -> std::io::Result<Self> {
-        let dir = PrivateTempDir::create_in(&std::env::temp_dir(), "roslyn-mcp-fence-")?;
+    /// A fence folder of its own under `base`, which is made private first (or refused when it cannot be).
+    pub fn new(base: &Path) -> std::io::Result<Self> {
+        paths::create_private_dir(base)?;
+        let dir = PrivateTempDir::create_in(base, "fence-")?;
         Ok(Self { dir, created: Mutex::new(0), seen: watch::channel(0).0 })
     }
 

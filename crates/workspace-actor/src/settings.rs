@@ -24,6 +24,8 @@ pub struct WorkspaceSettings {
     pub write_timeout: Duration,
     /// Where writes in progress keep their journal.
     pub journal_dir: PathBuf,
+    /// Where each workspace's folder watch keeps its fence folder (made private if it is not).
+    pub fence_dir: PathBuf,
     /// Where applied operations are kept for undo, one folder per solution.
     pub history_dir: PathBuf,
     pub history_bound: HistoryBound,
@@ -55,6 +57,7 @@ impl Default for WorkspaceSettings {
             debounce: Duration::from_millis(150),
             write_timeout: Duration::from_secs(30),
             journal_dir: std::env::temp_dir().join("roslyn-mcp-journal"),
+            fence_dir: std::env::temp_dir().join(format!("roslyn-mcp-fences-{}", paths::user_id())),
             history_dir: std::env::temp_dir().join("roslyn-mcp-history"),
             history_bound: crate::history::DEFAULT_BOUND,
             apply_hold: None,

@@ -53,7 +53,7 @@ pub async fn start(shared: &Arc<Shared>) -> Option<FolderWatch> {
 /// order they happened; the forwarder runs until the workspace stops.
 fn watch(shared: Arc<Shared>) -> notify::Result<FolderWatch> {
     let root = shared.solution.parent().unwrap_or(&shared.solution).to_path_buf();
-    let fence = match Fence::new() {
+    let fence = match Fence::new(&shared.settings.fence_dir) {
         Ok(fence) => Some(Arc::new(fence)),
         Err(error) => {
             // Changes are still forwarded once settled; a call may answer before the latest are in.

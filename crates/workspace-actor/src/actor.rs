@@ -57,10 +57,9 @@ impl Actor for WorkspaceActor {
         let shared = args.shared;
         let watched = shared.clone();
         shared.spawn(async move {
-            // Held until the workspace stops, which drops it.
-            let _watcher = watcher::start(&watched).await;
+            // The watch lives with its forwarder, a task of the workspace that its stop ends.
+            watcher::start(&watched).await;
             watched.watching.cancel();
-            std::future::pending::<()>().await;
         });
         Ok(Self {
             shared,

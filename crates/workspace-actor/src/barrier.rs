@@ -23,10 +23,7 @@ impl Workspace {
     /// under the lock).
     pub async fn catch_up(&self, cancel: &CancellationToken) -> Result<(), ToolError> {
         let _in_use = self.begin_call().await;
-        let host = self.acquire(cancel).await?;
-        if !self.shared.warm_gate.passed(cancel).await {
-            return Err(HostFailure::Cancelled.into());
-        }
+        let host = self.warm_host(cancel).await?;
         self.barrier(&host, cancel).await
     }
 

@@ -80,14 +80,11 @@ impl DiskQueue {
             let mut state = self.state();
             let batch = &mut state.batch;
             match report {
-                Report::File(path) => batch.files.insert(path),
-                Report::Folder(path) => batch.folders.insert(path),
-                Report::Gone(path) => batch.gone.insert(path),
-                Report::Overflow => {
-                    batch.resync = true;
-                    true
-                }
-            };
+                Report::File(path) => drop(batch.files.insert(path)),
+                Report::Folder(path) => drop(batch.folders.insert(path)),
+                Report::Gone(path) => drop(batch.gone.insert(path)),
+                Report::Overflow => batch.resync = true,
+            }
             state.reported += 1;
             let now = Instant::now();
             state.first.get_or_insert(now);

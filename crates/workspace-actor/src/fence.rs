@@ -4,9 +4,10 @@
 //! reported. That is how a call learns, without sleeping a debounce out, that nothing it could have seen is
 //! still on its way.
 
+use notify::EventKind;
 use paths::PrivateTempDir;
 use std::path::Path;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use tokio::sync::watch;
 
@@ -31,13 +32,20 @@ impl Fence {
         self.dir.path()
     }
 
-    /// The fence `path` names, when it names one.
-    pub fn number(&self, path: &Path) -> Option<u64> {
-        (path.parent()? == self.dir.path()).then(|| path.file_name()?.to_str()?.parse().ok())?
+    /// Takes an event of the watch: whether it was of a fence. A fence's creation is handed over there and
+    /// then, on the watch's own thread, which removes the file too (its removal's event changes nothing).
+    pub fn arrived(&self, path: &Path, kind: &EventKind) -> bool {
+        let number = (path.parent() == Some(self.dir.path())).then(|| path.file_name()?.to_str()?.parse().ok());
+        let Some(number) = number else { return false };
+        if let (Some(n), EventKind::Create(_)) = (number, kind) {
+            self.seen(n);
+            let _ = std::fs::remove_file(path);
+        }
+        true
     }
 
     /// The watch handed over fence `n`, so every fence before it too.
-    pub fn seen(&self, n: u64) {
+    fn seen(&self, n: u64) {
         self.seen.send_if_modified(|seen| {
             let raised = n > *seen;
             *seen = (*seen).max(n);
@@ -52,19 +60,18 @@ impl Fence {
         self.seen(created);
     }
 
-    /// Creates a fence and waits, at most `limit`, for the watch to hand it over: whether it did.
-    pub async fn pass(&self, limit: Duration) -> std::io::Result<bool> {
-        let (n, path) = {
-            let mut created = self.created.lock().unwrap_or_else(PoisonError::into_inner);
-            let n = *created + 1;
-            let path = self.dir.path().join(n.to_string());
-            std::fs::File::create(&path)?;
-            *created = n;
-            (n, path)
-        };
+    /// Creates a fence (off the async threads: a file system can be slow) and waits, at most `limit`, for the
+    /// watch to hand it over: whether it did.
+    pub async fn pass(self: &Arc<Self>, limit: Duration) -> std::io::Result<bool> {
+        let fence = self.clone();
+        let created = tokio::task::spawn_blocking(move || {
+            let mut created = fence.created.lock().unwrap_or_else(PoisonError::into_inner);
+            std::fs::File::create(fence.dir.path().join((*created + 1).to_string()))?;
+            *created += 1;
+            Ok::<u64, std::io::Error>(*created)
+        });
+        let n = created.await.map_err(std::io::Error::other)??;
         let mut seen = self.seen.subscribe();
-        let passed = tokio::time::timeout(limit, seen.wait_for(|seen| *seen >= n)).await.is_ok_and(|r| r.is_ok());
-        let _ = std::fs::remove_file(path);
-        Ok(passed)
+        Ok(tokio::time::timeout(limit, seen.wait_for(|seen| *seen >= n)).await.is_ok_and(|r| r.is_ok()))
     }
 }

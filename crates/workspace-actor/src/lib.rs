@@ -270,16 +270,22 @@ impl Workspace {
     /// under the question's cursor.
     pub async fn sync_files(&self, paths: Vec<PathBuf>, cancel: &CancellationToken) -> Result<(), ToolError> {
         let _in_use = self.begin_call().await;
-        let host = self.acquire(cancel).await?;
-        if !self.shared.warm_gate.passed(cancel).await {
-            return Err(roslyn_host::HostFailure::Cancelled.into());
-        }
+        let host = self.warm_host(cancel).await?;
         let paths: BTreeSet<PathBuf> = paths.into_iter().collect();
         let previous = std::mem::replace(&mut *self.synced.lock().unwrap_or_else(|p| p.into_inner()), paths.clone());
         let paths = paths.union(&previous).cloned();
         host_update::send(&host, &self.shared.status, paths, Source::Disk, self.shared.settings.request_timeout, cancel)
             .await
             .map_err(ToolError::from)
+    }
+
+    /// The live host once no warm-up runs (see [`Workspace::acquire`]); the caller holds its call guard.
+    async fn warm_host(&self, cancel: &CancellationToken) -> Result<Arc<roslyn_host::HostProcess>, ToolError> {
+        let host = self.acquire(cancel).await?;
+        if !self.shared.warm_gate.passed(cancel).await {
+            return Err(roslyn_host::HostFailure::Cancelled.into());
+        }
+        Ok(host)
     }
 
     /// Ensures the solution is loaded.

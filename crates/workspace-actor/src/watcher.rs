@@ -25,13 +25,9 @@ const IGNORED_DIRS: &[&str] = &["bin", "obj", ".git", ".vs", "node_modules"];
 /// How often a waiting batch looks for a ready host.
 const RETRY: Duration = Duration::from_millis(100);
 
-/// The watch of one solution's folder, and its fence; held until the workspace stops.
-pub struct FolderWatch {
-    _watcher: Arc<Mutex<RecommendedWatcher>>,
-}
-
-/// Watches the solution's folder off the async threads; `None` (with a warning in the status) when it cannot.
-pub async fn start(shared: &Arc<Shared>) -> Option<FolderWatch> {
+/// Watches the solution's folder off the async threads, until the workspace stops; when it cannot, says so in
+/// the status.
+pub async fn start(shared: &Arc<Shared>) {
     if let Some(hold) = &shared.settings.start_hold {
         while hold.exists() {
             tokio::time::sleep(Duration::from_millis(20)).await;
@@ -39,19 +35,18 @@ pub async fn start(shared: &Arc<Shared>) -> Option<FolderWatch> {
     }
     let watched = shared.clone();
     let error = match tokio::task::spawn_blocking(move || watch(watched)).await {
-        Ok(Ok(watch)) => return Some(watch),
+        Ok(Ok(())) => return,
         Ok(Err(error)) => error.to_string(),
         Err(panicked) => panicked.to_string(),
     };
     // Usually the inotify watch limit: the service still answers, but edits are not seen.
     tracing::error!(%error, solution = %shared.solution.display(), "cannot watch the solution folder");
     shared.status.update(|s| s.warnings.push(format!("file watching unavailable: {error}")));
-    None
 }
 
 /// Starts watching the solution's folder and the fence's, on one watch so that their events come in the
-/// order they happened; the forwarder runs until the workspace stops.
-fn watch(shared: Arc<Shared>) -> notify::Result<FolderWatch> {
+/// order they happened. The forwarder owns the watch: both end when the workspace stops.
+fn watch(shared: Arc<Shared>) -> notify::Result<()> {
     let root = shared.solution.parent().unwrap_or(&shared.solution).to_path_buf();
     let fence = match Fence::new(&shared.settings.fence_dir) {
         Ok(fence) => Some(Arc::new(fence)),
@@ -82,8 +77,8 @@ fn watch(shared: Arc<Shared>) -> notify::Result<FolderWatch> {
     if let Some(fence) = fence {
         let _ = shared.fence.set(fence);
     }
-    shared.spawn(Forwarder { shared: shared.clone(), watcher: watcher.clone() }.run());
-    Ok(FolderWatch { _watcher: watcher })
+    shared.spawn(Forwarder { shared: shared.clone(), watcher }.run());
+    Ok(())
 }
 
 /// Puts one event in the queue, on the watch's own thread, in the order events come.
@@ -100,8 +95,7 @@ fn report(shared: &Shared, fence: Option<&Fence>, root: &Path, event: Event) {
         return;
     }
     for path in event.paths {
-        if let Some((fence, n)) = fence.and_then(|fence| Some((fence, fence.number(&path)?))) {
-            fence.seen(n);
+        if fence.is_some_and(|fence| fence.arrived(&path, &event.kind)) {
             continue;
         }
         if ignored(path.strip_prefix(root).unwrap_or(&path)) {

@@ -17,7 +17,7 @@ use crate::plans::{self, Intent, Kept, Plan, Proposal, Replan};
 use paths::Roots;
 use protocol::host::ask::Ask;
 use protocol::host::{EditKind, EditPlan, FileEdit};
-use protocol::tools::plans::{Applied, PlanPreview, Verify, WriteOutput};
+use protocol::tools::plans::{Applied, PlanPreview, Rebased, Verification, Verify, WriteOutput};
 use protocol::tools::refactor::Outline;
 use protocol::{ErrorCode, ToolError};
 use roslyn_host::HostReply;
@@ -206,22 +206,7 @@ async fn apply(call: &Call, write: Write<'_>, plan_id: String, kept: bool) -> Re
     if plan.edits.is_empty() {
         tracing::info!(plan_id, tool = plan.tool, "the plan changes no file: nothing written, no operation");
         drop(guard);
-        return Ok(Applied {
-            success: true,
-            tool: plan.tool.to_owned(),
-            changed: false,
-            operation_id: None,
-            plan_id,
-            changes: render::changes(&plan.edits),
-            checksums: Default::default(),
-            summary: plan.summary.clone(),
-            warnings: plan.warnings.clone(),
-            execution_time_ms: elapsed_ms(began),
-            resolved_from_solution: plan.solution.display().to_string(),
-            verification: None,
-            rebased,
-            outline: plan.outline.clone(),
-        });
+        return Ok(answer(plan, plan_id, began, rebased, None, None));
     }
     // Chosen before the write: the tests reaching what it changes, in the files as they are.
     let checks = match verify {
@@ -259,14 +244,31 @@ async fn apply(call: &Call, write: Write<'_>, plan_id: String, kept: bool) -> Re
         None => None,
     };
     drop(guard);
-    Ok(Applied {
+    Ok(answer(plan, plan_id, began, rebased, Some((operation_id, &outcomes)), verification))
+}
+
+/// The answer of an applied plan: what it `wrote` (its operation, and what it left in each file), or none when
+/// it changed no file.
+fn answer(
+    plan: &Plan,
+    plan_id: String,
+    began: Instant,
+    rebased: Option<Rebased>,
+    wrote: Option<(String, &[workspace_actor::Outcome])>,
+    verification: Option<Verification>,
+) -> Applied<Outline> {
+    let (operation_id, checksums) = match wrote {
+        Some((operation, outcomes)) => (Some(operation), render::checksums(outcomes)),
+        None => (None, Default::default()),
+    };
+    Applied {
         success: true,
         tool: plan.tool.to_owned(),
-        changed: true,
-        operation_id: Some(operation_id),
+        changed: operation_id.is_some(),
+        operation_id,
         plan_id,
         changes: render::changes(&plan.edits),
-        checksums: render::checksums(&outcomes),
+        checksums,
         summary: plan.summary.clone(),
         warnings: plan.warnings.clone(),
         execution_time_ms: elapsed_ms(began),
@@ -274,7 +276,7 @@ async fn apply(call: &Call, write: Write<'_>, plan_id: String, kept: bool) -> Re
         verification,
         rebased,
         outline: plan.outline.clone(),
-    })
+    }
 }
 
 /// The proposal without the edits that would leave their file as it is: a modification whose new text is the

@@ -125,6 +125,30 @@ async fn a_plan_applied_right_after_another_agent_adds_a_use_is_replayed_with_it
         assert!(shop.read(&extra).contains(&format!("PriceCalculator.{next}(1.234m)")), "iteration {n}: not renamed");
         name = next;
     }
+    // Two sessions' plans of two symbols, a file using both old names written, both applied at the same moment.
+    let mut blank = "IsBlank".to_owned();
+    for n in 0..ITERATIONS / 4 {
+        let (round_next, blank_next) = (format!("RoundBoth{n}"), format!("Blank{n}"));
+        let rename = |file: &str, needle: String, new_name: &str| {
+            let (line, column) = shop.position_of(file, &needle, 0);
+            json!({"filePath": shop.file(file), "line": line, "column": column, "newName": new_name, "preview": true})
+        };
+        let (round_plan, blank_plan) = futures::join!(
+            shared.sessions[0].ok("rename_symbol", rename(CALCULATOR, format!("{name}(decimal value)"), &round_next)),
+            shared.sessions[1].ok("rename_symbol", rename(EXTENSIONS, format!("{blank}(this"), &blank_next))
+        );
+        let extra = format!("src/Shop.App/Both{n}.cs");
+        let call = format!("Shop.Core.Services.PriceCalculator.{name}(1m).ToString().{blank}()");
+        std::fs::write(shop.path(&extra), user(&format!("Both{n}"), &call)).expect("write");
+        futures::join!(
+            shared.sessions[0].ok("apply_plan", json!({"planId": round_plan["planId"]})),
+            shared.sessions[1].ok("apply_plan", json!({"planId": blank_plan["planId"]}))
+        );
+        let text = shop.read(&extra);
+        let both = format!("PriceCalculator.{round_next}(1m).ToString().{blank_next}()");
+        assert!(text.contains(&both), "pair {n}: both renames reached the new file: {text}");
+        (name, blank) = (round_next, blank_next);
+    }
     assert_eq!(dotnet_build_errors(&shop.path("Shop.sln")).await, 0, "every replayed rename builds");
     shared.stop().await;
 }

@@ -1,6 +1,6 @@
 //! What answering from the disk as the caller left it costs, against another build of roslyn-mcp in the same
 //! run (`ROSLYN_MCP_BENCH_BASELINE=<its roslyn-mcp binary>`, e.g. the commit before the disk barrier), each
-//! build on its own copy, the builds taking turns:
+//! build on its own copy, the builds taking turns (`ROSLYN_MCP_BENCH_ROUNDS`, 2 by default: each goes first once):
 //! - warm `find_references` with nothing changed on disk: p50 and p95 of `ROSLYN_MCP_BENCH_CALLS` calls (50 by
 //!   default) on Shop (`Customer`) and, given `ROSLYN_MCP_BENCH_LIBRARY=<checkout of xoofx/markdig>`, on Markdig
 //!   (`StringSlice.NextChar()`, 94 places in 5 target frameworks);
@@ -30,10 +30,11 @@ const BURST_LIMIT: Duration = Duration::from_secs(120);
 
 fn main() {
     let calls: usize = std::env::var("ROSLYN_MCP_BENCH_CALLS").ok().and_then(|v| v.parse().ok()).unwrap_or(50);
+    let rounds: usize = std::env::var("ROSLYN_MCP_BENCH_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(2);
     let baseline = std::env::var_os("ROSLYN_MCP_BENCH_BASELINE").map(PathBuf::from);
     let library = std::env::var_os("ROSLYN_MCP_BENCH_LIBRARY").map(PathBuf::from);
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
-    runtime.block_on(run(calls, baseline, library));
+    runtime.block_on(run(calls, rounds, baseline, library));
 }
 
 /// A solution to measure on: how to copy it, where to load it, what to search, and how a burst file calls it.
@@ -57,7 +58,7 @@ struct Copy {
     _keep: Box<dyn std::any::Any>,
 }
 
-async fn run(calls: usize, baseline: Option<PathBuf>, library: Option<PathBuf>) {
+async fn run(calls: usize, rounds: usize, baseline: Option<PathBuf>, library: Option<PathBuf>) {
     let mut subjects = vec![Subject {
         name: "Shop",
         copy: Box::new(|| {
@@ -97,33 +98,44 @@ async fn run(calls: usize, baseline: Option<PathBuf>, library: Option<PathBuf>) 
     }
     for subject in &subjects {
         println!(
-            "{}: warm find_references of {} ({calls} calls), then a burst of {BURST} new files:",
+            "{}: warm find_references of {} ({calls} calls), then a burst of {BURST} new files; {rounds} rounds:",
             subject.name, subject.member
         );
-        let mut warm = Vec::new();
-        for (label, binary) in &builds {
-            let figures = measure(subject, binary.as_deref(), calls).await;
-            let burst = match figures.burst_ms {
-                Some(ms) => format!("{ms:.0} ms ({} asked)", figures.asked),
-                None => format!("not within {BURST_LIMIT:?} ({} asked)", figures.asked),
-            };
-            println!(
-                "  {label}: warm p50 {:.2} ms, p95 {:.2} ms; burst to the first answer holding it whole {burst}",
-                figures.p50, figures.p95
-            );
-            warm.push(figures);
-        }
-        if let [this, base] = &warm[..] {
-            let burst = match (this.burst_ms, base.burst_ms) {
-                (Some(this), Some(base)) => format!("{:.2}x", this / base),
-                _ => "-".to_owned(),
-            };
-            println!(
-                "  this build / baseline: warm p50 {:.3}x ({:+.3} ms), p95 {:.3}x; burst {burst}",
-                this.p50 / base.p50,
-                this.p50 - base.p50,
-                this.p95 / base.p95,
-            );
+        for round in 0..rounds {
+            // The builds take turns going first, so that neither gains from the machine the other leaves.
+            let mut order: Vec<&(&str, Option<PathBuf>)> = builds.iter().collect();
+            if round % 2 == 1 {
+                order.reverse();
+            }
+            let mut figures = Vec::new();
+            for (label, binary) in order {
+                let measured = measure(subject, binary.as_deref(), calls).await;
+                let burst = match measured.burst_ms {
+                    Some(ms) => format!("{ms:.0} ms ({} asked)", measured.asked),
+                    None => format!("not within {BURST_LIMIT:?} ({} asked)", measured.asked),
+                };
+                println!(
+                    "  round {}, {label}: warm p50 {:.2} ms, p95 {:.2} ms; burst to the first answer holding it whole {burst}",
+                    round + 1,
+                    measured.p50,
+                    measured.p95
+                );
+                figures.push((*label, measured));
+            }
+            figures.sort_by_key(|(label, _)| *label != "this build");
+            if let [(_, this), (_, base)] = &figures[..] {
+                let burst = match (this.burst_ms, base.burst_ms) {
+                    (Some(this), Some(base)) => format!("{:.2}x", this / base),
+                    _ => "-".to_owned(),
+                };
+                println!(
+                    "  round {}, this build / baseline: warm p50 {:.3}x ({:+.3} ms), p95 {:.3}x; burst {burst}",
+                    round + 1,
+                    this.p50 / base.p50,
+                    this.p50 - base.p50,
+                    this.p95 / base.p95,
+                );
+            }
         }
     }
 }

@@ -1,8 +1,8 @@
 //! The disk barrier: before a call reads the solution, every change the file system reported before the call
 //! came is in the host's snapshot. A fence goes through the folder watch (see [`crate::fence`]); once it is
 //! handed over, every earlier change has been reported, and the call waits until the host took those in,
-//! hurrying their batch rather than letting it settle. When nothing changed that is one file created and
-//! one event read.
+//! hurrying their batch rather than letting it settle. When nothing changed that is one file created (the
+//! watch removes it) and one event read.
 
 use crate::Workspace;
 use protocol::ToolError;

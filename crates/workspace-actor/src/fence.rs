@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use tokio::sync::watch;
 
-pub(crate) struct Fence {
+pub struct Fence {
     /// Private (0700, an unpredictable name): nobody else can create a fence or watch ours.
     dir: PrivateTempDir,
     /// The number of the last fence created; fences are created in this order, under this lock.

@@ -8,7 +8,7 @@ mod barrier;
 pub mod checksum;
 mod disk_queue;
 mod events;
-mod fence;
+pub mod fence;
 pub mod history;
 mod host_update;
 mod liveness;

@@ -19,6 +19,7 @@ mod files;
 mod find_tests;
 mod fixture_copies;
 mod fuzz;
+mod generators;
 mod install;
 mod lifecycle;
 mod long_calls;

@@ -142,6 +142,13 @@ pub struct ServiceArgs {
     /// A test run executes the repository's code as the service's user, as a build does.
     #[arg(long, env = "ROSLYN_MCP_TEST_RUNS", default_value_t = true, action = clap::ArgAction::Set, value_parser = clap::builder::BoolishValueParser::new())]
     pub test_runs: bool,
+    /// Where the service builds the projects a solution references as analyzers (its own source generators)
+    /// when their assembly is missing or older than their sources: `copy` (in the service's own copy of the
+    /// repository; the user's bin/ and obj/ stay as they are), `in-place` (into the project's own bin/ and
+    /// obj/, as `dotnet build` there would), or `off` (the solution goes without what they write, and every
+    /// answer says so). A build runs the repository's build of those projects, as loading runs its evaluation.
+    #[arg(long, env = "ROSLYN_MCP_GENERATOR_BUILD", value_enum, default_value_t = GeneratorBuild::Copy)]
+    pub generator_build: GeneratorBuild,
     /// How many steps below the service's own CPU priority (nice) its Roslyn hosts run, and the builds and
     /// test runs it starts: when they fill every core, health checks, metrics and diagnose still answer at
     /// once. 0 runs them at the service's priority.
@@ -223,6 +230,17 @@ pub struct ServiceArgs {
     /// Log as JSON lines (to stderr).
     #[arg(long, env = "ROSLYN_MCP_LOG_JSON", value_parser = clap::builder::BoolishValueParser::new())]
     pub log_json: bool,
+}
+
+/// Where the service builds generator projects (`--generator-build`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum GeneratorBuild {
+    /// In the service's own copy of the repository: the user's `bin/` and `obj/` stay as they are.
+    Copy,
+    /// Where the project is, into its own `bin/` and `obj/`, as `dotnet build` there would.
+    InPlace,
+    /// Not at all: the solution goes without what the generators write, and every answer says so.
+    Off,
 }
 
 /// An instance name as job ids and a proxy's rules can carry it.

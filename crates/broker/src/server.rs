@@ -73,9 +73,11 @@ impl RoslynMcp {
         let invocation = Invocation { tool: tool.to_owned(), kind, raw, context, owner: owner.clone(), began };
         if !kind.may_take_long() {
             let (outcome, total_ms, host_ms) = self.run(invocation, requested, None, run).await;
-            return CallToolResponse::Complete(
-                outcome.unwrap_or_else(envelope::failure).with_meta(Some(envelope::timing(total_ms, host_ms))),
-            );
+            return CallToolResponse::Complete(envelope::timed(
+                outcome.unwrap_or_else(envelope::failure),
+                total_ms,
+                host_ms,
+            ));
         }
         let jobs = &self.services.jobs;
         let job = match jobs.open(owner, &self.session.id, tool) {
@@ -143,6 +145,7 @@ impl RoslynMcp {
         let span = telemetry::tool_span(tool, &self.session.id);
         let host_micros = Arc::new(AtomicU64::new(0));
         let answered_for = Arc::new(OnceLock::new());
+        let notices = Arc::new(std::sync::Mutex::new(std::collections::BTreeSet::new()));
         let cancelled = cancel.clone();
         // Over HTTP without a session `initialize` opened (a 2026-07-28 client, whatever Mcp-Session-Id it sends):
         // nothing of an earlier call counts.
@@ -166,12 +169,16 @@ impl RoslynMcp {
                         stateless,
                         owner,
                         answered_for: answered_for.clone(),
+                        notices: notices.clone(),
                     };
                     run(call, input).await
                 }
                 (Err(error), _) | (_, Err(error)) => Err(error),
             };
+            let notices = std::mem::take(&mut *notices.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
             envelope::success(outcome, kind.capped().then_some(&self.services.limits))
+                .map(|result| envelope::noticed(result, &notices))
+                .map_err(|error| envelope::noticed_error(error, &notices))
         }
         .instrument(span.clone())
         .await;

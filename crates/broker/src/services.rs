@@ -73,6 +73,11 @@ impl Services {
             spare.replenish();
             settings.spare = Some(spare);
         }
+        if let Ok(install) = located.install() {
+            let builds =
+                crate::test_runs::generators::GeneratorBuilds::new(args.generator_build, &args.state_dir(), install);
+            settings.generators = builds.map(|b| Arc::new(b) as Arc<dyn workspace_actor::GeneratorBuilder>);
+        }
         let spare = settings.spare.clone();
         let drain = settings.write_timeout + std::time::Duration::from_secs(10);
         let requests = Budget::new(args.max_requests_per_session, args.max_requests);

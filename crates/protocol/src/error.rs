@@ -86,6 +86,7 @@ catalog! {
     CODE_ACTION_STALE = 4010: "The solution changed since the code action was listed",
     BUILD_FAILED = 4011: "The build a test run needs failed",
     LOADING = 4012: "The solution is still loading; its job answers once it has",
+    GENERATOR_NOT_BUILT = 4013: "A project references an analyzer or source generator whose assembly is not built",
     MSBUILD_NOT_FOUND = 5001: "MSBuild not available",
     ROSLYN_NOT_AVAILABLE = 5002: "Roslyn assemblies not loadable",
     SDK_NOT_FOUND = 5003: ".NET SDK not found",

@@ -471,6 +471,19 @@ fn broker_vectors() -> Vec<(&'static str, BrokerMessage)> {
             ),
         ),
         (
+            "broker_use_generators",
+            request(
+                42,
+                RequestBody::UseGenerators(UseGeneratorsRequest {
+                    builds: vec![GeneratorBuild {
+                        assembly: "/w/Stubs/bin/Debug/netstandard2.0/Stubs.dll".into(),
+                        built: "/state/generators/1f/Stubs.dll".into(),
+                        sources_read_ms: 1_765_000_000_000,
+                    }],
+                }),
+            ),
+        ),
+        (
             "broker_check_edits",
             request(
                 41,
@@ -506,6 +519,15 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
             kind: WorkspaceDiagnosticKind::Warning,
             message: "Found project reference without a matching metadata reference".into(),
         }],
+        generators: vec![GeneratorProject {
+            name: "Shop.Stubs".into(),
+            project: "/work/Shop/src/Shop.Stubs/Shop.Stubs.csproj".into(),
+            assembly: "/work/Shop/src/Shop.Stubs/bin/Debug/netstandard2.0/Shop.Stubs.dll".into(),
+            consumers: vec!["Shop.Core".into()],
+            state: GeneratorState::Missing,
+            built: String::new(),
+            sources_changed_ms: 1_765_000_000_000,
+        }],
     };
     vec![
         (
@@ -522,7 +544,7 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
             }),
         ),
         ("host_loaded", response(1, Outcome::Ok(ResponseBody::Loaded(summary.clone())))),
-        ("host_file_changes_applied", response(2, Outcome::Ok(ResponseBody::FileChangesApplied(summary)))),
+        ("host_file_changes_applied", response(2, Outcome::Ok(ResponseBody::FileChangesApplied(summary.clone())))),
         (
             "host_type_info",
             response(
@@ -1114,6 +1136,7 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
             ),
         ),
         ("host_edits_checked", response(41, Outcome::Ok(ResponseBody::EditsChecked(2)))),
+        ("host_generators_used", response(42, Outcome::Ok(ResponseBody::GeneratorsUsed(summary.clone())))),
         (
             "host_symbol_sources",
             response(

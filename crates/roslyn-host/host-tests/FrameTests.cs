@@ -45,7 +45,7 @@ public sealed class FrameTests
     [InlineData(new byte[] { 1, 1, 4, 0, 1, 1, 2 }, "bool")] // References with include_declaration = 2
     [InlineData(new byte[] { 1, 1, 5, 0, 0, 4 }, "unknown Severity variant 4")]
     [InlineData(new byte[] { 1, 1, 5, 2, 3 }, "Option tag 2")]
-    [InlineData(new byte[] { 1, 1, 36 }, "unknown RequestBody variant 36")]
+    [InlineData(new byte[] { 1, 1, 37 }, "unknown RequestBody variant 37")]
     [InlineData(new byte[] { 1, 1, 11, 2 }, "unknown SymbolTarget variant 2")]
     public void MalformedPayloadsAreRejected(byte[] payload, string reason)
     {

@@ -7,7 +7,7 @@
 use crate::phase::Phase;
 use crate::restarts::Restarts;
 use crate::shared::Shared;
-use crate::{liveness, warm_up, watcher};
+use crate::{generators, liveness, warm_up, watcher};
 use kameo::prelude::*;
 use protocol::host::ask;
 use protocol::host::{LoadRequest, PingRequest, WorkspaceSummary};
@@ -61,6 +61,7 @@ impl Actor for WorkspaceActor {
             watcher::start(&watched).await;
             watched.watching.cancel();
         });
+        shared.spawn(generators::follow(shared.clone()));
         Ok(Self {
             shared,
             install: args.install,
@@ -213,7 +214,10 @@ impl Start {
             Some(spare) => spare.take(&label).await?,
             None => HostProcess::start(&self.install, &label, settings.load_timeout).await?,
         });
-        load(&host, shared, settings.load_timeout).await.map(|(version, summary)| Loaded { host, version, summary })
+        let (version, summary) = load(&host, shared, settings.load_timeout).await?;
+        // Calls wait for the generators too: their first answers include the code the generators write.
+        let (version, summary) = generators::build(shared, &host, &summary).await.unwrap_or((version, summary));
+        Ok(Loaded { host, version, summary })
     }
 }
 

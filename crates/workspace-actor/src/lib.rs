@@ -9,6 +9,7 @@ pub mod checksum;
 mod disk_queue;
 mod events;
 pub mod fence;
+mod generators;
 pub mod history;
 mod host_update;
 mod liveness;
@@ -29,6 +30,7 @@ mod write_lock;
 
 pub use actor::WorkspaceActor;
 pub use events::WorkspaceEvents;
+pub use generators::{BuildRequest, Built, GeneratorBuilder};
 pub use history::Recording;
 pub use liveness::PING_LIMIT;
 pub use settings::WorkspaceSettings;
@@ -168,6 +170,11 @@ impl Workspace {
         let queue = self.write_lock.state();
         (status.write_holder, status.writes_waiting) = (queue.holder, queue.waiting);
         status
+    }
+
+    /// What every answer on the solution says of it: its generators that do not run as their sources say.
+    pub fn notices(&self) -> Vec<String> {
+        generators::notices(&self.shared.status.get().generators, self.shared.settings.generators.is_some())
     }
 
     /// The projects as last loaded; `None` until the first load.

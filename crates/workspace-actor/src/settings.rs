@@ -44,6 +44,9 @@ pub struct WorkspaceSettings {
     pub events: Arc<dyn WorkspaceEvents>,
     /// A host started ahead of need, which a load takes instead of starting one; none when disabled.
     pub spare: Option<Arc<roslyn_host::SpareHost>>,
+    /// Builds the generator projects a load finds not built (or older than their sources); none: the
+    /// solution goes without what they write, and every answer says so.
+    pub generators: Option<Arc<dyn crate::GeneratorBuilder>>,
 }
 
 impl Default for WorkspaceSettings {
@@ -66,6 +69,7 @@ impl Default for WorkspaceSettings {
             overflow_fault: None,
             events: events::ignored(),
             spare: None,
+            generators: None,
         }
     }
 }

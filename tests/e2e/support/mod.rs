@@ -133,6 +133,8 @@ pub struct Outcome {
     pub host_ms: f64,
     /// Milliseconds the service spent on the call (host included), from the result's `_meta`.
     pub service_ms: f64,
+    /// What the solution says of itself (a generator not built), from the result's `_meta`.
+    pub notices: Vec<String>,
 }
 
 impl Server {
@@ -258,7 +260,18 @@ impl<H: ClientHandler> Client<H> {
         let host_ms = timing["hostMs"].as_f64().expect("hostMs");
         let service_ms = timing["totalMs"].as_f64().expect("totalMs");
         assert!(host_ms <= service_ms, "{tool}: host time {host_ms} ms exceeds the call's {service_ms} ms");
-        Outcome { is_error: result.is_error == Some(true), value, host_ms, service_ms }
+        let notices: Vec<String> = result
+            .meta
+            .as_ref()
+            .and_then(|m| m.0.get("roslyn-mcp/notices"))
+            .map(|n| serde_json::from_value(n.clone()).expect("notices are strings"))
+            .unwrap_or_default();
+        // A model reads the content: the notices are there too, after the payload.
+        if !notices.is_empty() {
+            let last = result.content.last().and_then(|c| c.as_text()).map(|t| t.text.clone()).expect("notice text");
+            assert!(notices.iter().all(|n| last.contains(n.as_str())), "{tool}: notices not in the content: {last}");
+        }
+        Outcome { is_error: result.is_error == Some(true), value, host_ms, service_ms, notices }
     }
 
     /// Whether the service's log comes to hold `text` within `limit`.
@@ -460,20 +473,28 @@ pub enum Part {
     Sources,
     /// The files under `obj/` folders: restore output (and what a design-time build left there).
     RestoreOutput,
+    /// The files under `bin/` folders: what a build wrote.
+    BuildOutput,
 }
 
 /// The files of `part` of the tree at `root`, by path relative to it, with their bytes.
 pub fn files(root: &Path, part: Part) -> std::collections::BTreeMap<String, Vec<u8>> {
-    fn walk(root: &Path, dir: &Path, part: Part, in_obj: bool, into: &mut std::collections::BTreeMap<String, Vec<u8>>) {
+    type Files = std::collections::BTreeMap<String, Vec<u8>>;
+    fn walk(root: &Path, dir: &Path, part: Part, (in_obj, in_bin): (bool, bool), into: &mut Files) {
         for entry in std::fs::read_dir(dir).expect("read folder").flatten() {
             let path = entry.path();
             let name = entry.file_name();
             if path.is_dir() {
-                let obj = name == "obj";
-                if name != "bin" && !(obj && part == Part::Sources) {
-                    walk(root, &path, part, in_obj || obj, into);
+                let (obj, bin) = (name == "obj", name == "bin");
+                let skipped = (bin && part != Part::BuildOutput) || (obj && part == Part::Sources);
+                if !skipped {
+                    walk(root, &path, part, (in_obj || obj, in_bin || bin), into);
                 }
-            } else if part == Part::Sources || in_obj {
+            } else if match part {
+                Part::Sources => true,
+                Part::RestoreOutput => in_obj,
+                Part::BuildOutput => in_bin,
+            } {
                 let relative = path.strip_prefix(root).expect("inside root").display().to_string();
                 match std::fs::read(&path) {
                     Ok(bytes) => {
@@ -487,7 +508,7 @@ pub fn files(root: &Path, part: Part) -> std::collections::BTreeMap<String, Vec<
         }
     }
     let mut files = std::collections::BTreeMap::new();
-    walk(root, root, part, false, &mut files);
+    walk(root, root, part, (false, false), &mut files);
     files
 }
 

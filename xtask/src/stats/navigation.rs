@@ -11,6 +11,18 @@ use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::path::Path;
 
+/// The service's builds of generators the repository has not built, as diagnose names them: (assembly, build).
+async fn generator_builds(service: &Service, solution: &Solution) -> Result<Vec<(String, String)>> {
+    let diagnose = service.ok("diagnose", json!({"solutionPath": solution.path})).await?;
+    let generators = diagnose["workspaces"][0]["generators"].as_array().cloned().unwrap_or_default();
+    Ok(generators
+        .iter()
+        .filter_map(|g| {
+            Some((g["assembly"].as_str()?.to_owned(), g["built"].as_str().filter(|b| !b.is_empty())?.to_owned()))
+        })
+        .collect())
+}
+
 /// References of a declaration whose definitions are asked back.
 const REFERENCES_ASKED: usize = 4;
 
@@ -18,13 +30,22 @@ const REFERENCES_ASKED: usize = 4;
 pub async fn check(service: &Service, solution: &Solution, options: &Options) -> Result<Vec<Declaration>> {
     let mut all = Vec::new();
     for file in &solution.documents {
+        // A file on disk that no project compiles (`<Compile Remove>`, a snapshot of a test) is no document.
+        let arguments = json!({"filePath": file, "pageSize": 1});
+        if service.call("get_document_symbols", arguments).await?.is_err_and(|e| e["code"] == "SOURCE_NOT_IN_WORKSPACE")
+        {
+            continue;
+        }
         let listed = all_pages(service, "get_document_symbols", json!({"filePath": file}), "symbols").await?;
         let key = solution.relative(file);
         all.extend(listed.iter().filter(|s| s["kind"] != "Namespace").filter_map(|s| declaration(file, &key, s)));
     }
     let sample = options.sample.take(all.clone(), options.declarations, |d| d.key.clone());
     eprintln!("stats: {} declarations, {} checked", all.len(), sample.len());
-    let found = if options.probe { Some(probe::references(&solution.path, &sample)?) } else { None };
+    let found = match options.probe {
+        true => Some(probe::references(&solution.path, &sample, &generator_builds(service, solution).await?)?),
+        false => None,
+    };
     for (index, declaration) in sample.iter().enumerate() {
         let definition = service.ok("find_symbol_definition", declaration.position()).await?;
         let itself =

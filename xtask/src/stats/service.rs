@@ -39,14 +39,28 @@ impl Service {
         Ok(Self { client, _state: state, table: Mutex::default() })
     }
 
-    /// Calls `tool`; a protocol failure is an error, a tool's refusal an `Err` answer.
+    /// Calls `tool` as a patient agent does: an answer with its job (the work outlasted the answer bound, or
+    /// waited for the solution to load: LOADING) is followed with get_job to the call's own answer. A protocol
+    /// failure is an error, a tool's refusal an `Err` answer.
     pub async fn call(&self, tool: &str, arguments: Value) -> Result<Answer> {
-        let Value::Object(arguments) = arguments else { return Err(anyhow!("{tool}: arguments are not an object")) };
         let began = Instant::now();
+        let mut answer = self.call_once(tool, arguments).await?;
+        while let Some(job) = match &answer {
+            Ok(value) if value["status"] == "running" => value["jobId"].as_str().map(str::to_owned),
+            Err(error) if error["code"] == "LOADING" => error["details"]["jobId"].as_str().map(str::to_owned),
+            _ => None,
+        } {
+            answer = self.call_once("get_job", serde_json::json!({"jobId": job})).await?;
+        }
+        self.table.lock().unwrap_or_else(|e| e.into_inner()).time(tool, began.elapsed());
+        Ok(answer)
+    }
+
+    async fn call_once(&self, tool: &str, arguments: Value) -> Result<Answer> {
+        let Value::Object(arguments) = arguments else { return Err(anyhow!("{tool}: arguments are not an object")) };
         let request = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
         let result: CallToolResult =
             self.client.call_tool(request).await.map_err(|e| anyhow!("{tool}: protocol error {e}"))?;
-        self.table.lock().unwrap_or_else(|e| e.into_inner()).time(tool, began.elapsed());
         let value = result.structured_content.ok_or_else(|| anyhow!("{tool}: no structured content"))?;
         Ok(if result.is_error == Some(true) { Err(value["error"].clone()) } else { Ok(value) })
     }

@@ -28,7 +28,7 @@ if (args[0] == "decompile")
 }
 else if (args[0] == "references")
 {
-    await ReferencesProbe.RunAsync(args[1], args[2]);
+    await ReferencesProbe.RunAsync(args[1], args[2], args.Length > 3 ? args[3] : null);
 }
 else if (args[0] == "rename")
 {

@@ -9,16 +9,22 @@ using RoslynMcp.Host.Semantics;
 /// The references Roslyn's SymbolFinder finds for the symbol at each position of a file of lines
 /// <c>path\tline\tcolumn</c> (1-based, UTF-16 columns), in every project the file belongs to (each target
 /// framework): one JSON object per position, each distinct <c>path:line:column</c> place (declarations and
-/// implicit places left out) with the symbol it was found under, written as the service writes names.
+/// implicit places left out) with the symbol it was found under, written as the service writes names. A file of
+/// lines <c>assembly\tbuilt</c> gives the service's builds of generators a fresh clone has not built: the
+/// solution uses them where its projects name the assembly, as the service's does.
 /// </summary>
 internal static class ReferencesProbe
 {
-    public static async Task RunAsync(string solutionPath, string positionsFile)
+    public static async Task RunAsync(string solutionPath, string positionsFile, string? generatorsFile = null)
     {
         using var workspace = MSBuildWorkspace.Create();
         var solution = solutionPath.EndsWith(".csproj", StringComparison.OrdinalIgnoreCase)
             ? (await workspace.OpenProjectAsync(solutionPath)).Solution
             : await workspace.OpenSolutionAsync(solutionPath);
+        if (generatorsFile is not null)
+        {
+            solution = WithBuilds(solution, File.ReadLines(generatorsFile).Select(l => l.Split('\t')).ToDictionary(p => p[0], p => p[1]));
+        }
         var answers = new List<SortedDictionary<string, string>>();
         foreach (var line in File.ReadLines(positionsFile))
         {
@@ -26,6 +32,20 @@ internal static class ReferencesProbe
             answers.Add(await PlacesAsync(solution, parts[0], int.Parse(parts[1]), int.Parse(parts[2])));
         }
         Console.WriteLine(JsonSerializer.Serialize(answers));
+    }
+
+    private static Solution WithBuilds(Solution solution, Dictionary<string, string> builds)
+    {
+        var loaded = builds.ToDictionary(b => b.Key, b => (Microsoft.CodeAnalysis.Diagnostics.AnalyzerReference)new Microsoft.CodeAnalysis.Diagnostics.AnalyzerFileReference(
+            b.Value, new RoslynMcp.Host.Workspace.StagedAnalyzerLoader(Path.GetDirectoryName(b.Value)!)));
+        foreach (var project in solution.Projects)
+        {
+            var references = project.AnalyzerReferences
+                .Select(r => r.FullPath is { } path && loaded.TryGetValue(path, out var built) ? built : r)
+                .ToList();
+            solution = solution.WithProjectAnalyzerReferences(project.Id, references);
+        }
+        return solution;
     }
 
     private static async Task<SortedDictionary<string, string>> PlacesAsync(Solution solution, string file, int line, int column)

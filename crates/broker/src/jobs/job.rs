@@ -167,7 +167,10 @@ impl Job {
 impl Finished {
     /// The answer as the call would have given it, with the timing of the whole work.
     pub fn result(&self) -> CallToolResult {
-        let meta = crate::envelope::timing(self.total_ms, self.host_ms);
-        self.outcome.clone().unwrap_or_else(crate::envelope::failure).with_meta(Some(meta))
+        crate::envelope::timed(
+            self.outcome.clone().unwrap_or_else(crate::envelope::failure),
+            self.total_ms,
+            self.host_ms,
+        )
     }
 }

@@ -2,8 +2,11 @@
 //! of its repository ([`mirror`]), never the solution's own `bin/` and `obj/`, so a run collides neither with
 //! the user's builds nor with their IDE.
 
+pub mod build_log;
 pub mod compiler;
+pub mod generators;
 mod mirror;
+pub mod process;
 
 use paths::Roots;
 use protocol::{ErrorCode, ToolError};

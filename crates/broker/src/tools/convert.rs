@@ -276,6 +276,7 @@ mod tests {
             solution_path: target.solution.display().to_string(),
             projects: vec![project("In", &inside), project("In", &twin), project("Out", &outside.join("Out.csproj"))],
             workspace_diagnostics: vec![],
+            generators: vec![],
         };
         let path = |name: &str, file: &Path| {
             format!(

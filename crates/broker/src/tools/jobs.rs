@@ -32,6 +32,11 @@ pub async fn get_job(call: &Call, input: GetJobInput) -> Result<Reply, ToolError
             // Set once: this call has one outcome.
             let _ = call.answered_for.set((finished.total_ms, finished.host_ms));
             let result = finished.outcome.clone()?;
+            // What the work's solution said of itself goes out with its answer, as the call's own would have.
+            call.notices
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .extend(crate::envelope::notices_of(&result));
             Ok(Reply::Answer(result.structured_content.unwrap_or_default()))
         }
         _ => Ok(Reply::Job(jobs::running(&job))),

@@ -67,6 +67,8 @@ pub struct Call {
     /// Set by a call that answers with another call's outcome (get_job): that work's timing, in milliseconds
     /// (total, host), for the answer's `_meta` instead of this call's.
     pub answered_for: Arc<std::sync::OnceLock<(f64, f64)>>,
+    /// What the solutions this call asked say of themselves (a generator not built): in the answer, once each.
+    pub notices: Arc<std::sync::Mutex<std::collections::BTreeSet<String>>>,
 }
 
 /// One document (absolute path), else one project (name or project file), else the whole solution.
@@ -264,6 +266,7 @@ impl Call {
         }
         self.services.note_host_versions(&workspace);
         self.services.registry.touch(workspace.solution());
+        self.notices.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).extend(workspace.notices());
         // A request the host never answered in time spent all of it there (loading first, if it had to).
         let micros = match &reply {
             Ok(reply) => reply.host_micros,

@@ -72,6 +72,7 @@ asks! {
     generated_documents: GeneratedDocuments(ProjectRequest) => GeneratedDocuments(GeneratedDocumentList);
     symbol_sources: SymbolSources(SymbolSourcesRequest) => SymbolSources(SymbolSourceList);
     check_edits: CheckEdits(CheckEditsRequest) => EditsChecked(u32);
+    use_generators: UseGenerators(UseGeneratorsRequest) => GeneratorsUsed(WorkspaceSummary);
     ping: Ping(PingRequest) => Pong(HostState);
 }
 

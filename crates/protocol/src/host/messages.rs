@@ -18,7 +18,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Bumped on any change to the types in this module.
-pub const PROTOCOL_VERSION: u32 = 20;
+pub const PROTOCOL_VERSION: u32 = 21;
 
 /// Correlates a response with its request; unique per connection, chosen by the broker.
 #[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -165,6 +165,10 @@ pub enum RequestBody {
     /// onto a newer snapshot than it was computed on): COMPILATION_ERROR naming the errors, STALE_PLAN when a
     /// document's text is not the edit's base.
     CheckEdits(CheckEditsRequest),
+    /// Use the service's builds of projects referenced as analyzers (source generators) instead of the
+    /// assemblies their consumers name, which are missing or older than their sources; kept for every later
+    /// load of the solution.
+    UseGenerators(UseGeneratorsRequest),
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -301,6 +305,7 @@ pub enum ResponseBody {
     SymbolSources(SymbolSourceList),
     /// The edits add no compiler error; the number of documents they change.
     EditsChecked(u32),
+    GeneratorsUsed(WorkspaceSummary),
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]
@@ -310,6 +315,57 @@ pub struct WorkspaceSummary {
     pub projects: Vec<ProjectSummary>,
     /// What MSBuildWorkspace reported while loading, in the order it did.
     pub workspace_diagnostics: Vec<WorkspaceDiagnostic>,
+    /// The projects the solution's projects reference as analyzers, and analyzer assemblies that are missing,
+    /// sorted by assembly.
+    pub generators: Vec<GeneratorProject>,
+}
+
+/// A project the solution's projects reference as an analyzer (a source generator, an analyzer), or an
+/// analyzer assembly that is missing: what the solution uses of it.
+#[derive(Encode, Decode, Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GeneratorProject {
+    /// The project's name; the assembly's file name when no project is known to build it.
+    pub name: String,
+    /// The project file that builds it; empty when none is known.
+    pub project: String,
+    /// The assembly as its consumers name it.
+    pub assembly: String,
+    /// The projects that reference it, by name (once for all their target frameworks), sorted.
+    pub consumers: Vec<String>,
+    pub state: GeneratorState,
+    /// The service's build the solution uses instead of `assembly`; empty when it uses `assembly` or nothing.
+    pub built: String,
+    /// The newest of its project's files (milliseconds since the Unix epoch); 0 when no project is known.
+    pub sources_changed_ms: u64,
+}
+
+/// Whether the solution runs what a generator project's sources say.
+#[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum GeneratorState {
+    /// The solution uses an assembly as new as the project's sources.
+    Current,
+    /// The solution uses an assembly older than the project's sources: what it writes may be out of date.
+    Stale,
+    /// There is no assembly: the solution leaves the reference out, so what it writes is missing.
+    Missing,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct UseGeneratorsRequest {
+    pub builds: Vec<GeneratorBuild>,
+}
+
+#[derive(Encode, Decode, Debug, Clone, PartialEq)]
+pub struct GeneratorBuild {
+    /// The assembly as its consumers name it.
+    pub assembly: String,
+    /// The service's build of it, to use instead (in a folder of its own, never written again).
+    pub built: String,
+    /// When that build read its project's files (milliseconds since the Unix epoch): a file changed later
+    /// makes it stale.
+    pub sources_read_ms: u64,
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]

@@ -1,5 +1,6 @@
 //! diagnose (seed 000 §1.3): answered from published state, never from a mailbox or a host.
 
+pub use crate::host::{GeneratorProject, GeneratorState};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -80,6 +81,21 @@ pub struct WorkspaceStatus {
     pub errors: Vec<String>,
     /// What MSBuild reported while loading.
     pub warnings: Vec<String>,
+    /// The projects the solution references as analyzers (source generators) and analyzer assemblies that are
+    /// missing: whether the solution runs what their sources say, and what the service's build of each came to.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub generators: Vec<GeneratorStatus>,
+}
+
+/// A generator project as the solution uses it, and the service's build of it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GeneratorStatus {
+    #[serde(flatten)]
+    pub project: GeneratorProject,
+    /// What the service's last build of it came to (building, built, failed and why, or turned off).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build: Option<String>,
 }
 
 impl WorkspaceStatus {
@@ -104,6 +120,7 @@ impl WorkspaceStatus {
             warm_up: None,
             errors: Vec::new(),
             warnings: Vec::new(),
+            generators: Vec::new(),
         }
     }
 }

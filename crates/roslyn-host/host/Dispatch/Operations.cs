@@ -49,6 +49,13 @@ internal sealed class Operations(SolutionHost host, SolutionSnapshot? snapshot) 
         return WorkspaceSummaries.Describe(updated);
     }
 
+    public async Task<WorkspaceSummary> UseGeneratorsAsync(UseGeneratorsRequest request, CancellationToken cancellationToken)
+    {
+        var updated = await host.UseGeneratorsAsync(request, cancellationToken);
+        Version = updated.Version;
+        return WorkspaceSummaries.Describe(updated);
+    }
+
     public async Task<HostState> PingAsync(PingRequest request, CancellationToken cancellationToken)
     {
         await Task.Delay(TimeSpan.FromMilliseconds(request.DelayMs), cancellationToken);

@@ -7,7 +7,7 @@ namespace RoslynMcp.Host.Dispatch;
 
 /// <summary>
 /// Routes each request to its handler against the solution snapshot current when it started. A positive
-/// <paramref name="readDelay"/> makes every request but Load, ApplyFileChanges, WarmUp and Ping wait that long first, so that
+/// <paramref name="readDelay"/> makes every request but Load, ApplyFileChanges, UseGenerators, WarmUp and Ping wait that long first, so that
 /// tests can observe slow, cancelled and timed-out reads; an armed <paramref name="crash"/> kills the process on
 /// its snippet; an armed <paramref name="loadHold"/> keeps every load waiting for its release, an armed
 /// <paramref name="warmUpHold"/> every warm-up. <paramref name="computeSlots"/> bounds the computations at once; <paramref name="heapTrim"/>
@@ -66,7 +66,7 @@ public sealed class RequestDispatcher(
         catch (Exception e)
         {
             Log.Error($"{body.GetType().Name} failed: {e}");
-            return (new Outcome.Err(new HostError(ErrorCode.RoslynError, e.Message, "", [])), version);
+            return (new Outcome.Err(UnexpectedFailure.Describe(body, snapshot, e)), version);
         }
     }
 
@@ -78,7 +78,7 @@ public sealed class RequestDispatcher(
         var operations = new Operations(host, snapshot);
         switch (body)
         {
-            case RequestBody.Ping or RequestBody.ApplyFileChanges:
+            case RequestBody.Ping or RequestBody.ApplyFileChanges or RequestBody.UseGenerators:
                 break;
             case RequestBody.Load:
                 if (loadHold is not null)

@@ -14,7 +14,7 @@ public static class WorkspaceSummaries
             .OrderBy(p => p.Name, StringComparer.Ordinal)
             .ThenBy(p => p.FilePath, StringComparer.Ordinal)
             .ToValueList();
-        return new WorkspaceSummary(snapshot.SolutionPath, projects, snapshot.LoadDiagnostics);
+        return new WorkspaceSummary(snapshot.SolutionPath, projects, snapshot.LoadDiagnostics, snapshot.Generators.Describe(solution));
     }
 
     private static ProjectSummary Describe(Solution solution, Project project) => new(

@@ -62,6 +62,27 @@ public sealed class SolutionHost : IDisposable
         }
     }
 
+    /// <summary>
+    /// Uses the service's builds of generator projects instead of the assemblies their consumers name; later loads
+    /// keep using them.
+    /// </summary>
+    public async Task<SolutionSnapshot> UseGeneratorsAsync(UseGeneratorsRequest request, CancellationToken cancellationToken)
+    {
+        await changeGate.WaitAsync(cancellationToken);
+        try
+        {
+            var snapshot = Current ?? throw NotLoaded();
+            var generators = snapshot.Generators.With(request.Builds);
+            var solution = generators.Apply(snapshot.Solution, snapshot.Generators);
+            Log.Info($"using the service's build of {string.Join(", ", request.Builds.Select(b => Path.GetFileName(b.Assembly)))}");
+            return Publish(snapshot with { Solution = solution, Generators = generators, Version = snapshot.Version + 1 });
+        }
+        finally
+        {
+            changeGate.Release();
+        }
+    }
+
     private async Task<SolutionSnapshot> LoadLockedAsync(string solutionPath, CancellationToken cancellationToken)
     {
         var progress = new LoadProgress();
@@ -83,11 +104,22 @@ public sealed class SolutionHost : IDisposable
         }
         var previous = workspace;
         workspace = loaded.Workspace;
-        var snapshot = Publish(new SolutionSnapshot(loaded.Solution, CurrentVersion + 1, solutionPath, loaded.Diagnostics));
+        // The service's builds of generators stay in use across loads; each load finds the uses afresh.
+        var generators = (Current?.Generators ?? Generators.None) with { Uses = Generators.Discover(loaded.Solution) };
+        var solution = generators.Apply(loaded.Solution);
+        foreach (var generator in generators.Describe(solution).Where(g => g.State != GeneratorState.Current))
+        {
+            Log.Warn(GeneratorNotice(generator));
+        }
+        var snapshot = Publish(new SolutionSnapshot(solution, CurrentVersion + 1, solutionPath, loaded.Diagnostics, generators));
         // Readers of the old snapshot keep their immutable Solution; the old workspace's BuildHost can go.
         previous?.Dispose();
         return snapshot;
     }
+
+    private static string GeneratorNotice(GeneratorProject generator) => generator.State == GeneratorState.Missing
+        ? $"generator {generator.Name} is not built ({generator.Assembly} is missing): code it writes is missing from {string.Join(", ", generator.Consumers)}"
+        : $"generator {generator.Name} is older than its sources ({generator.Assembly}): code it writes may be out of date";
 
     private SolutionSnapshot Publish(SolutionSnapshot snapshot)
     {

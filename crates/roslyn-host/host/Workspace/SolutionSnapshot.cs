@@ -12,4 +12,5 @@ public sealed record SolutionSnapshot(
     Solution Solution,
     ulong Version,
     string SolutionPath,
-    ValueList<WorkspaceDiagnostic> LoadDiagnostics);
+    ValueList<WorkspaceDiagnostic> LoadDiagnostics,
+    Generators Generators);

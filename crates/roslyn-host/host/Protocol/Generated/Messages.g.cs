@@ -11,7 +11,7 @@ namespace RoslynMcp.Host.Protocol;
 public static class ProtocolVersion
 {
     /// <summary>The Rust side's <c>PROTOCOL_VERSION</c>; both sides refuse any other.</summary>
-    public const uint Current = 20;
+    public const uint Current = 21;
 }
 
 /// <summary>Correlates a response with its request; unique per connection, chosen by the broker.</summary>
@@ -339,6 +339,13 @@ public abstract partial record RequestBody : IBincode<RequestBody>
     /// </summary>
     public sealed record CheckEdits(CheckEditsRequest Value) : RequestBody;
 
+    /// <summary>
+    /// Use the service's builds of projects referenced as analyzers (source generators) instead of the
+    /// assemblies their consumers name, which are missing or older than their sources; kept for every later
+    /// load of the solution.
+    /// </summary>
+    public sealed record UseGenerators(UseGeneratorsRequest Value) : RequestBody;
+
     public void Encode(BincodeWriter writer)
     {
         switch (this)
@@ -487,6 +494,10 @@ public abstract partial record RequestBody : IBincode<RequestBody>
                 writer.WriteVariant(35);
                 m.Value.Encode(writer);
                 break;
+            case UseGenerators m:
+                writer.WriteVariant(36);
+                m.Value.Encode(writer);
+                break;
             default:
                 throw new UnreachableException();
         }
@@ -530,6 +541,7 @@ public abstract partial record RequestBody : IBincode<RequestBody>
         33 => new GeneratedDocuments(ProjectRequest.Decode(reader)),
         34 => new SymbolSources(SymbolSourcesRequest.Decode(reader)),
         35 => new CheckEdits(CheckEditsRequest.Decode(reader)),
+        36 => new UseGenerators(UseGeneratorsRequest.Decode(reader)),
         var index => throw BincodeReader.UnknownVariant(nameof(RequestBody), index),
     };
 }
@@ -836,6 +848,8 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
     /// <summary>The edits add no compiler error; the number of documents they change.</summary>
     public sealed record EditsChecked(uint Value) : ResponseBody;
 
+    public sealed record GeneratorsUsed(WorkspaceSummary Value) : ResponseBody;
+
     public void Encode(BincodeWriter writer)
     {
         switch (this)
@@ -984,6 +998,10 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
                 writer.WriteVariant(35);
                 writer.WriteU32(m.Value);
                 break;
+            case GeneratorsUsed m:
+                writer.WriteVariant(36);
+                m.Value.Encode(writer);
+                break;
             default:
                 throw new UnreachableException();
         }
@@ -1027,28 +1045,117 @@ public abstract partial record ResponseBody : IBincode<ResponseBody>
         33 => new GeneratedDocuments(GeneratedDocumentList.Decode(reader)),
         34 => new SymbolSources(SymbolSourceList.Decode(reader)),
         35 => new EditsChecked(reader.ReadU32()),
+        36 => new GeneratorsUsed(WorkspaceSummary.Decode(reader)),
         var index => throw BincodeReader.UnknownVariant(nameof(ResponseBody), index),
     };
 }
 
 /// <param name="Projects">Sorted by name, then path.</param>
 /// <param name="WorkspaceDiagnostics">What MSBuildWorkspace reported while loading, in the order it did.</param>
+/// <param name="Generators">The projects the solution's projects reference as analyzers, and analyzer assemblies that are missing, sorted by assembly.</param>
 public sealed partial record WorkspaceSummary(
     string SolutionPath,
     ValueList<ProjectSummary> Projects,
-    ValueList<WorkspaceDiagnostic> WorkspaceDiagnostics) : IBincode<WorkspaceSummary>
+    ValueList<WorkspaceDiagnostic> WorkspaceDiagnostics,
+    ValueList<GeneratorProject> Generators) : IBincode<WorkspaceSummary>
 {
     public void Encode(BincodeWriter writer)
     {
         writer.WriteString(SolutionPath);
         writer.WriteSeq(Projects, static (w0, v0) => v0.Encode(w0));
         writer.WriteSeq(WorkspaceDiagnostics, static (w0, v0) => v0.Encode(w0));
+        writer.WriteSeq(Generators, static (w0, v0) => v0.Encode(w0));
     }
 
     public static WorkspaceSummary Decode(BincodeReader reader) => new(
         reader.ReadString(),
         reader.ReadSeq(static r0 => ProjectSummary.Decode(r0)),
-        reader.ReadSeq(static r0 => WorkspaceDiagnostic.Decode(r0)));
+        reader.ReadSeq(static r0 => WorkspaceDiagnostic.Decode(r0)),
+        reader.ReadSeq(static r0 => GeneratorProject.Decode(r0)));
+}
+
+/// <summary>
+/// A project the solution's projects reference as an analyzer (a source generator, an analyzer), or an
+/// analyzer assembly that is missing: what the solution uses of it.
+/// </summary>
+/// <param name="Name">The project's name; the assembly's file name when no project is known to build it.</param>
+/// <param name="Project">The project file that builds it; empty when none is known.</param>
+/// <param name="Assembly">The assembly as its consumers name it.</param>
+/// <param name="Consumers">The projects that reference it, by name (once for all their target frameworks), sorted.</param>
+/// <param name="Built">The service's build the solution uses instead of <c>assembly</c>; empty when it uses <c>assembly</c> or nothing.</param>
+/// <param name="SourcesChangedMs">The newest of its project's files (milliseconds since the Unix epoch); 0 when no project is known.</param>
+public sealed partial record GeneratorProject(
+    string Name,
+    string Project,
+    string Assembly,
+    ValueList<string> Consumers,
+    GeneratorState State,
+    string Built,
+    ulong SourcesChangedMs) : IBincode<GeneratorProject>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(Name);
+        writer.WriteString(Project);
+        writer.WriteString(Assembly);
+        writer.WriteSeq(Consumers, static (w0, v0) => w0.WriteString(v0));
+        writer.Write(State);
+        writer.WriteString(Built);
+        writer.WriteU64(SourcesChangedMs);
+    }
+
+    public static GeneratorProject Decode(BincodeReader reader) => new(
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadSeq(static r0 => r0.ReadString()),
+        reader.ReadGeneratorState(),
+        reader.ReadString(),
+        reader.ReadU64());
+}
+
+/// <summary>Whether the solution runs what a generator project's sources say.</summary>
+public enum GeneratorState : uint
+{
+    /// <summary>The solution uses an assembly as new as the project's sources.</summary>
+    Current = 0,
+    /// <summary>The solution uses an assembly older than the project's sources: what it writes may be out of date.</summary>
+    Stale = 1,
+    /// <summary>There is no assembly: the solution leaves the reference out, so what it writes is missing.</summary>
+    Missing = 2,
+}
+
+public sealed partial record UseGeneratorsRequest(
+    ValueList<GeneratorBuild> Builds) : IBincode<UseGeneratorsRequest>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteSeq(Builds, static (w0, v0) => v0.Encode(w0));
+    }
+
+    public static UseGeneratorsRequest Decode(BincodeReader reader) => new(
+        reader.ReadSeq(static r0 => GeneratorBuild.Decode(r0)));
+}
+
+/// <param name="Assembly">The assembly as its consumers name it.</param>
+/// <param name="Built">The service's build of it, to use instead (in a folder of its own, never written again).</param>
+/// <param name="SourcesReadMs">When that build read its project's files (milliseconds since the Unix epoch): a file changed later makes it stale.</param>
+public sealed partial record GeneratorBuild(
+    string Assembly,
+    string Built,
+    ulong SourcesReadMs) : IBincode<GeneratorBuild>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        writer.WriteString(Assembly);
+        writer.WriteString(Built);
+        writer.WriteU64(SourcesReadMs);
+    }
+
+    public static GeneratorBuild Decode(BincodeReader reader) => new(
+        reader.ReadString(),
+        reader.ReadString(),
+        reader.ReadU64());
 }
 
 /// <param name="TargetFrameworks">From the project file (<c>net10.0</c>, ...), sorted.</param>
@@ -3668,16 +3775,18 @@ public enum ErrorCode : uint
     BuildFailed = 51,
     /// <summary>The solution is still loading; its job answers once it has (4012).</summary>
     Loading = 52,
+    /// <summary>A project references an analyzer or source generator whose assembly is not built (4013).</summary>
+    GeneratorNotBuilt = 53,
     /// <summary>MSBuild not available (5001).</summary>
-    MsbuildNotFound = 53,
+    MsbuildNotFound = 54,
     /// <summary>Roslyn assemblies not loadable (5002).</summary>
-    RoslynNotAvailable = 54,
+    RoslynNotAvailable = 55,
     /// <summary>.NET SDK not found (5003).</summary>
-    SdkNotFound = 55,
+    SdkNotFound = 56,
     /// <summary>Could not load solution (5004).</summary>
-    SolutionLoadFailed = 56,
+    SolutionLoadFailed = 57,
     /// <summary>Running tests is turned off for this service (5005).</summary>
-    TestRunsDisabled = 57,
+    TestRunsDisabled = 58,
 }
 
 /// <summary>The codec of the protocol's enums: the variant index as a varint.</summary>
@@ -3689,6 +3798,14 @@ public static class EnumCodec
     {
         var index = reader.ReadVariant();
         return index < 4 ? (Severity)index : throw BincodeReader.UnknownVariant(nameof(Severity), index);
+    }
+
+    public static void Write(this BincodeWriter writer, GeneratorState value) => writer.WriteVariant((uint)value);
+
+    public static GeneratorState ReadGeneratorState(this BincodeReader reader)
+    {
+        var index = reader.ReadVariant();
+        return index < 3 ? (GeneratorState)index : throw BincodeReader.UnknownVariant(nameof(GeneratorState), index);
     }
 
     public static void Write(this BincodeWriter writer, WorkspaceDiagnosticKind value) => writer.WriteVariant((uint)value);
@@ -3776,7 +3893,7 @@ public static class EnumCodec
     public static ErrorCode ReadErrorCode(this BincodeReader reader)
     {
         var index = reader.ReadVariant();
-        return index < 58 ? (ErrorCode)index : throw BincodeReader.UnknownVariant(nameof(ErrorCode), index);
+        return index < 59 ? (ErrorCode)index : throw BincodeReader.UnknownVariant(nameof(ErrorCode), index);
     }
 }
 
@@ -3941,6 +4058,13 @@ public interface IHostOperations
     /// </summary>
     System.Threading.Tasks.Task<uint> CheckEditsAsync(CheckEditsRequest request, System.Threading.CancellationToken cancellationToken);
 
+    /// <summary>
+    /// Use the service's builds of projects referenced as analyzers (source generators) instead of the
+    /// assemblies their consumers name, which are missing or older than their sources; kept for every later
+    /// load of the solution.
+    /// </summary>
+    System.Threading.Tasks.Task<WorkspaceSummary> UseGeneratorsAsync(UseGeneratorsRequest request, System.Threading.CancellationToken cancellationToken);
+
     /// <summary>Answers <c>ResponseBody.Pong</c> after <c>delay_ms</c> (cancellable): liveness and protocol checks.</summary>
     System.Threading.Tasks.Task<HostState> PingAsync(PingRequest request, System.Threading.CancellationToken cancellationToken);
 }
@@ -4023,6 +4147,8 @@ public static class HostOperations
             new ResponseBody.SymbolSources(await operations.SymbolSourcesAsync(request, cancellationToken)),
         RequestBody.CheckEdits { Value: var request } =>
             new ResponseBody.EditsChecked(await operations.CheckEditsAsync(request, cancellationToken)),
+        RequestBody.UseGenerators { Value: var request } =>
+            new ResponseBody.GeneratorsUsed(await operations.UseGeneratorsAsync(request, cancellationToken)),
         RequestBody.Ping { Value: var request } =>
             new ResponseBody.Pong(await operations.PingAsync(request, cancellationToken)),
         _ => throw new UnreachableException(),

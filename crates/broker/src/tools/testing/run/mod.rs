@@ -2,13 +2,11 @@
 //! with their runner (VSTest through `dotnet test`, or the project itself on Microsoft.Testing.Platform) under
 //! an exact filter, and answers from the runner's TRX files.
 
-mod build_log;
 mod platform;
-mod process;
 mod settings;
 mod trx;
 
-use crate::test_runs::{RunFolders, TestRuns, compiler};
+use crate::test_runs::{RunFolders, TestRuns, build_log, process};
 
 use super::{Change, Inside, origin};
 use crate::tools::convert::RootGate;
@@ -364,15 +362,7 @@ impl Runner<'_> {
         restore: bool,
     ) -> Result<Option<Vec<build_log::BuildError>>, ToolError> {
         let log = self.folders.results.join(format!("build-{at}.log"));
-        let copied = self.folders.in_copy(&project.path);
-        let mut command = process::dotnet(self.dotnet, working_dir(&copied));
-        command.arg("build").arg(&copied).args(["-nologo", "-nodeReuse:false", "-v:q", "-clp:NoSummary"]);
-        if !restore {
-            command.arg("--no-restore");
-        }
-        command
-            .args(compiler::build_properties())
-            .arg(format!("-flp:LogFile={};Verbosity=quiet;ErrorsOnly", log.display()));
+        let command = process::build(self.dotnet, &self.folders.in_copy(&project.path), restore, &log);
         match process::run(command, self.deadline, &self.call.cancel, &self.call.progress, None, |_| None).await?.0 {
             Ended::Exited(status) if status.success() => Ok(None),
             // Read, and each place resolved against the roots, off the async workers.

@@ -1,4 +1,4 @@
-//! One `dotnet` command of a test run, in its own process group: the build hosts, the runner and the test
+//! One `dotnet` command of a test run or a generator's build, in its own process group: the build hosts, the runner and the test
 //! processes it starts all go down together when the call's time runs out or the client cancels it. A
 //! Microsoft.Testing.Platform run also has a watchdog: its test process is stopped when no test has finished
 //! for the hang limit or the session's time is over, and its runner then writes what ran.
@@ -68,6 +68,20 @@ const TEST_HOST_MARK: &str = "--internal-testhostcontroller-pid";
 pub fn dotnet(install: &HostInstall, working_dir: &Path) -> Command {
     let mut command = roslyn_host::dotnet_command(install);
     command.current_dir(working_dir).stdout(Stdio::piped()).stderr(Stdio::null()).env("DOTNET_CLI_UI_LANGUAGE", "en");
+    command
+}
+
+/// `dotnet build` of `project` with the service's compiler server, its errors written to `log`: how a test run
+/// builds in its copy, and how the service builds a generator project.
+pub fn build(install: &HostInstall, project: &Path, restore: bool, log: &Path) -> Command {
+    let mut command = dotnet(install, project.parent().unwrap_or(Path::new("/")));
+    command.arg("build").arg(project).args(["-nologo", "-nodeReuse:false", "-v:q", "-clp:NoSummary"]);
+    if !restore {
+        command.arg("--no-restore");
+    }
+    command
+        .args(compiler::build_properties())
+        .arg(format!("-flp:LogFile={};Verbosity=quiet;ErrorsOnly", log.display()));
     command
 }
 

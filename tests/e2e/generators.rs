@@ -4,7 +4,8 @@
 //! writes resolves, and it is built again when its sources change; with the build off, or failing, every
 //! answer says what is missing and why, and nothing fails on it.
 
-use crate::support::{Fixture, Outcome, Part, Server, eventually, files, kill9};
+use crate::rebase::Shared;
+use crate::support::{Fixture, Outcome, Part, Server, dotnet_build_errors, eventually, files, kill9};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -158,4 +159,50 @@ async fn in_place_the_generator_is_built_into_its_own_bin_as_dotnet_build_there_
     let generator = &diagnose["workspaces"][0]["generators"][0];
     assert_eq!(generator["state"], json!("current"), "{diagnose}");
     assert!(generator["build"].as_str().is_some_and(|b| b.contains("where the project is")), "{diagnose}");
+}
+
+/// Two sessions over the shared daemon each preview a rename; then, with no pause, the generator's sources change
+/// (its rebuild starts) and a file using both old names and the generated code is written; both plans are
+/// applied at the same moment. Both renames reach the new file, the generator's new build is taken, and the
+/// solution builds.
+#[tokio::test(flavor = "multi_thread")]
+async fn two_sessions_apply_renames_while_the_generator_is_rebuilt_and_the_solution_builds() {
+    let shared = Shared::start_on(Fixture::copy("Generated"), 2, &[]).await;
+    let fixture = &shared.shop;
+    let rename = |needle: &str, new_name: &str| {
+        let mut arguments = at(fixture, FORECAST, needle);
+        arguments["newName"] = json!(new_name);
+        arguments["preview"] = json!(true);
+        arguments
+    };
+    let (morning, direct) = futures::join!(
+        shared.sessions[0].ok("rename_symbol", rename("Morning", "Dawn")),
+        shared.sessions[1].ok("rename_symbol", rename("Direct", "Plain"))
+    );
+    let solution = fixture.path("Generated.slnx");
+    let status = shared.sessions[0].workspace_status(&solution).await.expect("the workspace");
+    let first_build = status["generators"][0]["built"].clone();
+    assert!(first_build.as_str().is_some_and(|b| !b.is_empty()), "{status}");
+    let generator = fixture.read(GENERATOR).replace("Rest.Send(\\\"{method.Name}", "Rest.Send(\\\"stub {method.Name}");
+    assert_ne!(generator, fixture.read(GENERATOR), "the generator's source changes");
+    std::fs::write(fixture.path(GENERATOR), generator).expect("edit the generator");
+    let both = "namespace Generated.Client\n{\n    public static class Both\n    {\n        public static string All() => Forecast.Morning() + Forecast.Direct() + StubFactory.CreateWeather().Today();\n    }\n}\n";
+    std::fs::write(fixture.path("Client/Both.cs"), both).expect("a file using both");
+    futures::join!(
+        shared.sessions[0].ok("apply_plan", json!({"planId": morning["planId"]})),
+        shared.sessions[1].ok("apply_plan", json!({"planId": direct["planId"]}))
+    );
+    let text = fixture.read("Client/Both.cs");
+    assert!(text.contains("Forecast.Dawn() + Forecast.Plain()"), "both renames reached the new file: {text}");
+    let rebuilt = eventually(Duration::from_secs(180), || async {
+        let status = shared.sessions[0].workspace_status(&solution).await?;
+        let generator = &status["generators"][0];
+        // Another content, so another folder: the new build.
+        (generator["state"] == json!("current") && generator["built"] != first_build).then_some(())
+    });
+    rebuilt.await.expect("the generator's new build is taken");
+    let generated = shared.sessions[0].ok("find_references", at(fixture, "Core/Rest.cs", "Send(string")).await;
+    assert!(generated.to_string().contains("roslyn-mcp://generated/"), "{generated}");
+    assert_eq!(dotnet_build_errors(&solution).await, 0, "the solution builds");
+    shared.stop().await;
 }

@@ -228,7 +228,12 @@ impl Shared {
 
     /// With `env` for the daemon.
     pub async fn start_with(count: usize, env: &[(&str, &str)]) -> Self {
-        let (shop, state) = (Fixture::copy("Shop"), StateDir::default());
+        Self::start_on(Fixture::copy("Shop"), count, env).await
+    }
+
+    /// On another fixture's copy (in the field `shop` all the same).
+    pub async fn start_on(shop: Fixture, count: usize, env: &[(&str, &str)]) -> Self {
+        let state = StateDir::default();
         let daemon = state.serve(&[], env);
         // The bridges come once it serves: none starts a daemon of its own.
         state.daemon_pid().await;

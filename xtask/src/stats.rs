@@ -190,6 +190,22 @@ fn walk(dir: &Path, into: &mut Vec<PathBuf>) {
     }
 }
 
+/// A tool's refusal of a listing: an error of the check, which a caller may look at (its `code`) to skip the item.
+#[derive(Debug)]
+pub struct Refused {
+    tool: String,
+    arguments: Value,
+    pub error: Value,
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {} failed: {}", self.tool, self.arguments, self.error)
+    }
+}
+
+impl std::error::Error for Refused {}
+
 /// Every page of a paged tool's answer, its `key` lists joined. A listing whose solution changed between two
 /// pages (the file a mutation wrote back, seen by the service's watcher) is asked again from the start.
 pub async fn all_pages(service: &Service, tool: &str, arguments: Value, key: &str) -> Result<Vec<Value>> {
@@ -201,7 +217,7 @@ pub async fn all_pages(service: &Service, tool: &str, arguments: Value, key: &st
             let page = match service.call(tool, arguments.clone()).await? {
                 Ok(page) => page,
                 Err(error) if error["code"] == "CURSOR_STALE" => break,
-                Err(error) => bail!("{tool} {arguments} failed: {error}"),
+                Err(error) => return Err(Refused { tool: tool.to_owned(), arguments, error }.into()),
             };
             items.extend(page[key].as_array().cloned().unwrap_or_default());
             match page["nextCursor"].as_str() {

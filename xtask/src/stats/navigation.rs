@@ -5,7 +5,7 @@
 
 pub use super::declaration::Declaration;
 use super::service::Service;
-use super::{Options, Solution, all_pages, probe};
+use super::{Options, Refused, Solution, all_pages, probe};
 use anyhow::{Context, Result};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
@@ -30,13 +30,14 @@ const REFERENCES_ASKED: usize = 4;
 pub async fn check(service: &Service, solution: &Solution, options: &Options) -> Result<Vec<Declaration>> {
     let mut all = Vec::new();
     for file in &solution.documents {
-        // A file on disk that no project compiles (`<Compile Remove>`, a snapshot of a test) is no document.
-        let arguments = json!({"filePath": file, "pageSize": 1});
-        if service.call("get_document_symbols", arguments).await?.is_err_and(|e| e["code"] == "SOURCE_NOT_IN_WORKSPACE")
-        {
-            continue;
-        }
-        let listed = all_pages(service, "get_document_symbols", json!({"filePath": file}), "symbols").await?;
+        let listed = match all_pages(service, "get_document_symbols", json!({"filePath": file}), "symbols").await {
+            Ok(listed) => listed,
+            // A file on disk that no project compiles (`<Compile Remove>`, a snapshot of a test) is no document.
+            Err(e) if e.downcast_ref::<Refused>().is_some_and(|r| r.error["code"] == "SOURCE_NOT_IN_WORKSPACE") => {
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         let key = solution.relative(file);
         all.extend(listed.iter().filter(|s| s["kind"] != "Namespace").filter_map(|s| declaration(file, &key, s)));
     }

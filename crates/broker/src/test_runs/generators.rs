@@ -41,11 +41,11 @@ impl GeneratorBuilds {
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
         let (solution, cancel) = (request.solution, request.cancel);
         let output = if self.in_place {
-            let log = self.log(solution)?;
+            let log = crate::offload::cpu(|| self.log(solution))?;
             let built = self
                 .compile(request.project, request.project, true, &log, request.deadline, cancel, |t| t.to_owned())
                 .await;
-            let _ = std::fs::remove_file(&log);
+            let _ = crate::offload::cpu(|| std::fs::remove_file(&log));
             built?;
             request.assembly.to_path_buf()
         } else {
@@ -94,7 +94,8 @@ impl GeneratorBuilds {
         match ended {
             process::Ended::Exited(status) if status.success() => Ok(()),
             process::Ended::Exited(_) => {
-                let errors = build_log::errors(&in_source(&std::fs::read_to_string(log).unwrap_or_default()));
+                let log = crate::offload::cpu(|| std::fs::read_to_string(log).unwrap_or_default());
+                let errors = build_log::errors(&in_source(&log));
                 let first = errors.first().map_or_else(
                     || "dotnet build failed".to_owned(),
                     |e| match (&e.file_path, e.line, e.column) {
@@ -128,7 +129,7 @@ impl GeneratorBuilds {
         if !folder.join(name).exists() {
             paths::create_private_dir(&builds)?;
             let partial = builds.join(format!(".partial-{}", uuid::Uuid::new_v4().simple()));
-            copy_folder(output.parent().unwrap_or(Path::new("/")), &partial)?;
+            super::mirror::sync(output.parent().unwrap_or(Path::new("/")), &partial, &self.outputs)?;
             let _ = std::fs::remove_dir_all(&folder);
             std::fs::rename(&partial, &folder)?;
         }
@@ -139,21 +140,6 @@ impl GeneratorBuilds {
         }
         Ok(folder.join(name))
     }
-}
-
-/// Copies a build's output folder (its satellite resources in subfolders too).
-fn copy_folder(from: &Path, to: &Path) -> std::io::Result<()> {
-    paths::create_private_dir(to)?;
-    for entry in std::fs::read_dir(from)? {
-        let entry = entry?;
-        let target = to.join(entry.file_name());
-        if entry.file_type()?.is_dir() {
-            copy_folder(&entry.path(), &target)?;
-        } else {
-            std::fs::copy(entry.path(), target)?;
-        }
-    }
-    Ok(())
 }
 
 impl GeneratorBuilder for GeneratorBuilds {

@@ -159,6 +159,8 @@ impl Message<Started> for WorkspaceActor {
             return;
         }
         shared.settings.events.solution_loaded(&shared.solution, took, result.is_ok());
+        let (ms, ok) = (took.as_millis() as u64, result.is_ok());
+        tracing::info!(solution = %shared.solution.display(), ms, ok, "solution loaded");
         self.restarts.ended(result.is_ok());
         match result {
             Ok(Loaded { host, version, summary }) => {

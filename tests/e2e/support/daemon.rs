@@ -67,6 +67,7 @@ pub struct StateDir {
 
 impl Default for StateDir {
     fn default() -> Self {
+        super::timing::touch();
         Self { dir: tempfile::Builder::new().prefix("rmcp-d-").tempdir_in("/tmp").expect("state dir") }
     }
 }
@@ -212,6 +213,7 @@ impl StateDir {
 
 impl Drop for StateDir {
     fn drop(&mut self) {
+        super::timing::ServiceLog::ended_elsewhere(&self.log());
         if let Some(pid) = self.info().and_then(|i| i["pid"].as_u64()) {
             signal(pid as u32, "-KILL");
         }

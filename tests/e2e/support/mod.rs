@@ -12,6 +12,7 @@ pub mod raw_session;
 pub mod restored;
 pub mod schemas;
 pub mod stateless;
+pub mod timing;
 
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::RunningService;
@@ -49,6 +50,7 @@ impl Fixture {
 
     /// A temporary folder whose `root` (`<tmp>/<name>`) is not made yet: for solutions a test writes itself.
     pub fn empty(name: &str) -> Self {
+        timing::touch();
         let dir = tempfile::Builder::new().prefix("roslyn-mcp-e2e-").tempdir().expect("temp dir");
         let root = std::fs::canonicalize(dir.path()).expect("canonical temp dir").join(name);
         Self { _dir: dir, root }
@@ -119,6 +121,8 @@ pub struct Server {
     client: Client,
     pub pid: u32,
     pub log: PathBuf,
+    /// Removes the log when the test passes.
+    _log: timing::ServiceLog,
     /// The service's private state folder (write journal), unless the test named one.
     _state: Option<tempfile::TempDir>,
     _slots: SemaphorePermit<'static>,
@@ -163,14 +167,8 @@ impl Server {
 
     async fn start_process(binary: &Path, cwd: &Path, extra: &[&str], env: &[(&str, &str)], slots: u32) -> Self {
         let permit = SLOTS.acquire_many(slots).await.expect("semaphore open");
-        let log = tempfile::Builder::new()
-            .prefix("roslyn-mcp-e2e-")
-            .suffix(".log")
-            .tempfile()
-            .expect("log file")
-            .into_temp_path()
-            .keep()
-            .expect("keep log file");
+        let service_log = timing::ServiceLog::create();
+        let log = service_log.path.clone();
         let state = (!env.iter().any(|(k, _)| *k == "ROSLYN_MCP_STATE_DIR"))
             .then(|| tempfile::Builder::new().prefix("roslyn-mcp-state-").tempdir().expect("state dir"));
         let mut command = tokio::process::Command::new(binary);
@@ -187,7 +185,7 @@ impl Server {
         let pid = transport.id().expect("server pid");
         let service = ().serve(transport).await.expect("MCP initialize");
         let client = Client { service, log: log.clone() };
-        Self { client, pid, log, _state: state, _slots: permit }
+        Self { client, pid, log, _log: service_log, _state: state, _slots: permit }
     }
 
     /// Closes the session, which ends the service; then checks that the service and every process of

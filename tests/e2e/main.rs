@@ -20,6 +20,7 @@ mod find_tests;
 mod fixture_copies;
 mod fuzz;
 mod generators;
+mod harness;
 mod install;
 mod lifecycle;
 mod long_calls;

@@ -11,6 +11,7 @@ pub mod other_user;
 pub mod raw_session;
 pub mod restored;
 pub mod schemas;
+pub mod shared;
 pub mod stateless;
 pub mod timing;
 
@@ -25,7 +26,8 @@ use tokio::sync::{Semaphore, SemaphorePermit};
 
 /// A private copy of `tests/fixtures/<name>` (without build output) in a temporary folder.
 pub struct Fixture {
-    _dir: tempfile::TempDir,
+    /// The temporary folder the copy is in, removed with it; none for a copy shared for the whole run.
+    _dir: Option<tempfile::TempDir>,
     pub root: PathBuf,
 }
 
@@ -42,9 +44,8 @@ impl Fixture {
 
     /// A copy as the fixture is in the repository, never restored: for what the service does before a restore.
     pub fn unrestored(name: &str) -> Self {
-        let source = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures").join(name);
         let fixture = Self::empty(name);
-        copy_tree(&source, &fixture.root);
+        copy_tree(&Self::source(name), &fixture.root);
         fixture
     }
 
@@ -53,7 +54,17 @@ impl Fixture {
         timing::touch();
         let dir = tempfile::Builder::new().prefix("roslyn-mcp-e2e-").tempdir().expect("temp dir");
         let root = std::fs::canonicalize(dir.path()).expect("canonical temp dir").join(name);
-        Self { _dir: dir, root }
+        Self { _dir: Some(dir), root }
+    }
+
+    /// `tests/fixtures/<name>`, the fixture as the repository has it.
+    pub fn source(name: &str) -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures").join(name)
+    }
+
+    /// A copy kept for the whole run at `root` (not made yet).
+    pub fn at(root: PathBuf) -> Self {
+        Self { _dir: None, root }
     }
 
     pub fn path(&self, relative: &str) -> PathBuf {

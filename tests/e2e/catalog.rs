@@ -2,7 +2,7 @@
 //! members, overloads, implementations, hierarchies, calls, type definitions, document and workspace symbols,
 //! snippet analysis, diagnostics by project.
 
-use crate::support::{Fixture, Server, site, sites};
+use crate::support::{shared, site, sites};
 use serde_json::{Value, json};
 
 const PROGRAM: &str = "src/Shop.App/Program.cs";
@@ -21,8 +21,7 @@ fn only<'a>(list: &'a Value, field: &str, value: &str) -> &'a Value {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn members_and_overloads_match_the_fixture() {
-    let shop = Fixture::copy("Shop");
-    let server = Server::start(&shop.root, &[]).await;
+    let (shop, server) = shared::session("Shop").await;
     let program = shop.file(PROGRAM);
 
     // `found` is a Customer: its properties and object's public methods, no protected MemberwiseClone.
@@ -41,7 +40,7 @@ async fn members_and_overloads_match_the_fixture() {
     assert_eq!(name["documentation"], json!("The display name of the customer."));
     assert_eq!(name["accessibility"], json!("public"));
     assert_eq!(name["declaringType"], json!("Shop.Core.Models.Customer"));
-    assert_eq!(sites(&shop, &json!([name["location"]])), vec![site("src/Shop.Core/Models/Customer.cs", 16, 19)]);
+    assert_eq!(sites(shop, &json!([name["location"]])), vec![site("src/Shop.Core/Models/Customer.cs", 16, 19)]);
     assert!(name["id"].as_str().expect("id").starts_with("sha256:"));
     let with_static =
         server.ok("get_available_members", json!({"filePath": program, "line": line, "column": column})).await;
@@ -59,7 +58,7 @@ async fn members_and_overloads_match_the_fixture() {
     assert_eq!((shout["isExtension"].clone(), shout["isStatic"].clone()), (json!(true), json!(false)));
     assert_eq!(shout["declaringType"], json!("Shop.Core.Extensions.StringExtensions"));
     assert_eq!(
-        sites(&shop, &json!([shout["location"]])),
+        sites(shop, &json!([shout["location"]])),
         vec![site("src/Shop.Core/Extensions/StringExtensions.cs", 5, 26)]
     );
     let without = server
@@ -86,20 +85,18 @@ async fn members_and_overloads_match_the_fixture() {
     let declared: Vec<_> =
         overloads["overloads"].as_array().expect("overloads").iter().map(|o| o["location"].clone()).collect();
     assert_eq!(
-        sites(&shop, &Value::Array(declared)),
+        sites(shop, &Value::Array(declared)),
         vec![site(CALCULATOR, 11, 24), site(CALCULATOR, 16, 24), site(CALCULATOR, 21, 24)]
     );
     assert_eq!(overloads["overloads"][1]["documentation"], json!("Calculates the price of a single item."));
     server
         .fails("get_method_overloads", json!({"filePath": program, "line": 15, "column": 13}), "SYMBOL_NOT_FOUND")
         .await;
-    server.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn implementations_and_hierarchies_match_the_fixture() {
-    let shop = Fixture::copy("Shop");
-    let server = Server::start(&shop.root, &[]).await;
+    let (shop, server) = shared::session("Shop").await;
     let solution = shop.file("Shop.sln");
 
     // The interface by name: Greeter and ExplicitGreeter name it; FormalGreeter inherits it through Greeter.
@@ -127,7 +124,7 @@ async fn implementations_and_hierarchies_match_the_fixture() {
         .await;
     let at: Vec<Value> =
         greet["implementations"].as_array().expect("list").iter().map(|i| i["location"].clone()).collect();
-    let at = sites(&shop, &Value::Array(at));
+    let at = sites(shop, &Value::Array(at));
     assert!(at.contains(&site(GREETER, 5, 27)) && at.contains(&site(GREETER, 21, 21)), "{at:?}");
 
     // A virtual method: its override, directly.
@@ -160,7 +157,7 @@ async fn implementations_and_hierarchies_match_the_fixture() {
     assert_eq!(repository["baseTypes"][0]["isDirect"], json!(true));
     assert_eq!(repository["baseTypes"][1]["isDirect"], json!(false));
     assert_eq!(
-        sites(&shop, &json!([repository["baseTypes"][0]["location"]])),
+        sites(shop, &json!([repository["baseTypes"][0]["location"]])),
         vec![site("src/Shop.Data/InMemoryRepository.cs", 6, 14)]
     );
     assert_eq!(repository["baseTypes"][1]["isFromMetadata"], json!(true));
@@ -193,13 +190,11 @@ async fn implementations_and_hierarchies_match_the_fixture() {
             "SYMBOL_NOT_FOUND",
         )
         .await;
-    server.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn calls_type_definitions_and_symbols_match_the_fixture() {
-    let shop = Fixture::copy("Shop");
-    let server = Server::start(&shop.root, &[]).await;
+    let (shop, server) = shared::session("Shop").await;
     let calculator = shop.file(CALCULATOR);
     let program = shop.file(PROGRAM);
 
@@ -221,7 +216,7 @@ async fn calls_type_definitions_and_symbols_match_the_fixture() {
     let call_sites: Vec<Value> =
         incoming.iter().flat_map(|c| c["callSites"].as_array().expect("sites").clone()).collect();
     assert_eq!(
-        sites(&shop, &Value::Array(call_sites)),
+        sites(shop, &Value::Array(call_sites)),
         vec![
             site("src/Shop.App/Reporting/Report.cs", 25, 44),
             site(CALCULATOR, 11, 52),
@@ -233,7 +228,7 @@ async fn calls_type_definitions_and_symbols_match_the_fixture() {
     assert_eq!(outgoing["fullyQualifiedName"], json!("System.Math.Round(decimal, int)"));
     assert_eq!(outgoing["isFromMetadata"], json!(true));
     assert!(outgoing.get("location").is_none());
-    assert_eq!(sites(&shop, &outgoing["callSites"]), vec![site(CALCULATOR, 23, 60)]);
+    assert_eq!(sites(shop, &outgoing["callSites"]), vec![site(CALCULATOR, 23, 60)]);
     let incoming_only = server
         .ok("get_call_hierarchy", json!({"filePath": calculator, "line": 23, "column": 31, "direction": "Incoming"}))
         .await;
@@ -244,12 +239,12 @@ async fn calls_type_definitions_and_symbols_match_the_fixture() {
     let customer =
         server.ok("find_type_definition", json!({"filePath": program, "line": line, "column": column})).await;
     assert_eq!(customer["fullTypeName"], json!("Shop.Core.Models.Customer"));
-    assert_eq!(sites(&shop, &customer["locations"]), vec![site("src/Shop.Core/Models/Customer.cs", 6, 14)]);
+    assert_eq!(sites(shop, &customer["locations"]), vec![site("src/Shop.Core/Models/Customer.cs", 6, 14)]);
     assert_eq!(customer["locations"][0]["sourceText"], json!("public class Customer"));
     let (line, column) = shop.position_of(PROGRAM, "order =", 0);
     let order = server.ok("find_type_definition", json!({"filePath": program, "line": line, "column": column})).await;
     assert_eq!(
-        sites(&shop, &order["locations"]),
+        sites(shop, &order["locations"]),
         vec![site("src/Shop.Core/Models/Order.Lines.cs", 5, 22), site("src/Shop.Core/Models/Order.cs", 6, 22)]
     );
     let (line, column) = shop.position_of(PROGRAM, "names =", 0);
@@ -301,7 +296,7 @@ async fn calls_type_definitions_and_symbols_match_the_fixture() {
         .collect();
     let parts: Vec<Value> = classes.iter().map(|s| s["location"].clone()).collect();
     assert_eq!(
-        sites(&shop, &Value::Array(parts)),
+        sites(shop, &Value::Array(parts)),
         vec![site("src/Shop.Core/Models/Order.Lines.cs", 5, 22), site("src/Shop.Core/Models/Order.cs", 6, 22)]
     );
     assert_ne!(classes[0]["id"], classes[1]["id"]);
@@ -312,13 +307,11 @@ async fn calls_type_definitions_and_symbols_match_the_fixture() {
     assert!(found.iter().all(|n| n.to_lowercase().contains("cust")), "{found:?}");
     let none = server.ok("search_symbols", json!({"query": "Zyzzyva", "solutionPath": shop.file("Shop.sln")})).await;
     assert_eq!((none["symbols"].clone(), none["totalCount"].clone()), (json!([]), json!(0)));
-    server.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn snippets_compile_in_place_and_diagnostics_scope_to_a_project() {
-    let shop = Fixture::copy("Shop");
-    let server = Server::start(&shop.root, &[]).await;
+    let (shop, server) = shared::session("Shop").await;
     let program = shop.file(PROGRAM);
     let before = std::fs::read(shop.path(PROGRAM)).expect("read Program.cs");
 
@@ -332,9 +325,9 @@ async fn snippets_compile_in_place_and_diagnostics_scope_to_a_project() {
     assert_eq!(names(&good["declaredSymbols"], "name"), ["doubled"]);
     let calculate =
         only(&good["usedSymbols"], "fullyQualifiedName", "Shop.Core.Services.PriceCalculator.Calculate(decimal)");
-    assert_eq!(sites(&shop, &json!([calculate["location"]])), vec![site(CALCULATOR, 11, 24)]);
+    assert_eq!(sites(shop, &json!([calculate["location"]])), vec![site(CALCULATOR, 11, 24)]);
     let local = only(&good["usedSymbols"], "name", "calculator");
-    assert_eq!(sites(&shop, &json!([local["location"]])), vec![site(PROGRAM, 20, 17)]);
+    assert_eq!(sites(shop, &json!([local["location"]])), vec![site(PROGRAM, 20, 17)]);
 
     // A misspelt name: CS0103 at its place in the snippet.
     let bad = server
@@ -373,5 +366,4 @@ async fn snippets_compile_in_place_and_diagnostics_scope_to_a_project() {
         )
         .await;
     assert!(unknown.to_string().contains("Shop.Data"), "{unknown}");
-    server.stop().await;
 }

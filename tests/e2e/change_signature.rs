@@ -3,7 +3,7 @@
 //! `<param>` tags; the result builds, find_references finds the same calls, and undo restores every byte.
 //! Each refusal writes nothing.
 
-use crate::support::{Fixture, Server, assert_same_tree, dotnet_build_errors, reference_lines, tree};
+use crate::support::{Fixture, Server, assert_same_tree, shared, dotnet_build_errors, reference_lines, tree};
 use serde_json::{Value, json};
 
 const PRICING: &str = "Lib/Pricing.cs";
@@ -59,8 +59,7 @@ async fn a_reorder_rename_and_addition_reach_every_call_override_and_framework_a
 
 #[tokio::test(flavor = "multi_thread")]
 async fn uses_side_effects_rebinding_clashes_and_method_groups_are_refused_before_anything_is_written() {
-    let fixture = Fixture::copy("Signature");
-    let server = Server::start(&fixture.root, &[]).await;
+    let (fixture, server) = shared::session("Signature").await;
     let shipping = fixture.file(SHIPPING);
     let before = tree(&fixture.root);
 
@@ -87,5 +86,4 @@ async fn uses_side_effects_rebinding_clashes_and_method_groups_are_refused_befor
 
     assert_same_tree(&before, &fixture.root, "refusals write nothing");
     assert_eq!(server.ok("list_operations", json!({})).await["operations"], json!([]));
-    server.stop().await;
 }

@@ -1,12 +1,11 @@
 //! get_compilation_diagnostics on a clean and a broken fixture (positions from Broken/FIXTURE.md).
 
-use crate::support::{Fixture, Server, diagnostics};
+use crate::support::{diagnostics, shared};
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_broken_fixture_reports_exactly_its_error_and_warning() {
-    let broken = Fixture::copy("Broken");
-    let server = Server::start(&broken.root, &[]).await;
+    let (broken, server) = shared::session("Broken").await;
     let file = broken.file("Broken.cs");
 
     let solution =
@@ -43,14 +42,11 @@ async fn the_broken_fixture_reports_exactly_its_error_and_warning() {
     assert_eq!(errors_only["scope"], json!("file"));
     assert_eq!(errors_only["totalCount"], json!(1));
     assert_eq!(diagnostics(&errors_only)[0]["code"], json!("CS0029"));
-    server.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_shop_fixture_compiles_without_errors_or_warnings() {
-    let shop = Fixture::copy("Shop");
-    let server = Server::start(&shop.root, &[]).await;
+    let (shop, server) = shared::session("Shop").await;
     let all = server.ok("get_compilation_diagnostics", json!({"solutionPath": shop.file("Shop.sln")})).await;
     assert_eq!((all["errorCount"].clone(), all["warningCount"].clone()), (json!(0), json!(0)), "{all}");
-    server.stop().await;
 }

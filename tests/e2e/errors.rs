@@ -1,6 +1,6 @@
 //! Bad input gets `isError: true` with its catalog code, and the service goes on answering.
 
-use crate::support::{Fixture, Server};
+use crate::support::{Fixture, Server, shared};
 use serde_json::{Value, json};
 
 #[tokio::test(flavor = "multi_thread")]
@@ -93,8 +93,7 @@ async fn every_bad_input_gets_its_catalog_code_and_the_service_goes_on() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn tools_publish_strict_schemas_and_annotations() {
-    let shop = Fixture::copy("Shop");
-    let server = Server::start(&shop.root, &[]).await;
+    let (_, server) = shared::session("Shop").await;
     let tools = server.tools().await;
     let mut names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
     names.sort_unstable();
@@ -199,7 +198,6 @@ async fn tools_publish_strict_schemas_and_annotations() {
             assert_eq!(properties["sourceFile"]["pattern"], json!(protocol::tools::moves::CS_PATH_PATTERN));
         }
     }
-    server.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -4,7 +4,7 @@
 //! implementations without parameters beside the public method of the same name; through find_symbol_definition
 //! (the line of `metadataSource`) and get_symbol_source (the declaration's text).
 
-use crate::support::{Fixture, Server};
+use crate::support::shared;
 use serde_json::{Value, json};
 use std::collections::HashSet;
 
@@ -168,8 +168,7 @@ fn signatures_are_read_from_names_and_text() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn each_overload_of_a_decompiled_type_lands_on_its_own_declaration() {
-    let fixture = Fixture::copy("Overloads");
-    let server = Server::start(&fixture.root, &[]).await;
+    let (fixture, server) = shared::session("Overloads").await;
     let file = fixture.file("App/Invoice.cs");
 
     // Definitions: the line metadataSource points at declares the very overload the call binds to.
@@ -254,7 +253,6 @@ async fn each_overload_of_a_decompiled_type_lands_on_its_own_declaration() {
         assert_eq!(found.len(), 1, "{name}: {entry}");
         assert_eq!(found[0]["symbol"]["fullyQualifiedName"], name, "{entry}");
     }
-    server.stop().await;
 }
 
 /// Each declaration is decompiled, its text declares its own symbol, and no two share a place.

@@ -1,14 +1,13 @@
 //! The navigation tools answer correctly on the Shop fixture (positions from tests/fixtures/Shop/FIXTURE.md).
 
-use crate::support::{Fixture, Server, site, sites};
+use crate::support::{Fixture, Server, shared, site, sites};
 use serde_json::json;
 
 const PROGRAM: &str = "src/Shop.App/Program.cs";
 
 #[tokio::test(flavor = "multi_thread")]
 async fn initialize_workspace_loads_the_solution_and_becomes_the_session_default() {
-    let shop = Fixture::copy("Shop");
-    let server = Server::start(&shop.root, &[]).await;
+    let (shop, server) = shared::session("Shop").await;
     let init = server.ok("initialize_workspace", json!({"workingDirectory": shop.root.display().to_string()})).await;
     assert_eq!(init["primarySolution"]["path"], json!(shop.file("Shop.sln")));
     assert_eq!(init["primarySolution"]["name"], json!("Shop"));
@@ -24,13 +23,11 @@ async fn initialize_workspace_loads_the_solution_and_becomes_the_session_default
         server.ok("get_type_at_position", json!({"filePath": PROGRAM, "line": line, "column": column})).await;
     assert_eq!(relative["symbolName"], json!("List<string>"));
     assert_eq!(relative["resolvedFromSolution"], json!(shop.file("Shop.sln")));
-    server.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn type_and_definition_answers_match_the_fixture() {
-    let shop = Fixture::copy("Shop");
-    let server = Server::start(&shop.root, &[]).await;
+    let (shop, server) = shared::session("Shop").await;
     let program = shop.file(PROGRAM);
 
     // A local of a metadata generic type.
@@ -55,7 +52,7 @@ async fn type_and_definition_answers_match_the_fixture() {
     assert_eq!(customer["fullTypeName"], json!("Shop.Core.Models.Customer"));
     assert_eq!(customer["kind"], json!("Class"));
     assert_eq!(customer["assembly"], json!("Shop.Core"));
-    assert_eq!(sites(&shop, &customer["declarations"]), vec![site("src/Shop.Core/Models/Customer.cs", 6, 14)]);
+    assert_eq!(sites(shop, &customer["declarations"]), vec![site("src/Shop.Core/Models/Customer.cs", 6, 14)]);
 
     let definition = server.ok("find_symbol_definition", json!({"filePath": program, "line": 15, "column": 13})).await;
     assert_eq!(definition["symbolInfo"]["fullyQualifiedName"], json!("Shop.Core.Models.Customer"));
@@ -67,18 +64,18 @@ async fn type_and_definition_answers_match_the_fixture() {
     // A partial class has one declaration per part.
     let order = server.ok("find_symbol_definition", json!({"filePath": program, "line": 27, "column": 29})).await;
     assert_eq!(
-        sites(&shop, &order["locations"]),
+        sites(shop, &order["locations"]),
         vec![site("src/Shop.Core/Models/Order.Lines.cs", 5, 22), site("src/Shop.Core/Models/Order.cs", 6, 22)]
     );
 
     // An extension method resolves to its declaration in another project.
     let shout = server.ok("find_symbol_definition", json!({"filePath": program, "line": 18, "column": 29})).await;
-    assert_eq!(sites(&shop, &shout["locations"]), vec![site("src/Shop.Core/Extensions/StringExtensions.cs", 5, 26)]);
+    assert_eq!(sites(shop, &shout["locations"]), vec![site("src/Shop.Core/Extensions/StringExtensions.cs", 5, 26)]);
     assert_eq!(shout["symbolInfo"]["kind"], json!("Method"));
 
     // Overloads: the call binds to the exact overload.
     let calculate = server.ok("find_symbol_definition", json!({"filePath": program, "line": 22, "column": 42})).await;
-    assert_eq!(sites(&shop, &calculate["locations"]), vec![site("src/Shop.Core/Services/PriceCalculator.cs", 16, 24)]);
+    assert_eq!(sites(shop, &calculate["locations"]), vec![site("src/Shop.Core/Services/PriceCalculator.cs", 16, 24)]);
 
     // A symbol from a referenced assembly is a metadata symbol, never a path outside the workspace.
     let (line, column) = shop.position_of(PROGRAM, "string.Join", 0);
@@ -88,13 +85,11 @@ async fn type_and_definition_answers_match_the_fixture() {
     assert_eq!(join["symbolInfo"]["containingType"], json!("System.String"));
     assert_eq!(join["locations"], json!([]));
     assert!(join.get("definitionLocation").is_none());
-    server.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn find_references_returns_every_use_across_projects_and_nothing_else() {
-    let shop = Fixture::copy("Shop");
-    let server = Server::start(&shop.root, &[]).await;
+    let (shop, server) = shared::session("Shop").await;
     let customer_file = shop.file("src/Shop.Core/Models/Customer.cs");
 
     let customer = server.ok("find_references", json!({"filePath": customer_file, "line": 6, "column": 14})).await;
@@ -109,7 +104,7 @@ async fn find_references_returns_every_use_across_projects_and_nothing_else() {
         site("src/Shop.Data/CustomerRepository.cs", 9, 21),
         site("src/Shop.Data/CustomerRepository.cs", 14, 12),
     ];
-    assert_eq!(sites(&shop, &customer["references"]), expected);
+    assert_eq!(sites(shop, &customer["references"]), expected);
     assert_eq!(customer["totalCount"], json!(9));
     assert_eq!(customer["nextCursor"], json!(null));
     let creation = customer["references"].as_array().expect("references").iter().find(|r| r["line"] == 14).cloned();
@@ -126,7 +121,7 @@ async fn find_references_returns_every_use_across_projects_and_nothing_else() {
         .ok("find_references", json!({"filePath": customer_file, "line": 6, "column": 14, "includeDeclaration": true}))
         .await;
     assert_eq!(with_declaration["totalCount"], json!(10));
-    assert!(sites(&shop, &with_declaration["references"]).contains(&site("src/Shop.Core/Models/Customer.cs", 6, 14)));
+    assert!(sites(shop, &with_declaration["references"]).contains(&site("src/Shop.Core/Models/Customer.cs", 6, 14)));
 
     let page =
         server.ok("find_references", json!({"filePath": customer_file, "line": 6, "column": 14, "pageSize": 2})).await;
@@ -137,20 +132,19 @@ async fn find_references_returns_every_use_across_projects_and_nothing_else() {
     // One overload's references exclude the other overloads' calls.
     let calculator = shop.file("src/Shop.Core/Services/PriceCalculator.cs");
     let calculate = server.ok("find_references", json!({"filePath": calculator, "line": 11, "column": 24})).await;
-    assert_eq!(sites(&shop, &calculate["references"]), vec![site("src/Shop.App/Program.cs", 21, 41)]);
+    assert_eq!(sites(shop, &calculate["references"]), vec![site("src/Shop.App/Program.cs", 21, 41)]);
     assert_eq!(calculate["references"][0]["kind"], json!("Invocation"));
 
     let repository = shop.file("src/Shop.Core/Services/IRepository.cs");
     let generic = server.ok("find_references", json!({"filePath": repository, "line": 5, "column": 22})).await;
     assert_eq!(
-        sites(&shop, &generic["references"]),
+        sites(shop, &generic["references"]),
         vec![
             site("src/Shop.App/Reporting/Report.cs", 9, 22),
             site("src/Shop.App/Reporting/Report.cs", 12, 19),
             site("src/Shop.Data/InMemoryRepository.cs", 6, 38),
         ]
     );
-    server.stop().await;
 }
 
 /// A file of a multi-targeted project is in one project per framework: each place is found once, always in
@@ -158,8 +152,7 @@ async fn find_references_returns_every_use_across_projects_and_nothing_else() {
 /// frameworks that see it.
 #[tokio::test(flavor = "multi_thread")]
 async fn references_in_a_multi_targeted_project_name_the_same_project_every_time() {
-    let multi = Fixture::copy("MultiTarget");
-    let server = Server::start(&multi.root, &[]).await;
+    let (multi, server) = shared::session("MultiTarget").await;
     let (line, column) = multi.position_of("Shapes.cs", "Circle", 0);
     let question = json!({"filePath": multi.file("Shapes.cs"), "line": line, "column": column});
     let first = server.ok("find_references", question.clone()).await;
@@ -206,8 +199,7 @@ async fn a_file_of_a_loaded_project_does_not_load_the_solution_above_it() {
 /// A project's target frameworks as MSBuild evaluates them, even when a property sets them.
 #[tokio::test(flavor = "multi_thread")]
 async fn initialize_workspace_lists_every_target_framework_of_a_multi_targeted_project() {
-    let multi = Fixture::copy("MultiTarget");
-    let server = Server::start(&multi.root, &[]).await;
+    let (multi, server) = shared::session("MultiTarget").await;
     let init = server.ok("initialize_workspace", json!({"workingDirectory": multi.root.display().to_string()})).await;
     assert_eq!(init["frameworkVersions"], json!(["net10.0", "net9.0"]), "{init}");
     let projects = init["projects"].as_array().expect("projects");
@@ -215,5 +207,4 @@ async fn initialize_workspace_lists_every_target_framework_of_a_multi_targeted_p
     for project in projects {
         assert_eq!(project["targetFrameworks"], json!(["net10.0", "net9.0"]), "{init}");
     }
-    server.stop().await;
 }

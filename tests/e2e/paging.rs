@@ -1,7 +1,7 @@
 //! The contract of every list: deterministic bytes, pages that add up to the whole, cursors bound to the
 //! request and the solution's state, hard caps that fail rather than cut, and bad input refused by code.
 
-use crate::support::{Fixture, Server, eventually};
+use crate::support::{Client, Fixture, Server, eventually, shared};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -33,7 +33,7 @@ fn list_calls(shop: &Fixture) -> Vec<(&'static str, Value, &'static str)> {
 }
 
 /// Every page of a call, following nextCursor.
-async fn all_pages(server: &Server, tool: &str, arguments: &Value, field: &str, page_size: u64) -> (Vec<Value>, usize) {
+async fn all_pages(server: &Client, tool: &str, arguments: &Value, field: &str, page_size: u64) -> (Vec<Value>, usize) {
     let mut items = Vec::new();
     let mut pages = 0;
     let mut cursor = Value::Null;
@@ -57,9 +57,8 @@ async fn all_pages(server: &Server, tool: &str, arguments: &Value, field: &str, 
 
 #[tokio::test(flavor = "multi_thread")]
 async fn every_list_is_deterministic_and_its_pages_add_up_to_the_whole() {
-    let shop = Fixture::copy("Shop");
-    let server = Server::start(&shop.root, &[]).await;
-    for (tool, arguments, field) in list_calls(&shop) {
+    let (shop, server) = shared::session("Shop").await;
+    for (tool, arguments, field) in list_calls(shop) {
         let first = server.ok(tool, arguments.clone()).await;
         let second = server.ok(tool, arguments.clone()).await;
         assert_eq!(first.to_string(), second.to_string(), "{tool}: two answers differ");
@@ -70,7 +69,6 @@ async fn every_list_is_deterministic_and_its_pages_add_up_to_the_whole() {
         assert_eq!(paged, whole, "{tool}: pages differ from the whole");
         assert_eq!(pages, whole.len().div_ceil(2), "{tool}");
     }
-    server.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -193,8 +191,7 @@ async fn a_read_over_the_time_limit_is_cancelled_with_timeout() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn bad_input_to_the_catalog_gets_its_code_and_changes_nothing() {
-    let shop = Fixture::copy("Shop");
-    let server = Server::start(&shop.root, &[]).await;
+    let (shop, server) = shared::session("Shop").await;
     let program = shop.file(PROGRAM);
     let solution = shop.file("Shop.sln");
     let cases = [
@@ -255,5 +252,4 @@ async fn bad_input_to_the_catalog_gets_its_code_and_changes_nothing() {
     crate::support::assert_same_tree(&before, &shop.root, "bad input");
     let symbols = server.ok("get_document_symbols", json!({"filePath": program})).await;
     assert!(symbols["totalCount"].as_u64().expect("count") > 0);
-    server.stop().await;
 }

@@ -3,7 +3,7 @@
 //! generator's part (`[GeneratedRegex]` method and property, `[LoggerMessage]`, `[LibraryImport]`) under its
 //! virtual path, marked generated with its generator; a part written by hand in its own file.
 
-use crate::support::{Fixture, Server};
+use crate::support::{Fixture, shared};
 use serde_json::{Value, json};
 
 /// Where a partial member's implementing part is.
@@ -100,8 +100,7 @@ impl Case {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_partial_member_answers_both_its_parts() {
-    let fixture = Fixture::copy("Partials");
-    let server = Server::start(&fixture.root, &[]).await;
+    let (fixture, server) = shared::session("Partials").await;
     for case in &CASES {
         let (line, column) = fixture.position_of(case.file, case.call, 0);
         let at = json!({"filePath": fixture.file(case.file), "line": line, "column": column});
@@ -111,10 +110,10 @@ async fn a_partial_member_answers_both_its_parts() {
         let definition = server.ok("find_symbol_definition", at.clone()).await;
         let locations = definition["locations"].as_array().expect("locations");
         assert_eq!(locations.len(), 2, "{}: {definition}", case.name);
-        let declaring = locations.iter().find(|l| case.declares(&fixture, l)).expect("the declaring part");
+        let declaring = locations.iter().find(|l| case.declares(fixture, l)).expect("the declaring part");
         let declaring_text = declaring["sourceText"].as_str().expect("sourceText");
         assert!(declaring_text.contains("partial") && declaring_text.contains(member), "{declaring_text}");
-        let implementing = locations.iter().find(|l| case.implements(&fixture, l)).expect("the implementing part");
+        let implementing = locations.iter().find(|l| case.implements(fixture, l)).expect("the implementing part");
         let implementing_text = implementing["sourceText"].as_str().expect("sourceText");
         assert!(implementing_text.contains(member), "{}: {implementing_text}", case.name);
         let read = server
@@ -125,18 +124,17 @@ async fn a_partial_member_answers_both_its_parts() {
             .await;
         assert_eq!(read["text"].as_str().expect("text").trim(), implementing_text);
         if let Implemented::By(_) = case.implemented {
-            assert!(case.declares(&fixture, &definition["definitionLocation"]), "the written part first: {definition}");
+            assert!(case.declares(fixture, &definition["definitionLocation"]), "the written part first: {definition}");
         }
 
         // The source: both declarations, the implementing one with its body.
         let sources = server.ok("get_symbol_source", json!({"symbols": [case.name]})).await;
         let declarations = sources["symbols"][0]["declarations"].as_array().expect("declarations");
         assert_eq!(declarations.len(), 2, "{}: {sources}", case.name);
-        let written =
-            declarations.iter().find(|d| case.declares(&fixture, &d["location"])).expect("the declaring part");
+        let written = declarations.iter().find(|d| case.declares(fixture, &d["location"])).expect("the declaring part");
         assert_eq!(written["origin"], json!("file"));
         let body =
-            declarations.iter().find(|d| case.implements(&fixture, &d["location"])).expect("the implementing part");
+            declarations.iter().find(|d| case.implements(fixture, &d["location"])).expect("the implementing part");
         let origin = if let Implemented::By(_) = case.implemented { "generated" } else { "file" };
         assert_eq!(body["origin"], json!(origin));
         assert_eq!(body["location"]["filePath"], implementing["filePath"]);
@@ -148,9 +146,8 @@ async fn a_partial_member_answers_both_its_parts() {
         let found = implementations["implementations"].as_array().expect("implementations");
         assert_eq!(found.len(), 1, "{}: {implementations}", case.name);
         assert_eq!(found[0]["relation"], json!("Implements"));
-        assert!(case.implements(&fixture, &found[0]["location"]), "{}: {implementations}", case.name);
+        assert!(case.implements(fixture, &found[0]["location"]), "{}: {implementations}", case.name);
         assert_eq!(found[0]["location"]["line"], implementing["line"]);
         assert_eq!(found[0]["id"], definition["symbolInfo"]["id"], "one symbol, two parts");
     }
-    server.stop().await;
 }

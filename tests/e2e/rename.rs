@@ -2,7 +2,7 @@
 //! leaves a solution that `dotnet build` compiles, with find_references giving the same places under the new
 //! name; conflicts are refused before anything is written; undo restores every byte.
 
-use crate::support::{Fixture, Server, assert_same_tree, dotnet_build_errors, reference_lines, tree};
+use crate::support::{Client, Fixture, Server, assert_same_tree, dotnet_build_errors, reference_lines, shared, tree};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -10,7 +10,7 @@ const INVOICE: &str = "Core/Models/Invoice.cs";
 const FORMATTER: &str = "Core/Services/Formatter.cs";
 const PRICING: &str = "Core/Services/IPricing.cs";
 
-async fn rename(server: &Server, file: &str, line: u32, column: u32, new_name: &str, options: Value) -> Value {
+async fn rename(server: &Client, file: &str, line: u32, column: u32, new_name: &str, options: Value) -> Value {
     let mut arguments = json!({"filePath": file, "line": line, "column": column, "newName": new_name});
     for (key, value) in options.as_object().expect("options") {
         arguments[key] = value.clone();
@@ -114,8 +114,7 @@ async fn members_overloads_parameters_and_locals_rename_with_everything_bound_to
 
 #[tokio::test(flavor = "multi_thread")]
 async fn clashes_shadowing_metadata_symbols_and_non_identifiers_are_refused_before_anything_is_written() {
-    let fixture = Fixture::copy("Rename");
-    let server = Server::start(&fixture.root, &[]).await;
+    let (fixture, server) = shared::session("Rename").await;
     let before = tree(&fixture.root);
     let refusal = |file: &str, line: u32, column: u32, name: &str| json!({"filePath": fixture.file(file), "line": line, "column": column, "newName": name});
     let conflict_at = |error: &Value, file: &str, line: u64, column: u64| {
@@ -140,13 +139,11 @@ async fn clashes_shadowing_metadata_symbols_and_non_identifiers_are_refused_befo
     assert_same_tree(&before, &fixture.root, "refusals write nothing");
     let history = server.ok("list_operations", json!({})).await;
     assert_eq!(history["operations"], json!([]));
-    server.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn comments_and_strings_are_renamed_only_when_asked() {
-    let fixture = Fixture::copy("Rename");
-    let server = Server::start(&fixture.root, &[]).await;
+    let (fixture, server) = shared::session("Rename").await;
     let invoice = fixture.file(INVOICE);
     let plain = rename(&server, &invoice, 4, 14, "Bill", json!({"preview": true, "renameFile": false})).await;
     assert_eq!(plain["totalEdits"], json!(11));
@@ -161,7 +158,6 @@ async fn comments_and_strings_are_renamed_only_when_asked() {
     .await;
     assert_eq!(all["totalEdits"], json!(15), "4 more: two comments and two strings");
     assert_eq!(all["summary"]["filesCreated"], json!(0), "renameFile: false keeps the file's name");
-    server.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread")]

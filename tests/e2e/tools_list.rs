@@ -4,7 +4,7 @@
 //!
 //! `ROSLYN_MCP_BLESS=1 cargo test -p broker --test e2e tools_list` rewrites the golden file.
 
-use crate::support::{Fixture, Server};
+use crate::support::shared;
 use serde_json::{Value, json};
 use std::path::PathBuf;
 
@@ -33,10 +33,8 @@ const STANDARD_FORMATS: &[&str] = &[
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_tools_list_answer_matches_its_golden_file() {
-    let tiny = Fixture::copy("tiny/Alpha");
-    let server = Server::start(&tiny.root, &[]).await;
+    let (_, server) = shared::session("tiny/Alpha").await;
     let answer = json!({ "tools": server.tools().await });
-    server.stop().await;
     let compact = serde_json::to_string(&answer).expect("json");
     eprintln!("tools/list: {} bytes", compact.len());
     let pretty = serde_json::to_string_pretty(&answer).expect("json") + "\n";
@@ -55,10 +53,8 @@ async fn the_tools_list_answer_matches_its_golden_file() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn schemas_are_self_contained_and_use_only_standard_formats() {
-    let tiny = Fixture::copy("tiny/Alpha");
-    let server = Server::start(&tiny.root, &[]).await;
+    let (_, server) = shared::session("tiny/Alpha").await;
     let tools = server.tools().await;
-    server.stop().await;
     for tool in &tools {
         let input = Value::Object((*tool.input_schema).clone());
         assert_eq!(keys_named(&input, &["$ref", "$defs", "definitions"]), Vec::<String>::new(), "{}", tool.name);

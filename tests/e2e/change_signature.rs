@@ -3,7 +3,7 @@
 //! `<param>` tags; the result builds, find_references finds the same calls, and undo restores every byte.
 //! Each refusal writes nothing.
 
-use crate::support::{Fixture, Server, assert_same_tree, shared, dotnet_build_errors, reference_lines, tree};
+use crate::support::{Fixture, Server, assert_same_tree, dotnet_build_errors, reference_lines, shared, tree};
 use serde_json::{Value, json};
 
 const PRICING: &str = "Lib/Pricing.cs";

@@ -9,6 +9,7 @@ use crate::support::daemon::StateDir;
 use crate::support::other_user::OtherUser;
 use crate::support::{Fixture, SLOTS, Server, eventually, nothing_left_running, processes_mentioning};
 use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 const HANGS: &str = "Pricing.NunitTests.DiscountTests.HangsWhenAsked";
@@ -21,7 +22,7 @@ fn hang(fixture: &Fixture, seconds: Option<u32>) {
 }
 
 /// Whether the NUnit test host of a run under `state` is running.
-async fn testing(state: &std::path::Path) -> bool {
+async fn testing(state: &Path) -> bool {
     let artifacts = state.join("test-runs").display().to_string();
     let started = eventually(Duration::from_secs(180), || async {
         processes_mentioning(&artifacts).iter().any(|p| p.contains("Pricing.NunitTests.dll")).then_some(())
@@ -262,32 +263,45 @@ fn message_of(body: &str) -> Value {
     serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {body}"))
 }
 
-/// tests/clients/typescript installed in a temporary folder (its `npm install`), or `None` and why when npm
-/// is missing (CI sets ROSLYN_MCP_REQUIRE_NODE=1, where that fails the test).
-fn typescript_client() -> Option<tempfile::TempDir> {
+/// tests/clients/typescript installed once for the run (its `npm install`, which takes longer than either test
+/// that uses it), or `None` when npm is missing (CI sets ROSLYN_MCP_REQUIRE_NODE=1, where that fails the test).
+/// The install stays under `target/tmp/typescript-client` for the next run while its package.json is the same.
+fn typescript_client() -> Option<&'static Path> {
+    static CLIENT: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    CLIENT.get_or_init(install_typescript_client).as_deref()
+}
+
+fn install_typescript_client() -> Option<PathBuf> {
     let npm = std::process::Command::new("npm").arg("--version").output().is_ok_and(|o| o.status.success());
     if !npm {
         assert!(std::env::var_os("ROSLYN_MCP_REQUIRE_NODE").is_none(), "node and npm are required here");
         eprintln!("skipped: node and npm are not installed");
         return None;
     }
-    let folder = tempfile::tempdir().expect("folder");
-    let source = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/clients/typescript");
-    for file in ["package.json", "long_call.mjs"] {
-        std::fs::copy(source.join(file), folder.path().join(file)).expect("copy the client");
+    let folder = Path::new(env!("CARGO_TARGET_TMPDIR")).join("typescript-client");
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/clients/typescript");
+    let manifest = std::fs::read(source.join("package.json")).expect("the client's package.json");
+    let installed = std::fs::read(folder.join("package.json")).is_ok_and(|m| m == manifest)
+        && folder.join("node_modules/.bin/mcp-inspector").exists();
+    if !installed {
+        let _ = std::fs::remove_dir_all(&folder);
+        std::fs::create_dir_all(&folder).expect("client folder");
+        std::fs::write(folder.join("package.json"), &manifest).expect("copy package.json");
+        let status = std::process::Command::new("npm")
+            .args(["install", "--no-audit", "--no-fund", "--silent"])
+            .current_dir(&folder)
+            .status()
+            .expect("npm install");
+        assert!(status.success(), "npm install of the TypeScript SDK failed");
     }
-    let installed = std::process::Command::new("npm")
-        .args(["install", "--no-audit", "--no-fund", "--silent"])
-        .current_dir(folder.path())
-        .status()
-        .expect("npm install");
-    assert!(installed.success(), "npm install of the TypeScript SDK failed");
+    // The script is the source's own, whatever an earlier run copied.
+    std::fs::copy(source.join("long_call.mjs"), folder.join("long_call.mjs")).expect("copy the client");
     Some(folder)
 }
 
 /// The MCP Inspector's CLI of `client` calling run_tests of HANGS (`target`: the server and how to reach it);
 /// its printed result.
-async fn inspector(client: &std::path::Path, target: &[&str]) -> Value {
+async fn inspector(client: &Path, target: &[&str]) -> Value {
     let output = tokio::process::Command::new(client.join("node_modules/.bin/mcp-inspector"))
         .arg("--cli")
         .args(target)
@@ -310,7 +324,7 @@ async fn the_mcp_inspector_cli_polls_a_task_in_a_2026_07_28_request_and_gets_a_j
     let solution = format!("solutionPath={}", fixture.file("Tested.slnx"));
     let bearer = format!("Authorization: Bearer {token}");
     let modern = ["--protocol-era", "modern", "--header", &bearer, "--tool-arg", &solution];
-    let ran = inspector(client.path(), &[&[url.as_str()][..], &modern[..]].concat()).await;
+    let ran = inspector(client, &[&[url.as_str()][..], &modern[..]].concat()).await;
     assert_eq!(ran["structuredContent"]["results"][0]["outcome"], "passed", "{ran}");
     assert!(state.serve_log().contains("task=true"), "the call became a task: {}", state.serve_log());
     // A 2025-11-25 session that declared the extension at initialize sends a plain tools/call: a job (the
@@ -319,7 +333,7 @@ async fn the_mcp_inspector_cli_polls_a_task_in_a_2026_07_28_request_and_gets_a_j
     let own_state = format!("ROSLYN_MCP_STATE_DIR={}", own_state.path().display());
     let (bin, cwd) = (env!("CARGO_BIN_EXE_roslyn-mcp"), fixture.root.to_str().expect("utf-8"));
     let legacy = ["-e", "ROSLYN_MCP_ANSWER_WITHIN_SECS=1", "-e", &own_state, "--cwd", cwd, bin, "stdio", "--embedded"];
-    let working = inspector(client.path(), &legacy).await;
+    let working = inspector(client, &legacy).await;
     let content = &working["structuredContent"];
     let job = content["jobId"].as_str().or(content["error"]["details"]["jobId"].as_str());
     assert!(job.is_some_and(|id| id.starts_with("job.")), "a job: {working}");
@@ -336,7 +350,7 @@ async fn the_typescript_sdk_client_at_its_default_timeout_gets_a_90_second_run_t
     hang(&fixture, Some(90));
     // The service at its defaults too: the answer bound is 45 s.
     let output = tokio::process::Command::new("node")
-        .arg(client.path().join("long_call.mjs"))
+        .arg(client.join("long_call.mjs"))
         .args([env!("CARGO_BIN_EXE_roslyn-mcp"), fixture.root.to_str().expect("utf-8"), HANGS])
         .envs(state.env())
         .output()
@@ -396,7 +410,7 @@ async fn a_call_on_a_loading_solution_says_loading_with_its_job_and_initialize_w
         latest.ends_with("0 of 1 projects opened").then_some(())
     });
     assert!(counted.await.is_some(), "the load's progress never counted its projects");
-    let loading = server.workspace_status(std::path::Path::new(&solution)).await.expect("listed");
+    let loading = server.workspace_status(Path::new(&solution)).await.expect("listed");
     assert_eq!(loading["projectsLoaded"], 0, "{loading}");
 
     std::fs::write(&release, "").expect("release the load");

@@ -359,6 +359,7 @@ async fn the_typescript_sdk_client_at_its_default_timeout_gets_a_90_second_run_t
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
     let report: Value = serde_json::from_str(stdout.lines().last().expect("a report")).expect("JSON report");
+    assert_eq!(report["loaded"], true, "{report}");
     assert_eq!(report["first"]["status"], "running", "{report}");
     assert!(report["polls"].as_u64() >= Some(1), "{report}");
     assert_eq!(report["isError"], false, "{report}");

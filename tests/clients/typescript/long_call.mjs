@@ -14,6 +14,12 @@ for (const level of ["warn", "error", "log"]) {
 const transport = new StdioClientTransport({ command: bin, args: ["stdio", "--embedded"], cwd: root, env: process.env, stderr: "ignore" });
 const client = new Client({ name: "ts-long-call", version: "1.0.0" });
 await client.connect(transport);
+// The solution loaded first, as an agent starts: on a busy machine a load that outlasts the read limit would
+// answer the run's call LOADING instead of the run's own job. A load past the answer bound is a job: followed.
+let loaded = await client.callTool({ name: "initialize_workspace", arguments: { workingDirectory: root } });
+while (!loaded.isError && loaded.structuredContent?.status === "running") {
+  loaded = await client.callTool({ name: "get_job", arguments: { jobId: loaded.structuredContent.jobId } });
+}
 const began = Date.now();
 const first = await client.callTool({ name: "run_tests", arguments: { tests: [test] } });
 const firstMs = Date.now() - began;
@@ -26,6 +32,7 @@ while (!answer.isError && answer.structuredContent?.status === "running") {
 const wallMs = Date.now() - began;
 await client.close();
 process.stdout.write(JSON.stringify({
+  loaded: !loaded.isError,
   first: { status: first.structuredContent?.status ?? null, jobId: first.structuredContent?.jobId ?? null, message: first.structuredContent?.message ?? null, ms: firstMs },
   polls,
   isError: answer.isError ?? false,

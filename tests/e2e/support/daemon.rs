@@ -140,13 +140,7 @@ impl StateDir {
 
     /// An MCP client over a bridge `command` (which may run it as another user).
     pub async fn bridge_command<H: ClientHandler>(&self, handler: H, command: tokio::process::Command) -> Client<H> {
-        let transport = TokioChildProcess::builder(command)
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("spawn roslyn-mcp stdio")
-            .0;
-        let service = handler.serve(transport).await.expect("MCP initialize through the bridge");
-        Client::new(service, self.log())
+        bridge_client(handler, command, self.log()).await
     }
 
     /// `roslyn-mcp serve` on this folder, on any free loopback port, with extra arguments and variables.
@@ -194,11 +188,7 @@ impl StateDir {
 
     /// What every process of this folder is given: the state folder, a free loopback port, the log level.
     pub fn env(&self) -> Vec<(&'static str, String)> {
-        vec![
-            ("ROSLYN_MCP_STATE_DIR", self.path().display().to_string()),
-            ("ROSLYN_MCP_HTTP", "127.0.0.1:0".to_owned()),
-            ("ROSLYN_MCP_LOG", "info,rmcp=warn".to_owned()),
-        ]
+        env_of(self.path())
     }
 
     /// Stops the serving daemon with SIGTERM and waits for it to exit.
@@ -213,11 +203,31 @@ impl StateDir {
 
 impl Drop for StateDir {
     fn drop(&mut self) {
-        super::timing::ServiceLog::ended_elsewhere(&self.log());
+        // A bridge's daemon logs to run/daemon.log, one started by `serve` here to serve.log.
+        for log in [self.log(), self.path().join("serve.log")].iter().filter(|l| l.exists()) {
+            super::timing::ServiceLog::ended_elsewhere(log);
+        }
         if let Some(pid) = self.info().and_then(|i| i["pid"].as_u64()) {
             signal(pid as u32, "-KILL");
         }
     }
+}
+
+/// What every process of the daemon on `state` is given: the state folder, a free loopback port, the log level.
+pub fn env_of(state: &Path) -> Vec<(&'static str, String)> {
+    vec![
+        ("ROSLYN_MCP_STATE_DIR", state.display().to_string()),
+        ("ROSLYN_MCP_HTTP", "127.0.0.1:0".to_owned()),
+        ("ROSLYN_MCP_LOG", "info,rmcp=warn".to_owned()),
+    ]
+}
+
+/// An MCP client over a `roslyn-mcp stdio` bridge `command`; `log` is the daemon's, named in failures.
+pub async fn bridge_client<H: ClientHandler>(handler: H, command: tokio::process::Command, log: PathBuf) -> Client<H> {
+    let spawned = TokioChildProcess::builder(command).stderr(std::process::Stdio::null()).spawn();
+    let transport = spawned.expect("spawn roslyn-mcp stdio").0;
+    let service = handler.serve(transport).await.expect("MCP initialize through the bridge");
+    Client::new(service, log)
 }
 
 pub fn signal(pid: u32, signal: &str) {

@@ -6,9 +6,8 @@
 //! The daemon and its copies live under `target/tmp/e2e-shared-<pid>/` (an earlier run's folders are removed
 //! at the first use); the daemon gets SIGTERM when the test process ends, however it ends.
 
+use super::daemon::{bridge_client, env_of};
 use super::{Client, Fixture, restored};
-use rmcp::ServiceExt;
-use rmcp::transport::TokioChildProcess;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{LazyLock, Mutex};
@@ -106,22 +105,15 @@ impl SharedDaemon {
         self.folder.join("daemon.log")
     }
 
-    fn env(&self) -> [(&'static str, String); 3] {
-        [
-            ("ROSLYN_MCP_STATE_DIR", self.state().display().to_string()),
-            ("ROSLYN_MCP_HTTP", "127.0.0.1:0".to_owned()),
-            ("ROSLYN_MCP_LOG", "info,rmcp=warn".to_owned()),
-        ]
+    fn env(&self) -> Vec<(&'static str, String)> {
+        env_of(&self.state())
     }
 
     /// A session of its own: a `roslyn-mcp stdio` bridge to the shared daemon, started in `cwd`.
     async fn bridge(&self, cwd: &Path) -> Client {
         let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_roslyn-mcp"));
         command.arg("stdio").current_dir(cwd).envs(self.env());
-        let spawned = TokioChildProcess::builder(command).stderr(std::process::Stdio::null()).spawn();
-        let transport = spawned.expect("spawn roslyn-mcp stdio").0;
-        let service = ().serve(transport).await.expect("MCP initialize through the bridge");
-        Client::new(service, self.log())
+        bridge_client((), command, self.log()).await
     }
 }
 

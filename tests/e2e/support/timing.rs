@@ -142,8 +142,14 @@ impl Drop for ServiceLog {
 fn fresh_log_path() -> PathBuf {
     let stem = test_name().replace("::", "-");
     let folder = logs_folder();
-    (0..)
-        .map(|n| folder.join(format!("{stem}-{n}.log")))
-        .find(|p| std::fs::OpenOptions::new().write(true).create_new(true).open(p).is_ok())
-        .expect("a free log name")
+    // Only a name taken already moves on to the next: any other failure is the test's, not an endless search.
+    for n in 0.. {
+        let path = folder.join(format!("{stem}-{n}.log"));
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+            Ok(_) => return path,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => panic!("{}: {e}", path.display()),
+        }
+    }
+    unreachable!("a free log name")
 }

@@ -55,7 +55,8 @@ async fn a_load_takes_the_spare_host_and_the_next_spare_waits_for_the_warm_up_an
     let warm_up = beta.root.join("release-the-warm-up");
     let hold = Hold::default();
     let warm_up_hold = warm_up.display().to_string();
-    let env = [("ROSLYN_MCP_FAULT_HOLD_WARMUP", warm_up_hold.as_str()), hold.env(), ("ROSLYN_MCP_SPARE_HOST", "true")];
+    let asked = [("ROSLYN_MCP_SPARE_HOST", "true"), ("ROSLYN_MCP_WARM_UP", "true")];
+    let env = [("ROSLYN_MCP_FAULT_HOLD_WARMUP", warm_up_hold.as_str()), hold.env(), asked[0], asked[1]];
     let server = Server::start_with_env(&beta.root, &env).await;
     let spare = spare_rehearsed(&server).await;
     assert_eq!(ready_spare(&server).await, Some(spare), "diagnose shows the spare ready");
@@ -162,7 +163,7 @@ async fn spares_that_keep_dying_are_not_restarted_in_a_loop() {
 #[tokio::test(flavor = "multi_thread")]
 async fn without_a_spare_the_load_starts_its_own_host_and_no_other() {
     let beta = Fixture::copy("tiny/Beta");
-    let server = Server::start(&beta.root, &["--spare-host", "false"]).await;
+    let server = Server::start(&beta.root, &["--spare-host", "false", "--warm-up", "true"]).await;
     let asked = uptime_ticks();
     server.ok("initialize_workspace", json!({"workingDirectory": beta.root.display().to_string()})).await;
     server.warm_up_finished(Duration::from_secs(120)).await;
@@ -429,7 +430,11 @@ async fn a_call_during_the_warm_up_waits_for_it_outside_its_time_limit() {
     let shop = Fixture::copy("Shop");
     let release = shop.root.join("release-the-warm-up");
     let hold = release.display().to_string();
-    let env = [("ROSLYN_MCP_FAULT_HOLD_WARMUP", hold.as_str()), ("ROSLYN_MCP_REQUEST_TIMEOUT_SECS", "1")];
+    let env = [
+        ("ROSLYN_MCP_WARM_UP", "true"),
+        ("ROSLYN_MCP_FAULT_HOLD_WARMUP", hold.as_str()),
+        ("ROSLYN_MCP_REQUEST_TIMEOUT_SECS", "1"),
+    ];
     let server = std::sync::Arc::new(Server::start_with_env(&shop.root, &env).await);
     let root = shop.root.display().to_string();
     server.ok("initialize_workspace", json!({"workingDirectory": root})).await;
@@ -454,4 +459,33 @@ async fn a_call_during_the_warm_up_waits_for_it_outside_its_time_limit() {
     assert!(answered.value["totalCount"].as_u64().is_some_and(|n| n > 0), "{}", answered.value);
     let done = warm_up(server.ok("diagnose", json!({})).await);
     assert_eq!((done["phase"].clone(), done["projectsWarmed"].clone()), (json!("done"), json!(3)), "{done}");
+}
+
+/// `--warm-up false`: no project is compiled ahead after the load, so a call is sent at once (the warm-up is
+/// held here, and would hold the call) and compiles only what it reads; diagnose shows no warm-up.
+#[tokio::test(flavor = "multi_thread")]
+async fn without_a_warm_up_a_call_after_the_load_is_sent_at_once_and_answers_in_full() {
+    let shop = Fixture::copy("Shop");
+    let hold = shop.root.join("release-the-warm-up").display().to_string();
+    let env = [("ROSLYN_MCP_WARM_UP", "false"), ("ROSLYN_MCP_FAULT_HOLD_WARMUP", hold.as_str())];
+    let server = Server::start_with_env(&shop.root, &env).await;
+    let file = shop.file("src/Shop.Core/Models/Customer.cs");
+    let references = server.call("find_references", json!({"filePath": file, "line": 6, "column": 14}));
+    let answered = tokio::time::timeout(Duration::from_secs(240), references).await.expect("held by a warm-up");
+    assert!(!answered.is_error, "{}", answered.value);
+    // Every use in the three projects (as with a warm-up: navigation's test of the same search).
+    let files: std::collections::BTreeSet<_> = answered.value["references"]
+        .as_array()
+        .expect("references")
+        .iter()
+        .filter_map(|r| r["filePath"].as_str()?.rsplit('/').next())
+        .collect();
+    let expected = ["CustomerRepository.cs", "Order.cs", "Program.cs", "Report.cs"];
+    assert_eq!(files, expected.into_iter().collect(), "{}", answered.value);
+    assert_eq!(answered.value["totalCount"], json!(9), "{}", answered.value);
+    let diagnose = server.ok("diagnose", json!({})).await;
+    assert!(diagnose["workspaces"][0].get("warmUp").is_none(), "{diagnose}");
+    let log = std::fs::read_to_string(&server.log).expect("service log");
+    assert!(!log.contains("warm-up ended") && !log.contains("searches rehearsed"), "{log}");
+    server.stop().await;
 }

@@ -12,8 +12,8 @@ const LOGGING_GENERATOR: &str = "Microsoft.Extensions.Logging.Generators.LoggerM
 fn sources_fixture() -> Fixture {
     let fixture = Fixture::copy("Sources");
     let widgets = fixture.path("Widgets");
-    let status = std::process::Command::new("dotnet")
-        .args(["build", "-c", "Release", "-nologo", "-v", "q", "-o"])
+    let status = crate::support::builds::dotnet_build()
+        .args(["-c", "Release", "-nologo", "-v", "q", "-o"])
         .arg(widgets.join("bin"))
         .arg(&widgets)
         .stdout(std::process::Stdio::null())

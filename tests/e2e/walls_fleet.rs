@@ -119,7 +119,12 @@ async fn a_test_run_and_the_hosts_never_see_the_daemons_token() {
     let token_file = state.path().join("fleet-token");
     std::fs::write(&token_file, secret).expect("token file");
     let token_file = token_file.display().to_string();
-    let mut daemon = state.serve(&[], &[("ROSLYN_MCP_TOKEN", secret), ("ROSLYN_MCP_TOKEN_FILE", token_file.as_str())]);
+    let env = [
+        ("ROSLYN_MCP_TOKEN", secret),
+        ("ROSLYN_MCP_TOKEN_FILE", token_file.as_str()),
+        ("ROSLYN_MCP_SPARE_HOST", "true"),
+    ];
+    let mut daemon = state.serve(&[], &env);
     let client = state.http_client(Some(secret)).await;
 
     let test = "Leaky.Tests.EnvironmentTests.ShowsTheToken";

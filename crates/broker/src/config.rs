@@ -138,6 +138,11 @@ pub struct ServiceArgs {
     /// waiting about 0.8 s for a host to start. The idle spare is one more `dotnet` process.
     #[arg(long, env = "ROSLYN_MCP_SPARE_HOST", default_value_t = true, action = clap::ArgAction::Set, value_parser = clap::builder::BoolishValueParser::new())]
     pub spare_host: bool,
+    /// Compile every project and rehearse searches after each load, before the first call is answered, so
+    /// that it and the next are answered warm (`false`: a call after a load pays only for what it reads; for
+    /// a service that answers a few calls and exits, as in a CI job).
+    #[arg(long, env = "ROSLYN_MCP_WARM_UP", default_value_t = true, action = clap::ArgAction::Set, value_parser = clap::builder::BoolishValueParser::new())]
+    pub warm_up: bool,
     /// Let `run_tests` build and run the solutions' tests (`false` to refuse it with TEST_RUNS_DISABLED).
     /// A test run executes the repository's code as the service's user, as a build does.
     #[arg(long, env = "ROSLYN_MCP_TEST_RUNS", default_value_t = true, action = clap::ArgAction::Set, value_parser = clap::builder::BoolishValueParser::new())]
@@ -264,6 +269,7 @@ impl ServiceArgs {
             load_timeout: Duration::from_secs(self.load_timeout_secs),
             request_timeout: Duration::from_secs(self.request_timeout_secs),
             debounce: Duration::from_millis(self.debounce_ms),
+            warm_up: self.warm_up,
             write_timeout: Duration::from_secs(self.write_timeout_secs),
             journal_dir: self.journal_dir(),
             fence_dir: self.state_dir().join("fences"),
@@ -315,5 +321,25 @@ impl ServiceArgs {
             .or_else(|| env_dir("HOME").map(|home| home.join(".local/state")))
             .map(|base| base.join("roslyn-mcp"))
             .unwrap_or_else(|| std::env::temp_dir().join(format!("roslyn-mcp-state-{}", paths::user_id())))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Cli, Command};
+    use clap::Parser;
+
+    fn serve(args: &[&str]) -> super::ServiceArgs {
+        match Cli::try_parse_from([&["roslyn-mcp", "serve"], args].concat()).expect("parsed").command {
+            Command::Serve(serve) => serve.service,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_warm_up_is_on_unless_told_off() {
+        assert!(serve(&[]).workspace_settings().warm_up, "on by default (unless ROSLYN_MCP_WARM_UP says)");
+        assert!(!serve(&["--warm-up", "false"]).workspace_settings().warm_up);
+        assert!(Cli::try_parse_from(["roslyn-mcp", "serve", "--warm-up", "maybe"]).is_err());
     }
 }

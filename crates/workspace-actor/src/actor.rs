@@ -174,7 +174,9 @@ impl Message<Started> for WorkspaceActor {
                 }
                 watch_for_crash(shared, &host);
                 liveness::watch(shared, &host);
-                warm_up::start(shared, &host, &summary);
+                if shared.settings.warm_up {
+                    warm_up::start(shared, &host, &summary);
+                }
                 replenish_spare_after_warm_up(shared);
                 // The host before the phase: a call that sees the round ended finds its host.
                 shared.set_ready(host);
@@ -251,8 +253,8 @@ async fn load(host: &HostProcess, shared: &Shared, limit: Duration) -> Result<(u
     }
 }
 
-/// Starts the next spare host once this load's warm-up is over and calls have paused, so that its start
-/// takes neither the cores the warm-up is using nor those of the calls that follow it.
+/// Starts the next spare host once this load's warm-up (if the service warms up) is over and calls have
+/// paused, so that its start takes neither the cores the warm-up is using nor those of the calls that follow.
 fn replenish_spare_after_warm_up(shared: &Arc<Shared>) {
     if let Some(spare) = shared.settings.spare.clone() {
         let (gate, activity) = (shared.warm_gate.clone(), shared.activity.clone());

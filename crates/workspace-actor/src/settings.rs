@@ -20,6 +20,8 @@ pub struct WorkspaceSettings {
     pub give_up_for: Duration,
     /// How long file events settle before they go to the host.
     pub debounce: Duration,
+    /// Compile every project after each load (calls wait for it), and rehearse searches at the first.
+    pub warm_up: bool,
     /// A whole refactoring: computing it, writing the files and updating the host.
     pub write_timeout: Duration,
     /// Where writes in progress keep their journal.
@@ -58,6 +60,7 @@ impl Default for WorkspaceSettings {
             restart_backoff: Duration::from_millis(250),
             give_up_for: Duration::from_secs(30),
             debounce: Duration::from_millis(150),
+            warm_up: true,
             write_timeout: Duration::from_secs(30),
             journal_dir: std::env::temp_dir().join("roslyn-mcp-journal"),
             fence_dir: std::env::temp_dir().join(format!("roslyn-mcp-fences-{}", paths::user_id())),

@@ -186,7 +186,8 @@ impl StateDir {
         std::fs::read_to_string(self.path().join("serve.log")).unwrap_or_default()
     }
 
-    /// What every process of this folder is given: the state folder, a free loopback port, the log level.
+    /// What every process of this folder is given: the state folder, a free loopback port, the log level, and
+    /// [`super::LEAN`].
     pub fn env(&self) -> Vec<(&'static str, String)> {
         env_of(self.path())
     }
@@ -213,13 +214,15 @@ impl Drop for StateDir {
     }
 }
 
-/// What every process of the daemon on `state` is given: the state folder, a free loopback port, the log level.
+/// What every process of the daemon on `state` is given: the state folder, a free loopback port, the log
+/// level, and [`super::LEAN`].
 pub fn env_of(state: &Path) -> Vec<(&'static str, String)> {
-    vec![
+    let own = [
         ("ROSLYN_MCP_STATE_DIR", state.display().to_string()),
         ("ROSLYN_MCP_HTTP", "127.0.0.1:0".to_owned()),
         ("ROSLYN_MCP_LOG", "info,rmcp=warn".to_owned()),
-    ]
+    ];
+    own.into_iter().chain(super::LEAN.iter().map(|&(k, v)| (k, v.to_owned()))).collect()
 }
 
 /// An MCP client over a `roslyn-mcp stdio` bridge `command`; `log` is the daemon's, named in failures.

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)] // each test binary module uses a different part of the harness
 
+pub mod builds;
 pub mod daemon;
 pub mod haproxy;
 pub mod hold;
@@ -152,6 +153,15 @@ pub struct Outcome {
     pub notices: Vec<String>,
 }
 
+/// What a test's service runs without unless the test asks: seconds of CPU each, which the tests on this
+/// machine share. A spare host rehearses a load of its own as the service starts and after each load takes
+/// it; a warm-up compiles every project after a load. The benches measure the service with its warm-up.
+pub const LEAN: &[(&str, &str)] = if cfg!(test) {
+    &[("ROSLYN_MCP_SPARE_HOST", "false"), ("ROSLYN_MCP_WARM_UP", "false")]
+} else {
+    &[("ROSLYN_MCP_SPARE_HOST", "false")]
+};
+
 impl Server {
     pub async fn start(cwd: &Path, extra: &[&str]) -> Self {
         Self::start_with_slots(cwd, extra, &[], 1).await
@@ -184,9 +194,7 @@ impl Server {
             .then(|| tempfile::Builder::new().prefix("roslyn-mcp-state-").tempdir().expect("state dir"));
         let mut command = tokio::process::Command::new(binary);
         command.args(["stdio", "--embedded"]).args(extra).current_dir(cwd).env("ROSLYN_MCP_LOG", "info,rmcp=warn");
-        // A spare host rehearses a load of its own as the service starts: CPU the tests on this machine share.
-        // The tests of the spare ask for it.
-        command.env("ROSLYN_MCP_SPARE_HOST", "false");
+        command.envs(LEAN.iter().copied());
         if let Some(state) = &state {
             command.env("ROSLYN_MCP_STATE_DIR", state.path());
         }
@@ -533,8 +541,8 @@ pub fn assert_same_tree(before: &std::collections::BTreeMap<String, Vec<u8>>, ro
 
 /// `dotnet build` of a solution: the number of errors it reports (the build output is shown on failure).
 pub async fn dotnet_build_errors(solution: &Path) -> usize {
-    let output = tokio::process::Command::new("dotnet")
-        .args(["build", "-nologo", "-clp:ErrorsOnly"])
+    let output = tokio::process::Command::from(builds::dotnet_build())
+        .args(["-nologo", "-clp:ErrorsOnly"])
         .arg(solution)
         .env("DOTNET_CLI_TELEMETRY_OPTOUT", "1")
         .output()
@@ -562,4 +570,29 @@ pub fn git(root: &std::path::Path, args: &[&str]) {
         .status()
         .expect("git runs");
     assert!(status.success(), "git {args:?}");
+}
+
+/// Starts `command` as a child that gets SIGTERM when this test process exits (from a thread that lives as
+/// long as the process, as the signal follows the thread that started it); its pid.
+pub fn until_exit(mut command: std::process::Command, name: &str) -> u32 {
+    use std::os::unix::process::CommandExt;
+    #[allow(unsafe_code)]
+    // SAFETY: between fork and exec, one system call on the child alone.
+    unsafe {
+        command.pre_exec(|| {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
+            Ok(())
+        });
+    }
+    let (started, pid) = std::sync::mpsc::channel();
+    let what = name.to_owned();
+    std::thread::Builder::new()
+        .name(name.to_owned())
+        .spawn(move || {
+            let mut child = command.spawn().unwrap_or_else(|e| panic!("spawn the {what}: {e}"));
+            let _ = started.send(child.id());
+            let _ = child.wait();
+        })
+        .expect("thread");
+    pid.recv().unwrap_or_else(|_| panic!("the {name} did not start"))
 }

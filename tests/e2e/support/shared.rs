@@ -63,32 +63,9 @@ impl SharedDaemon {
         let log = std::fs::File::create(daemon.log()).expect("shared daemon log");
         command.arg("serve").envs(daemon.env()).stdin(std::process::Stdio::null()).stdout(std::process::Stdio::null());
         command.stderr(log);
-        // Every fixture stays loaded for the whole run (tests of one fixture may be far apart), and no spare
-        // host takes CPU the tests share.
+        // Every fixture stays loaded for the whole run (tests of one fixture may be far apart).
         command.env("ROSLYN_MCP_MAX_SOLUTIONS", "64").env("ROSLYN_MCP_IDLE_TIMEOUT_SECS", "7200");
-        command.env("ROSLYN_MCP_SPARE_HOST", "false");
-        {
-            use std::os::unix::process::CommandExt;
-            #[allow(unsafe_code)]
-            // SAFETY: between fork and exec, one system call on the child alone: it gets SIGTERM when the
-            // thread that started it ends, which lives as long as the test process.
-            unsafe {
-                command.pre_exec(|| {
-                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
-                    Ok(())
-                });
-            }
-        }
-        let (started, pid) = std::sync::mpsc::channel();
-        std::thread::Builder::new()
-            .name("shared daemon".to_owned())
-            .spawn(move || {
-                let mut child = command.spawn().expect("spawn the shared roslyn-mcp daemon");
-                let _ = started.send(child.id());
-                let _ = child.wait();
-            })
-            .expect("shared daemon thread");
-        let pid = pid.recv().expect("shared daemon started");
+        let pid = super::until_exit(command, "shared daemon");
         let published = daemon.state().join("run/daemon.json");
         let ready = std::iter::repeat_with(|| std::thread::sleep(Duration::from_millis(50)))
             .take(600)

@@ -74,7 +74,8 @@ pub struct WorkspaceStatus {
     pub write_holder: Option<WriteHolder>,
     /// Writes waiting for the lock, in arrival order.
     pub writes_waiting: u32,
-    /// Compiling every project after the load; absent before the first load.
+    /// Compiling every project after the load; absent before the first load, and when the service runs
+    /// without warm-up (`--warm-up false`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub warm_up: Option<WarmUp>,
     /// Load failures and host faults.

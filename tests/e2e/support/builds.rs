@@ -9,17 +9,13 @@
 use std::process::Command;
 use std::sync::OnceLock;
 
-/// `dotnet build` with this process's compiler server.
+/// `dotnet build` with this process's compiler server and nodes.
 pub fn dotnet_build() -> Command {
     let mut command = Command::new("dotnet");
-    command.arg("build").args(properties()).arg("-nodeReuse:true");
+    command.args(["build", "-nodeReuse:true", "-p:UseSharedCompilation=true"]);
+    command.arg(format!("-p:SharedCompilationId={}", pipe()));
     command.env_remove("MSBUILDDISABLENODEREUSE").env("MSBUILDNODEHANDSHAKESALT", pipe());
     command
-}
-
-/// The build properties that send its compilations to this process's server.
-fn properties() -> [String; 2] {
-    ["-p:UseSharedCompilation=true".to_owned(), format!("-p:SharedCompilationId={}", pipe())]
 }
 
 /// The server's pipe; the first use starts the reaper that stops the server when this process exits.

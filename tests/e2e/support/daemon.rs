@@ -187,7 +187,7 @@ impl StateDir {
     }
 
     /// What every process of this folder is given: the state folder, a free loopback port, the log level, and
-    /// [`super::LEAN`].
+    /// [`super::lean`].
     pub fn env(&self) -> Vec<(&'static str, String)> {
         env_of(self.path())
     }
@@ -215,14 +215,14 @@ impl Drop for StateDir {
 }
 
 /// What every process of the daemon on `state` is given: the state folder, a free loopback port, the log
-/// level, and [`super::LEAN`].
+/// level, and [`super::lean`].
 pub fn env_of(state: &Path) -> Vec<(&'static str, String)> {
     let own = [
         ("ROSLYN_MCP_STATE_DIR", state.display().to_string()),
         ("ROSLYN_MCP_HTTP", "127.0.0.1:0".to_owned()),
         ("ROSLYN_MCP_LOG", "info,rmcp=warn".to_owned()),
     ];
-    own.into_iter().chain(super::LEAN.iter().map(|&(k, v)| (k, v.to_owned()))).collect()
+    own.into_iter().chain(super::lean().iter().map(|&(k, v)| (k, v.to_owned()))).collect()
 }
 
 /// An MCP client over a `roslyn-mcp stdio` bridge `command`; `log` is the daemon's, named in failures.

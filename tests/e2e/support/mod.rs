@@ -155,12 +155,15 @@ pub struct Outcome {
 
 /// What a test's service runs without unless the test asks: seconds of CPU each, which the tests on this
 /// machine share. A spare host rehearses a load of its own as the service starts and after each load takes
-/// it; a warm-up compiles every project after a load. The benches measure the service with its warm-up.
-pub const LEAN: &[(&str, &str)] = if cfg!(test) {
-    &[("ROSLYN_MCP_SPARE_HOST", "false"), ("ROSLYN_MCP_WARM_UP", "false")]
-} else {
-    &[("ROSLYN_MCP_SPARE_HOST", "false")]
-};
+/// it; a warm-up compiles every project after a load. The benches (every crate but the `e2e` test; cargo
+/// builds them with `cfg(test)` too) measure the service with its warm-up.
+pub fn lean() -> &'static [(&'static str, &'static str)] {
+    if env!("CARGO_CRATE_NAME") == "e2e" {
+        &[("ROSLYN_MCP_SPARE_HOST", "false"), ("ROSLYN_MCP_WARM_UP", "false")]
+    } else {
+        &[("ROSLYN_MCP_SPARE_HOST", "false")]
+    }
+}
 
 impl Server {
     pub async fn start(cwd: &Path, extra: &[&str]) -> Self {
@@ -194,7 +197,7 @@ impl Server {
             .then(|| tempfile::Builder::new().prefix("roslyn-mcp-state-").tempdir().expect("state dir"));
         let mut command = tokio::process::Command::new(binary);
         command.args(["stdio", "--embedded"]).args(extra).current_dir(cwd).env("ROSLYN_MCP_LOG", "info,rmcp=warn");
-        command.envs(LEAN.iter().copied());
+        command.envs(lean().iter().copied());
         if let Some(state) = &state {
             command.env("ROSLYN_MCP_STATE_DIR", state.path());
         }

@@ -117,6 +117,9 @@ pub struct StdioArgs {
     pub embedded: bool,
 }
 
+/// How long a call works before it answers with its job, unless `--answer-within` says.
+pub const ANSWER_WITHIN_SECS: u64 = 45;
+
 #[derive(Debug, Clone, Args)]
 pub struct ServiceArgs {
     /// Solutions kept loaded at once; the least recently used one is unloaded beyond this.
@@ -165,7 +168,7 @@ pub struct ServiceArgs {
     /// Seconds a call may work before it answers with its job (status `running` and a `jobId`; a task for a
     /// request that declares the Tasks extension) while the work goes on; `get_job` then returns the call's
     /// answer. 45 leaves a client's usual 60-second limit room for a proxy, the transport and a busy machine.
-    #[arg(long, env = "ROSLYN_MCP_ANSWER_WITHIN_SECS", default_value_t = 45, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    #[arg(long, env = "ROSLYN_MCP_ANSWER_WITHIN_SECS", default_value_t = ANSWER_WITHIN_SECS, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub answer_within_secs: u64,
     /// This daemon's name among several behind one proxy: every job id starts with it (`<instance>.<id>`), so
     /// the proxy sends `get_job` and `tasks/*` to the daemon that owns the job. Letters, digits, `-` and `_`.

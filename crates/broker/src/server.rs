@@ -280,11 +280,7 @@ impl ServerHandler for RoslynMcp {
     fn get_info(&self) -> InitializeResult {
         InitializeResult::new(ServerCapabilities::builder().enable_tools().enable_tasks().build())
             .with_server_info(Implementation::new("roslyn-mcp", env!("CARGO_PKG_VERSION")))
-            .with_instructions(
-                "Compiler-accurate C# navigation and refactoring (moves, rename, organize usings; preview, apply, undo) over Roslyn. Start with initialize_workspace on the folder of \
-                 the solution; positions are 1-based line and column; paths out are absolute. Failures carry a \
-                 catalog code in structuredContent.error.code.",
-            )
+            .with_instructions(catalog::INSTRUCTIONS)
     }
 
     /// A client offering roots has its calls wait for them from here on, before any call can arrive.

@@ -51,7 +51,7 @@ catalog! {
     PROJECT_NOT_FOUND = 2007: "No project of the solution has that name or path",
     CURSOR_EXPIRED = 2008: "The result the cursor pages through is no longer retained",
     CLIENT_ROOTS_UNKNOWN = 2009: "The client offered MCP roots but has not listed them, so no path can be checked",
-    PLAN_NOT_FOUND = 2010: "No plan with that id: unknown, expired or already applied",
+    PLAN_NOT_FOUND = 2010: "No plan with that id: unknown, expired, evicted or already applied",
     OPERATION_NOT_FOUND = 2011: "No operation with that id in the solution's history",
     CODE_ACTION_NOT_FOUND = 2012: "No code action with that id: unknown, expired, or no longer offered there",
     REVISION_NOT_FOUND = 2013: "The git revision is unknown to the solution's repository",
@@ -79,7 +79,7 @@ catalog! {
     ROSLYN_ERROR = 4003: "Roslyn operation failed unexpectedly",
     COMPILATION_ERROR = 4004: "Changes would break compilation",
     TIMEOUT = 4005: "Operation exceeded time limit",
-    STALE_PLAN = 4006: "Files changed since the edits were computed",
+    STALE_PLAN = 4006: "The edits cannot be carried onto files changed since them, or differ from the preview (exact)",
     CURSOR_STALE = 4007: "The solution changed since the cursor was issued",
     CAP_EXCEEDED = 4008: "The result exceeds a hard limit of the service",
     TOO_MANY_REQUESTS = 4009: "Too many requests in flight for the session or the service",
@@ -107,7 +107,7 @@ pub struct ToolError {
     // Published as a plain name: every tool's output schema repeats this type, and the whole catalog in each
     // of them would be a sixth of `tools/list`. The catalog is listed in docs/tools.md.
     /// A catalog code (`SYMBOL_NOT_FOUND`, `WORKSPACE_BUSY`, ...).
-    #[schemars(with = "String", regex(pattern = "^[A-Z][A-Z_]*$"))]
+    #[schemars(with = "String", regex(pattern = CODE_PATTERN))]
     pub code: ErrorCode,
     pub message: String,
     /// Context of the failure, by name (`file`, `line`, `rolledBack`, ...).
@@ -143,6 +143,9 @@ impl std::fmt::Display for ToolError {
 }
 
 impl std::error::Error for ToolError {}
+
+/// A catalog code's name, as answers give it.
+pub const CODE_PATTERN: &str = "^[A-Z][A-Z_]*$";
 
 /// `{success: false, error: {...}}`: the `structuredContent` of every failed tool call.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -1,6 +1,6 @@
 //! The operations applied to one solution, kept on disk under the state folder so that they survive a
 //! restart: for every file an operation touched, its bytes and mode before and after. `undo` and `redo`
-//! write one side back when every file still holds the other. Bounded per solution by a count and a size;
+//! write one side back, merged into a file that changed since where the changes are at other places. Bounded per solution by a count and a size;
 //! the oldest operations are forgotten first.
 //!
 //! Layout: `<history>/<solution key>/<sequence>-<operation id>/record.json` plus one blob per side of each

@@ -85,6 +85,83 @@ async fn diagnose_listing_the_catalog(
     diagnose::diagnose(call, input, NAMES).await
 }
 
+/// What every tool shares, stated once for the client to give the model: the tool descriptions rely on it.
+pub const INSTRUCTIONS: &str = "Compiler-accurate C# navigation and refactoring over Roslyn. Start with \
+    initialize_workspace on the solution's folder. Positions are 1-based line and column (columns in UTF-16 \
+    code units). Paths are absolute or relative to the workspace root; answers give absolute ones. project is a \
+    project's name or project file path; solutionPath picks a loaded solution, else the one holding the file or \
+    the session's. A failure has isError and a catalog code in structuredContent.error.code. A call still \
+    working after the answer bound (45 s by default) answers status: running with a jobId for get_job. Writes: \
+    preview: true, then apply_plan; undo by operationId.";
+
+// The rules several descriptions state, each written once here and included with `concat!`. The pinning
+// test (`catalog/facts.rs`) checks each description against the code that makes it true.
+
+/// A paged tool.
+macro_rules! paged {
+    () => {
+        " Paged: cursor = nextCursor."
+    };
+}
+
+/// A writing tool: the rest of what a write does is apply_plan's description.
+macro_rules! writes {
+    () => {
+        " New compiler errors refuse it; see apply_plan."
+    };
+}
+
+/// Every write, previewed or not: apply_plan's description.
+macro_rules! write_rules {
+    () => {
+        "Write the plan a writing tool's preview: true returned (planId). Any write is atomic, refused on new \
+         compiler errors (COMPILATION_ERROR), undone by its operationId; changed: false if nothing changed. If \
+         files changed since, the plan is kept, merged or replayed (recomputed on them), as rebased says; \
+         exact: true refuses a differing result (STALE_PLAN). verify: \"tests\" undoes the write if a test it \
+         reaches that passed now fails (TESTS_FAILED). waitSeconds (default 30, at most 300) queues behind \
+         other writes, then WORKSPACE_BUSY. Plans expire after 15 minutes (PLAN_NOT_FOUND)."
+    };
+}
+
+/// Undo and redo on files changed since.
+macro_rules! merges {
+    () => {
+        " A file changed since is merged word by word and must still compile; changes at the same places refuse \
+         it (STALE_PLAN)."
+    };
+}
+
+/// A call that may outlast the answer bound.
+macro_rules! long {
+    () => {
+        " May answer a jobId (get_job)."
+    };
+}
+
+/// get_job's description: how a long call answers.
+macro_rules! job_rules {
+    () => {
+        "Get the answer of a call that answered status: running with a jobId (a call still working after 45 s, \
+         the default answer bound) or of a LOADING refusal (details.jobId): its own answer once done, else its \
+         progress. waitSeconds waits first (0: at once); cancel: true stops the work, rolling back a write. Kept \
+         10 minutes, then JOB_NOT_FOUND."
+    };
+}
+
+/// A change, as find_tests and run_tests take it.
+macro_rules! change {
+    () => {
+        "a position, changedSince (git revision), operationId or planId"
+    };
+}
+
+/// A symbol of a referenced assembly.
+macro_rules! metadata {
+    () => {
+        " A referenced assembly's: a roslyn-mcp://metadata/ path for read_source."
+    };
+}
+
 macro_rules! catalog {
     ($($name:ident {
         title: $title:literal,
@@ -93,7 +170,7 @@ macro_rules! catalog {
         // The schema clients see; a write's handler returns a wider payload that serializes to it.
         output: $output:ty,
         run: $run:path,
-        description: $description:literal,
+        description: $description:expr,
     })*) => {
         /// Every tool's name, in the order diagnose lists them.
         pub const NAMES: &[&str] = &[$(stringify!($name)),*];
@@ -116,7 +193,7 @@ catalog! {
         input: io::diagnose::DiagnoseInput,
         output: io::diagnose::DiagnoseOutput,
         run: diagnose_listing_the_catalog,
-        description: "Health of the service: .NET SDK, MSBuild and Roslyn versions, and the state of every loaded solution (projects, documents, host restarts, errors). Never waits on a busy workspace.",
+        description: "Check the service's health: SDK, MSBuild and Roslyn versions, each solution's state, projects, host restarts, write queue, errors; at once, even during loads. verbose adds paths and settings.",
     }
 
     initialize_workspace {
@@ -125,7 +202,7 @@ catalog! {
         input: io::workspace::InitializeWorkspaceInput,
         output: io::workspace::InitializeWorkspaceOutput,
         run: initialize::initialize_workspace,
-        description: "Find the solutions under a folder, load the primary one and make it this session's default: relative paths and calls without solutionPath use it. Call once at the start of a session.",
+        description: concat!("Load the solution under workingDirectory (preferredSolution picks among several) as this session's default for relative paths and calls without solutionPath; SOLUTION_NOT_FOUND if none.", long!()),
     }
 
     get_type_at_position {
@@ -134,7 +211,7 @@ catalog! {
         input: io::PositionInput,
         output: io::navigation::TypeAtPositionOutput,
         run: navigation::type_at_position,
-        description: "The type at a 1-based line and column: of the expression, variable, member or type name there, with its full name, kind, assembly, generic arguments, base type, interfaces, documentation and declarations.",
+        description: "Get the type of what is at a position: full name, kind, assembly, base type, interfaces, documentation, declarations.",
     }
 
     find_symbol_definition {
@@ -143,7 +220,7 @@ catalog! {
         input: io::PositionInput,
         output: io::navigation::SymbolDefinitionOutput,
         run: navigation::symbol_definition,
-        description: "Where the symbol at a 1-based line and column is declared: every declaration (partial types have several; a partial method, property or event its declaring and its implementing part, a source generator's marked generated) with its source line. Symbols from referenced assemblies are reported with their assembly and no location.",
+        description: concat!("Go to the declarations of the symbol at a position, each with its line (a partial type has several; generated ones are marked).", metadata!()),
     }
 
     find_references {
@@ -152,7 +229,7 @@ catalog! {
         input: io::navigation::FindReferencesInput,
         output: io::navigation::FindReferencesOutput,
         run: navigation::find_references,
-        description: "Every use of the symbol at a 1-based line and column across the solution, compiler-accurate (not text search), sorted by file and position, each with its line text and kind (Invocation, ObjectCreation, Read, Write, TypeReference...). Paged: pass nextCursor back as cursor.",
+        description: concat!("Find every use of the symbol at a position across the solution, compiler-accurate: place, line, kind (Invocation, Read, Write...), project. includeDeclaration adds declarations.", paged!()),
     }
 
     get_public_api {
@@ -161,7 +238,7 @@ catalog! {
         input: io::api::PublicApiInput,
         output: io::api::PublicApiOutput,
         run: api::public_api,
-        description: "The public and protected surface of a project as its first target framework compiles it: every type code outside the assembly can name and every member of it it can reach, one line each (modifiers, the member, -> its type, in the style of PublicAPI.Shipped.txt), sorted, as text and as items with their documentation comment id and kind. Paged by members: pass nextCursor back as cursor.",
+        description: concat!("List a project's public API (what outside code reaches, first target framework), one PublicAPI.Shipped.txt line per type and member.", paged!()),
     }
 
     compare_public_api {
@@ -170,7 +247,7 @@ catalog! {
         input: io::api::CompareApiInput,
         output: io::api::CompareApiOutput,
         run: api::compare_public_api,
-        description: "Compare a project's public API on disk with a git revision's (since): the revision's .cs files under the project's folder, read from git and compiled in memory with the project's references (nothing is checked out or written). Answers the members removed (breaking), changed (signature, accessibility, static, sealed/virtual/abstract, a type's kind; breaking unless it only opens the member up), and added (breaking when code outside must implement it: an abstract member or an interface member without a body in a type that existed), with both lines and breakingCount. REVISION_NOT_FOUND for a revision git does not know.",
+        description: "Find the breaking changes of a project's public API since a git revision, compiled in memory: members removed, changed and added, each marked breaking or not.",
     }
 
     get_project_graph {
@@ -179,7 +256,7 @@ catalog! {
         input: io::graph::ProjectGraphInput,
         output: io::graph::ProjectGraphOutput,
         run: graph::project_graph,
-        description: "The solution's projects (or one), one entry per project file: target frameworks, output kind, whether it references a test framework, the project and package references it names itself (packages with the version restore resolved), its analyzers and source generators, and the projects it depends on and that depend on it, transitively (what rebuilds when it changes). With unused: true, also the project and package references no code of the project names in any target framework, as candidates with the evidence (a package may still bring analyzers, build steps or runtime files). Paged by projects: pass nextCursor back as cursor.",
+        description: concat!("Show the solution's projects (or one) and their dependencies: frameworks, test or not, project and package references, analyzers, generators, dependents. unused: true adds references no code uses.", paged!()),
     }
 
     read_source {
@@ -188,7 +265,7 @@ catalog! {
         input: io::sources::ReadSourceInput,
         output: io::sources::ReadSourceOutput,
         run: sources::read_source,
-        description: "Lines of a C# document: a file of the solution, a document a source generator wrote (roslyn-mcp://generated/<project>/<project id>/<generator>/<hint name>, the id naming the project file) or a referenced assembly's type (roslyn-mcp://metadata/<assembly>/<version>/<Namespace.Type>.cs: the source its PDB embeds, else decompiled with ICSharpCode.Decompiler), as the paths answers give. startLine and lineCount (default 200, at most 2000) choose the lines; nextStartLine continues. Paths outside the workspace roots are refused.",
+        description: "Read lines of a C# file of the solution, or of a roslyn-mcp://generated/ or roslyn-mcp://metadata/ path other answers give (a generator's output; a referenced type from its PDB, else decompiled). startLine and lineCount (default 200) choose.",
     }
 
     get_symbol_source {
@@ -197,7 +274,7 @@ catalog! {
         input: io::sources::SymbolSourceInput,
         output: io::sources::SymbolSourceOutput,
         run: sources::symbol_source,
-        description: "The declarations of several symbols at once, by fully qualified name (Shop.Cart, Shop.Cart.Add for every overload, Shop.Outer+Inner, or a documentation comment id such as M:Shop.Cart.Add(System.Int32)), from the solution's files, generated documents or referenced assemblies (embedded source, else decompiled). Each declaration comes with its place and origin (a partial member's both parts); signaturesOnly lists a type's members without bodies. A name that matches nothing gets its own error (SYMBOL_NOT_FOUND) without failing the others.",
+        description: "Get the source of up to 50 symbols by full name (Shop.Cart, Shop.Cart.Add: all overloads, Outer+Inner, M:Shop.Cart.Add(System.Int32)), from source, generated code or referenced assemblies; signaturesOnly drops bodies. Unknown names fail alone (SYMBOL_NOT_FOUND).",
     }
 
     list_generated_documents {
@@ -206,7 +283,7 @@ catalog! {
         input: io::sources::GeneratedDocumentsInput,
         output: io::sources::GeneratedDocumentsOutput,
         run: sources::generated_documents,
-        description: "The documents source generators add to a project at compile time, per target framework: the generator, its hint name, size and the virtual path (roslyn-mcp://generated/...) that read_source answers and that definitions and references landing in generated code give.",
+        description: "List the documents source generators add to a project, per target framework, with the roslyn-mcp://generated/ paths read_source reads.",
     }
 
     get_compilation_diagnostics {
@@ -215,7 +292,7 @@ catalog! {
         input: io::diagnostics::CompilationDiagnosticsInput,
         output: io::diagnostics::CompilationDiagnosticsOutput,
         run: diagnostics::compilation_diagnostics,
-        description: "Compiler diagnostics (errors, warnings...) of one file, one project or the whole solution, grouped by file and sorted by position, with stable ids and counts; with includeAnalyzers also the analyzers' (the project's analyzer references such as the SDK's CA rules or StyleCop, and Roslyn's IDE rules) at the severities .editorconfig gives them, each with its source. minSeverity filters. Paged by files: pass nextCursor back as cursor.",
+        description: concat!("List compiler errors and warnings of a file, a project or the solution. minSeverity filters (default warning); includeAnalyzers adds analyzer and IDE rules (slower).", paged!()),
     }
 
     find_type_definition {
@@ -224,7 +301,7 @@ catalog! {
         input: io::PositionInput,
         output: io::navigation::TypeDefinitionOutput,
         run: navigation::type_definition,
-        description: "The declaration of the type of the symbol at a 1-based line and column (of a variable, parameter, property, expression or type name): every declaration of that type, or its assembly when it comes from a referenced one.",
+        description: concat!("Go to the declarations of the type of what is at a position (a variable, parameter, property or expression).", metadata!()),
     }
 
     get_available_members {
@@ -233,7 +310,7 @@ catalog! {
         input: io::members::AvailableMembersInput,
         output: io::members::AvailableMembersOutput,
         run: members::available_members,
-        description: "The members accessible at a 1-based line and column on the type of the expression, variable or type name there (as completion after a dot would offer), with signatures, parameters and documentation; extension methods and static members optional; filter by name prefix. Paged: pass nextCursor back as cursor.",
+        description: concat!("List the members accessible on the type at a position, as completion after a dot: signatures, documentation. includeExtensionMethods, includeStatic default true; filter is a name prefix.", paged!()),
     }
 
     get_method_overloads {
@@ -242,7 +319,7 @@ catalog! {
         input: io::PositionInput,
         output: io::members::MethodOverloadsOutput,
         run: members::method_overloads,
-        description: "Every overload of the method at a 1-based line and column (its type's and base types' methods of that name; a constructor's siblings), with signatures, parameters and documentation.",
+        description: "List every overload of the method or constructor at a position, with signatures and documentation.",
     }
 
     find_implementations {
@@ -251,7 +328,7 @@ catalog! {
         input: io::hierarchy::ImplementationsInput,
         output: io::hierarchy::ImplementationsOutput,
         run: hierarchy::find_implementations,
-        description: "Types implementing an interface or deriving from a class (by fully qualified typeName, or at a position), or members implementing or overriding the member at a position, or a partial member's implementing part (a source generator's marked generated); each says whether it does so directly. Paged: pass nextCursor back as cursor.",
+        description: concat!("Find what implements or derives from a type (typeName or a position), or implements or overrides the member at a position; findDerivedTypes, findInterfaceImplementations default true.", paged!()),
     }
 
     get_type_hierarchy {
@@ -260,7 +337,7 @@ catalog! {
         input: io::hierarchy::TypeHierarchyInput,
         output: io::hierarchy::TypeHierarchyOutput,
         run: hierarchy::type_hierarchy,
-        description: "The inheritance of a type (by fully qualified typeName, or at a position): its base types up to System.Object, the types deriving from it in the solution, and its interfaces. direction: Base, Derived or Both.",
+        description: "Show a type's base types, interfaces and derived types in the solution (typeName or a position); direction Base, Derived or Both (default).",
     }
 
     get_call_hierarchy {
@@ -269,7 +346,7 @@ catalog! {
         input: io::hierarchy::CallHierarchyInput,
         output: io::hierarchy::CallHierarchyOutput,
         run: calls::call_hierarchy,
-        description: "Calls into and out of the method, constructor or property at a 1-based line and column: the members calling it and the ones it calls, each with every call site. direction: Incoming, Outgoing or Both. Paged: pass nextCursor back as cursor.",
+        description: concat!("Show who calls the method, property or constructor at a position and what it calls, with every call site; direction Incoming, Outgoing or Both (default).", paged!()),
     }
 
     get_document_symbols {
@@ -278,7 +355,7 @@ catalog! {
         input: io::symbols::DocumentSymbolsInput,
         output: io::symbols::DocumentSymbolsOutput,
         run: symbols::document_symbols,
-        description: "Every declaration in one file (namespaces, types, members, enum members, local functions) as a flat list with ranges, the declared name's range and the enclosing declaration's name. Paged: pass nextCursor back as cursor.",
+        description: concat!("List every declaration in a file (namespaces, types, members, local functions) with ranges and containers.", paged!()),
     }
 
     search_symbols {
@@ -287,7 +364,7 @@ catalog! {
         input: io::symbols::SearchSymbolsInput,
         output: io::symbols::SearchSymbolsOutput,
         run: symbols::search_symbols,
-        description: "Types and members declared in the solution whose name matches a query (prefix, substring or camel-case humps, case-insensitive), with their declarations. Paged: pass nextCursor back as cursor.",
+        description: concat!("Find types and members of the solution by name: prefix, substring or camel humps (query CuRe finds CustomerRepository), case-insensitive.", paged!()),
     }
 
     analyze_code_block {
@@ -296,7 +373,7 @@ catalog! {
         input: io::analyze::AnalyzeCodeBlockInput,
         output: io::analyze::AnalyzeCodeBlockOutput,
         run: analyze::analyze_code_block,
-        description: "Compile a C# snippet as if inserted at a 1-based line and column of a file, changing nothing: its diagnostics (positions relative to the snippet), the symbols it declares and the symbols it uses with their declarations.",
+        description: "Compile a C# snippet (code, at most 64 KiB) as if inserted at a position, changing nothing: its diagnostics and the symbols it declares and uses. Statements go in a method body, members in a type.",
     }
 
     move_type_to_file {
@@ -305,7 +382,7 @@ catalog! {
         input: io::moves::MoveTypeToFileInput,
         output: io::moves::MoveOutput,
         run: moves::move_type_to_file,
-        description: "Move a C# type declaration (with its attributes and doc comments) to another file, created if needed. The target gets exactly the using directives the type needs; a source file left without types is deleted. Refused with a catalog code when the move would add compiler errors. preview: true returns per-file diffs and changes nothing.",
+        description: concat!("Move a type to another file (targetFile, created unless createTargetFile is false), in any project, keeping its namespace, adding the usings it needs; a file left empty is deleted. line picks among same-named types.", writes!()),
     }
 
     move_type_to_namespace {
@@ -314,7 +391,7 @@ catalog! {
         input: io::moves::MoveTypeToNamespaceInput,
         output: io::moves::MoveOutput,
         run: moves::move_type_to_namespace,
-        description: "Change the namespace of a C# type and update every reference: a using directive where it keeps the code compiling, a qualified name where a using would be ambiguous. updateFileLocation also moves the file to the namespace's folder. Refused with a catalog code when the move would add compiler errors. preview: true returns per-file diffs and changes nothing.",
+        description: concat!("Move a type to another namespace and update every reference; a type sharing its file moves to <Type>.cs beside it. updateFileLocation also moves the file to the namespace's folder.", writes!()),
     }
 
     rename_symbol {
@@ -323,7 +400,7 @@ catalog! {
         input: io::refactor::RenameSymbolInput,
         output: io::refactor::RenameOutput,
         run: refactor::rename_symbol,
-        description: "Rename the symbol at a 1-based line and column (type, member, parameter, local, type parameter, namespace...) and every reference to it across the solution, as Roslyn's renamer does: implementations of an interface member and overrides along with it, overloads when asked, comments and strings when asked, and a type's file when it is named after the type. Refused before anything is written when the name is not an identifier, clashes, or would change what other code binds to (NAME_COLLISION with the places). preview: true returns the plan (planId, diffs) and writes nothing; the answer's operationId undoes it.",
+        description: concat!("Rename the symbol at a position and every reference, as Roslyn's renamer does (overrides, implementations); renameOverloads, renameInComments, renameInStrings widen it; a type's file follows unless renameFile is false. Refused: INVALID_SYMBOL_NAME, NAME_COLLISION.", writes!()),
     }
 
     change_signature {
@@ -332,7 +409,7 @@ catalog! {
         input: io::signature::ChangeSignatureInput,
         output: io::signature::ChangeSignatureOutput,
         run: signature::change_signature,
-        description: "Change the parameter list of the method, constructor, indexer, delegate or local function at a 1-based line and column (its declaration or a call): reorder, remove (leave out), add (with a default, or an argument every call passes), rename or retype parameters, in one call. Roslyn's change signature engine updates every call (named and positional arguments, params, extension calls, this(...)/base(...), object creations), every override, implementation and interface member, the <param> tags and every target framework. Refused before anything is written when a removed parameter is still used (PARAMETER_IN_USE), a name clashes (NAME_COLLISION), a call would bind to another overload (BINDING_CHANGED), arguments with side effects would run in another order or not at all (EVALUATION_ORDER_CHANGED), or the result would not compile (COMPILATION_ERROR). preview: true returns the plan (planId, diffs) and writes nothing; the answer's operationId undoes it.",
+        description: concat!("Change the parameters of the method, constructor, indexer or delegate at a position (reorder, add, remove, rename, retype), updating every call, override and <param> tag. Refused: PARAMETER_IN_USE, NAME_COLLISION, BINDING_CHANGED, EVALUATION_ORDER_CHANGED.", writes!()),
     }
 
     safe_delete {
@@ -341,7 +418,7 @@ catalog! {
         input: io::signature::SafeDeleteInput,
         output: io::signature::SafeDeleteOutput,
         run: signature::safe_delete,
-        description: "Delete the type, member, parameter or local at a 1-based line and column, or (without line and column) every type of a file and the file, only when nothing references it in any target framework; otherwise refused with the references (STILL_REFERENCED; find_references pages through them all). A parameter goes with its argument at every call (refused when an argument has side effects); a local's initializer with side effects stays as a discard; a file left declaring nothing is deleted, and a project file loses only a Compile entry naming a deleted file. Overrides, interface implementations, entry points, members with attributes, a library's public API and names Razor or XAML files mention are kept (MAY_BE_USED_ELSEWHERE, with the reason) unless includePublic. preview: true returns the plan (planId, diffs) and writes nothing; the answer's operationId undoes it.",
+        description: concat!("Delete the symbol at a position, or (filePath alone) a file and its types, if nothing references it (else STILL_REFERENCED). Overrides, entry points, attributed members, public API stay (MAY_BE_USED_ELSEWHERE) unless includePublic.", writes!()),
     }
 
     rename_file {
@@ -350,7 +427,7 @@ catalog! {
         input: io::refactor::RenameFileInput,
         output: io::refactor::RenameFileOutput,
         run: refactor::rename_file,
-        description: "Give a C# file a new name in its folder. A file named after a top-level type it declares (Order.cs, or Order.Lines.cs for a part) renames the type with it when the new name is another identifier (Purchase.cs), as rename_symbol does, its other files included; any other file moves alone. A project file that lists the file gets the new name. Refused when the name is not a .cs file name of the folder or is taken (INVALID_TARGET_PATH). preview: true returns the plan (planId, diffs) and writes nothing; the answer's operationId undoes it.",
+        description: concat!("Rename a C# file in its folder (newName: Purchase.cs); a file named after its type renames the type too, as rename_symbol does.", writes!()),
     }
 
     sync_namespaces {
@@ -359,7 +436,7 @@ catalog! {
         input: io::refactor::SyncNamespacesInput,
         output: io::refactor::SyncNamespacesOutput,
         run: refactor::sync_namespaces,
-        description: "Make every C# file of a project (or of every project), optionally only under a folder, declare the namespace its folder implies: the project's root namespace, then each folder below the project. Roslyn's change namespace service changes each file that differs and updates every consumer (using directives, qualified names); files already matching, or declaring no single top-level namespace, get no edit. Answers each file's namespace and new namespace. preview: true returns the plan (planId, diffs) and writes nothing; the answer's operationId undoes it.",
+        description: concat!("Make the C# files of a project (or all; folder narrows) declare the namespace their folder implies, updating every consumer.", writes!()),
     }
 
     move_files {
@@ -368,7 +445,7 @@ catalog! {
         input: io::refactor::MoveFilesInput,
         output: io::refactor::MoveFilesOutput,
         run: refactor::move_files,
-        description: "Move C# files, or a folder's (its subfolders kept; destination is then the folder's new path), to a folder of the same project or of another project of the solution. Each file's namespace becomes the one the destination folder implies (the project's root namespace, then the folders below it) unless keepNamespaces, with every consumer updated (using directives, qualified names) by Roslyn's change namespace service. Moving into another project adds the project references the moved code needs, and those its users need to reach it; refused when one would close a cycle (CIRCULAR_REFERENCE) or the code uses a library the destination lacks (REFERENCE_MISSING). A project file changes only where it lists files (Compile entries) or gets a reference; folders the move empties are removed. Refused when a file would land on another, outside every project's folder or in bin/obj (INVALID_TARGET_PATH), or the result adds compiler errors. preview: true returns the plan (planId, diffs) and writes nothing; the answer's operationId undoes it.",
+        description: concat!("Move C# files (files, or a folder's) to destination, a folder of any project; namespaces follow unless keepNamespaces, and consumers and project references are updated. Refused: CIRCULAR_REFERENCE, REFERENCE_MISSING, INVALID_TARGET_PATH.", writes!()),
     }
 
     organize_usings {
@@ -377,7 +454,7 @@ catalog! {
         input: io::refactor::OrganizeUsingsInput,
         output: io::refactor::OrganizeUsingsOutput,
         run: refactor::organize_usings,
-        description: "Remove the using directives the compiler finds unnecessary (in every target framework) and sort the rest as .editorconfig says (System first, groups), in one file, one project or the whole solution. Global usings are kept. preview: true returns the plan (planId, diffs) and writes nothing; the answer's operationId undoes it.",
+        description: concat!("Remove unnecessary using directives and sort the rest as .editorconfig says, in a file, a project or the solution; removeUnused and sort default true.", writes!()),
     }
 
     get_code_actions {
@@ -386,7 +463,7 @@ catalog! {
         input: io::actions::GetCodeActionsInput,
         output: io::actions::CodeActionsOutput,
         run: actions::get_code_actions,
-        description: "The refactorings Roslyn offers at a 1-based position or selection (extract method, extract interface, inline temporary, implement interface, generate constructor, convert between forms...) and the code fixes of the diagnostics there (add missing using, ...), as the IDE's light bulb lists them. Each has an id bound to the solution's current state (any edit makes it stale), a kind, the fixed diagnostic, the scopes of its fix-all, and the options it takes with their defaults. Apply one with apply_code_action.",
+        description: "List the refactorings and fixes Roslyn offers at a position or selection (endLine), as an IDE's light bulb; each id serves apply_code_action until the solution changes.",
     }
 
     apply_code_action {
@@ -395,7 +472,7 @@ catalog! {
         input: io::actions::ApplyCodeActionInput,
         output: io::actions::ApplyCodeActionOutput,
         run: actions::apply_code_action,
-        description: "Apply a code action get_code_actions listed (by id), or with fixAll every occurrence of its diagnostic in the document, project or solution; options replace the dialog of an action listed with options (extract interface: name, file, members). Refused when the solution changed since the listing (CODE_ACTION_STALE), the id is unknown (CODE_ACTION_NOT_FOUND) or the result would not compile (COMPILATION_ERROR). preview: true returns the plan (planId, diffs) and writes nothing; the answer's operationId undoes it.",
+        description: concat!("Apply a code action by its get_code_actions id, or with fixAll its fix everywhere in a document, project or solution; options answer its dialog (extract interface). CODE_ACTION_STALE once the solution changed.", writes!()),
     }
 
     format_document {
@@ -404,7 +481,7 @@ catalog! {
         input: io::cleanup::FormatDocumentInput,
         output: io::cleanup::FormatDocumentOutput,
         run: cleanup::format_document,
-        description: "Format one file (or a range of its lines), one project or the whole solution with Roslyn's formatter and the options the project's .editorconfig sets (indentation, braces, spacing). preview: true returns the plan (planId, diffs) and writes nothing; the answer's operationId undoes it.",
+        description: concat!("Format a file (startLine to endLine narrow it), a project or the solution with Roslyn's formatter and .editorconfig.", writes!()),
     }
 
     find_replace {
@@ -413,7 +490,7 @@ catalog! {
         input: io::cleanup::FindReplaceInput,
         output: io::cleanup::FindReplaceOutput,
         run: cleanup::find_replace,
-        description: "Replace literal text or a .NET regular expression ($1, ${name} in the replacement) across the solution's documents, optionally one project, files matching a glob, and the other text files under the solution's folder (README.md...), with every match listed. Refused when the result would not compile (COMPILATION_ERROR). preview: true returns the plan (planId, matches, diffs) and writes nothing; the answer's operationId undoes it.",
+        description: concat!("Replace text or a .NET regex (regex: true) in the solution's C# files, narrowed by project or include; includeOtherFiles adds text files such as README.md. Lists the matches.", writes!()),
     }
 
     remove_unused {
@@ -422,7 +499,7 @@ catalog! {
         input: io::cleanup::RemoveUnusedInput,
         output: io::cleanup::RemoveUnusedOutput,
         run: cleanup::remove_unused,
-        description: "Remove what Roslyn's analyzers find unused in one file, one project or the solution: private members never referenced or never read (IDE0051, IDE0052), unused locals (CS0168, CS0219), unused parameters of private methods with their arguments (IDE0060), unnecessary usings (CS8019). Public API is kept unless includePublic. preview: true returns the plan (planId, what goes, diffs) and writes nothing; the answer's operationId undoes it.",
+        description: concat!("Remove what analyzers find unused in a file, a project or the solution: private members, locals, parameters, usings (kinds picks); public API stays unless includePublic.", writes!()),
     }
 
     find_tests {
@@ -431,7 +508,7 @@ catalog! {
         input: io::testing::FindTestsInput,
         output: io::testing::FindTestsOutput,
         run: testing::find_tests,
-        description: "The tests a change reaches, each with the chain of symbols that reaches it: give a symbol (filePath, line, column), changedSince (a git revision: what differs on disk from it), operationId (what a write changed) or planId (what a preview would change). Follows references and calls in every target framework, through interfaces, overrides, constructors and set-up methods, up to xunit, NUnit, MSTest and TUnit tests; static (reflection and DI are invisible to it). Counts what each test project leaves unselected. Paged: pass nextCursor back as cursor.",
+        description: concat!("Find the tests (xunit, NUnit, MSTest, TUnit) a change can break, each with the chain reaching it; static, so reflection and DI go unseen. Give one change: ", change!(), "; project narrows.", paged!()),
     }
 
     run_tests {
@@ -440,7 +517,7 @@ catalog! {
         input: io::testing::RunTestsInput,
         output: io::testing::RunTestsOutput,
         run: testing::run_tests,
-        description: "Builds and runs tests with the project's own runner (VSTest: xunit, NUnit, MSTest; Microsoft.Testing.Platform: TUnit) and answers each case's outcome (passed, failed, skipped, not run, crashed), time, message and stack trace with the solution's frames placed. Give tests (ids find_tests returned), a change as find_tests takes it (filePath/line/column, changedSince, operationId, planId: the tests it reaches), a filter in the runner's syntax, or a project alone. Builds in the service's own copy of the repository, never the project's bin/obj. Progress notifications count finished tests; at timeoutSeconds (default 300) the run stops and the answer holds the results so far. Runs the repository's code as the service's user.",
+        description: concat!("Build and run tests with the project's own runner: each case's outcome, message and stack. Give tests (find_tests ids), a change (", change!(), "), filter, or project alone. Builds in a copy of the repository; timeoutSeconds (default 300) ends the run; testTimeoutSeconds catches a hung test (TIMEOUT).", long!()),
     }
 
     apply_plan {
@@ -449,7 +526,7 @@ catalog! {
         input: io::plans::ApplyPlanInput,
         output: io::refactor::AppliedPlan,
         run: writes::apply_plan::apply_plan,
-        description: "Write exactly the plan a preview returned (by planId), not a recomputation: every file must still hold the text the plan was computed from, else STALE_PLAN naming the files and nothing is written. Plans expire 15 minutes after their preview (PLAN_NOT_FOUND). Answers what the tool would have answered applying directly, with the operationId that undoes it.",
+        description: write_rules!(),
     }
 
     undo {
@@ -458,7 +535,7 @@ catalog! {
         input: io::plans::OperationInput,
         output: io::plans::OperationOutput,
         run: writes::history::undo,
-        description: "Undo an applied write (by operationId): every file it touched gets back its bytes and mode from before, atomically, if and only if each still holds what the write left there; else STALE_PLAN naming the files that moved on, and nothing changes.",
+        description: concat!("Undo a write by its operationId, in any order, atomically.", merges!(), " OPERATION_NOT_APPLICABLE if already undone."),
     }
 
     redo {
@@ -467,7 +544,7 @@ catalog! {
         input: io::plans::OperationInput,
         output: io::plans::OperationOutput,
         run: writes::history::redo,
-        description: "Apply an undone write again (by operationId), on the same condition as undo: every file must still hold what the undo left there.",
+        description: "Redo an undone write by its operationId, atomically, merging as undo does.",
     }
 
     list_operations {
@@ -476,7 +553,7 @@ catalog! {
         input: io::plans::ListOperationsInput,
         output: io::plans::ListOperationsOutput,
         run: writes::history::list_operations,
-        description: "The writes applied to a solution that the service keeps for undo (across restarts, bounded), newest first: tool, summary, time, files, state, and whether each can be undone or redone now.",
+        description: "List the writes undo and redo act on, newest first (kept across restarts): tool, summary, files, state, and whether each can be undone or redone now.",
     }
 
     get_job {
@@ -485,41 +562,52 @@ catalog! {
         input: io::jobs::GetJobInput,
         output: io::jobs::GetJobOutput,
         run: jobs::get_job,
-        description: "The answer of a call that answered status running with a jobId (a test run, a write verified by tests, a load, any call past the service's answer bound): once its work is done, exactly what the call would have answered, with _meta timing of the whole work; while it works, status running with its progress so far (waits for the end up to waitSeconds first, by default the answer bound, under a client's 60 s). cancel: true stops it (test processes killed, a write rolled back). Any session of the same user may ask; answers are kept 10 minutes after the end.",
+        description: job_rules!(),
     }
+}
+
+#[cfg(test)]
+mod facts;
+
+/// What the catalog declares, as clients will see it.
+#[cfg(test)]
+struct Listed(Vec<(Tool, Kind)>);
+
+#[cfg(test)]
+impl Register for Listed {
+    fn tool<I, O, F, Fut>(&mut self, tool: Tool, kind: Kind, _: F) {
+        self.0.push((tool, kind));
+    }
+}
+
+#[cfg(test)]
+fn listed_tools() -> Vec<(Tool, Kind)> {
+    let mut listed = Listed(Vec::new());
+    declare(&mut listed);
+    listed.0
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// What the catalog declares, as clients will see it.
-    struct Listed(Vec<(Tool, Kind)>);
-
-    impl Register for Listed {
-        fn tool<I, O, F, Fut>(&mut self, tool: Tool, kind: Kind, _: F) {
-            self.0.push((tool, kind));
-        }
-    }
-
     #[test]
     fn every_tool_is_declared_once_and_listed_as_diagnose_lists_it() {
-        let mut listed = Listed(Vec::new());
-        declare(&mut listed);
-        let names: Vec<&str> = listed.0.iter().map(|(tool, _)| tool.name.as_ref()).collect();
+        let listed = listed_tools();
+        let names: Vec<&str> = listed.iter().map(|(tool, _)| tool.name.as_ref()).collect();
         assert_eq!(names, NAMES);
         // rmcp's router keys routes by name: a second declaration would silently replace the first.
         let mut distinct = names.clone();
         distinct.sort_unstable();
         distinct.dedup();
         assert_eq!(distinct.len(), names.len(), "a tool is declared twice");
-        for (tool, kind) in &listed.0 {
+        for (tool, kind) in &listed {
             let annotations = tool.annotations.as_ref().expect("annotations");
             assert_eq!(annotations.read_only_hint, Some(matches!(kind, Kind::Read | Kind::Health)), "{}", tool.name);
             assert!(tool.output_schema.is_some(), "{}", tool.name);
         }
         let health: Vec<&str> =
-            listed.0.iter().filter(|(_, kind)| *kind == Kind::Health).map(|(tool, _)| tool.name.as_ref()).collect();
+            listed.iter().filter(|(_, kind)| *kind == Kind::Health).map(|(tool, _)| tool.name.as_ref()).collect();
         assert_eq!(health, ["diagnose"]);
     }
 
@@ -527,13 +615,12 @@ mod tests {
     /// `tools/list` gives it. `ROSLYN_MCP_BLESS=1` writes it.
     #[test]
     fn the_readme_s_tool_table_is_the_catalog() {
-        let mut listed = Listed(Vec::new());
-        declare(&mut listed);
+        let listed = listed_tools();
         let mut table = format!(
             "There are {} tools; each one's description is the one `tools/list` gives:\n\n| tool | what it does |\n| --- | --- |\n",
-            listed.0.len()
+            listed.len()
         );
-        for (tool, _) in &listed.0 {
+        for (tool, _) in &listed {
             let description = tool.description.as_deref().unwrap_or_default().replace('|', "\\|");
             table.push_str(&format!("| `{}` | {description} |\n", tool.name));
         }

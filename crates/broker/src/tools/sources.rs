@@ -6,9 +6,9 @@ use protocol::host::{ProjectRequest, ReadSourceRequest, SymbolSourcesRequest, as
 use protocol::tools::sources::*;
 use protocol::{ErrorCode, ToolError};
 
-const DEFAULT_LINES: u32 = 200;
+pub(crate) const DEFAULT_LINES: u32 = 200;
 const MAX_LINES: u32 = 2000;
-const MAX_SYMBOLS: usize = 50;
+pub(crate) const MAX_SYMBOLS: usize = 50;
 
 pub async fn read_source(call: &Call, input: ReadSourceInput) -> Result<ReadSourceOutput, ToolError> {
     let start = input.start_line.unwrap_or(1);

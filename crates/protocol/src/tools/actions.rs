@@ -9,11 +9,10 @@ use serde::{Deserialize, Serialize};
 
 tool_input! {
     pub struct GetCodeActionsInput(position;) {
-        /// End of a selection (1-based line), with `endColumn`; omit both for the position alone.
+        /// Selection end, with `endColumn` (exclusive).
         #[serde(default)]
         #[schemars(range(min = 1))]
         pub end_line: Option<u32>,
-        /// End of a selection (1-based column, exclusive).
         #[serde(default)]
         #[schemars(range(min = 1))]
         pub end_column: Option<u32>,
@@ -83,7 +82,6 @@ pub struct FixedDiagnostic {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CodeActionOptions {
-    /// For "Extract interface...".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extract_interface: Option<ExtractInterfaceArgs>,
 }
@@ -91,31 +89,22 @@ pub struct CodeActionOptions {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ExtractInterfaceArgs {
-    /// The interface's name (default `I` + the type's name).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(length(min = 1, max = 512))]
     pub interface_name: Option<String>,
-    /// The new file's name beside the type's file (default the interface's name + `.cs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(length(min = 1, max = 255))]
     pub file_name: Option<String>,
-    /// Declare the interface in the type's own file instead (default false).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub same_file: Option<bool>,
-    /// Names of the members to extract (default every public member that can be).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub members: Option<Vec<String>>,
 }
 
 tool_input! {
     pub struct ApplyCodeActionInput(; preview) {
-        /// `id` from `get_code_actions`.
-        #[schemars(length(min = 1))]
         pub id: String,
-        /// Fix every occurrence of the fix's diagnostic in this scope (one of the action's `fixAllScopes`).
+        /// One of the action's `fixAllScopes`.
         #[serde(default)]
         pub fix_all: Option<FixAllScopeName>,
-        /// For an action listed with `options`; omitted ones take the listed defaults.
         #[serde(default)]
         pub options: Option<CodeActionOptions>,
     }

@@ -9,16 +9,11 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AnalyzeCodeBlockInput {
-    /// The file whose project and scope the snippet is compiled in.
     pub file_path: String,
-    /// 1-based line where the snippet is inserted (inside a method body for statements, inside a type for
-    /// members).
     #[schemars(range(min = 1))]
     pub line: u32,
-    /// 1-based column of the insertion point.
     #[schemars(range(min = 1))]
     pub column: u32,
-    /// C# code: statements, members or types, as fits the insertion point. At most 65,536 bytes.
     pub code: String,
     #[serde(default)]
     pub solution_path: Option<String>,

@@ -6,10 +6,7 @@ use serde::{Deserialize, Serialize};
 
 tool_input! {
     pub struct PublicApiInput(; page "Members") {
-        /// The project, by name (`Shop.Core`) or project file path: its first target framework.
-        #[schemars(length(min = 1))]
         pub project: String,
-        /// Solution or project to use; the session's when omitted.
         #[serde(default)]
         pub solution_path: Option<String>,
     }
@@ -44,14 +41,9 @@ pub struct ApiMember {
 
 tool_input! {
     pub struct CompareApiInput(;) {
-        /// The project, by name (`Shop.Core`) or project file path: its first target framework.
-        #[schemars(length(min = 1))]
         pub project: String,
-        /// A git revision (`HEAD`, `v1.2.0`, `main~3`, a commit id): its `.cs` files under the project's folder
-        /// are compiled in memory with the project's references, against the files on disk.
-        #[schemars(length(min = 1, max = 256))]
+        /// A git revision.
         pub since: String,
-        /// Solution or project to use; the session's when omitted.
         #[serde(default)]
         pub solution_path: Option<String>,
     }

@@ -9,17 +9,13 @@ use serde::{Deserialize, Serialize};
 
 tool_input! {
     pub struct FormatDocumentInput(; write) {
-        /// One file, absolute or relative to the workspace root; omit for a project or the whole solution.
         #[serde(default)]
         pub file_path: Option<String>,
-        /// One project, by name or project file path; omit, with no `filePath`, for the whole solution.
         #[serde(default)]
         pub project: Option<String>,
-        /// Only lines from here (1-based) of `filePath`, with `endLine`.
         #[serde(default)]
         #[schemars(range(min = 1))]
         pub start_line: Option<u32>,
-        /// Last line (inclusive) to format, with `startLine`.
         #[serde(default)]
         #[schemars(range(min = 1))]
         pub end_line: Option<u32>,
@@ -39,30 +35,21 @@ pub struct FormatOutline {
 
 tool_input! {
     pub struct FindReplaceInput(; write) {
-        /// Literal text, or a .NET regular expression with `regex`.
-        #[schemars(length(min = 1, max = 4096))]
         pub pattern: String,
-        /// With `regex`, `$1`, `${name}` and `$$` stand for groups and a dollar; otherwise literal.
-        #[schemars(length(max = 65536))]
+        /// With `regex`, `$1` and `${name}` stand for groups.
         pub replacement: String,
-        /// Treat `pattern` as a regular expression (default false).
         #[serde(default)]
         pub regex: Option<bool>,
         /// Default true.
         #[serde(default)]
         pub case_sensitive: Option<bool>,
-        /// Only whole words (default false).
         #[serde(default)]
         pub whole_word: Option<bool>,
-        /// Only paths (relative to the solution's folder) matching this glob: `**` any folders, `*` within a name.
+        /// A path glob from the solution's folder.
         #[serde(default)]
-        #[schemars(length(min = 1, max = 1024))]
         pub include: Option<String>,
-        /// Only this project's documents, by name or project file path.
         #[serde(default)]
         pub project: Option<String>,
-        /// Also the other text files under the solution's folder, e.g. `README.md` (default false; never
-        /// `bin/`, `obj/`, hidden folders, binary files or files over 1 MiB).
         #[serde(default)]
         pub include_other_files: Option<bool>,
     }
@@ -110,17 +97,12 @@ pub enum UnusedKindName {
 
 tool_input! {
     pub struct RemoveUnusedInput(; write) {
-        /// One file, absolute or relative to the workspace root; omit for a project or the whole solution.
         #[serde(default)]
         pub file_path: Option<String>,
-        /// One project, by name or project file path; omit, with no `filePath`, for the whole solution.
         #[serde(default)]
         pub project: Option<String>,
-        /// What to remove (default all four).
         #[serde(default)]
         pub kinds: Option<Vec<UnusedKindName>>,
-        /// Also remove public, protected and internal members nothing in the solution references (default
-        /// false: public API is kept).
         #[serde(default)]
         pub include_public: Option<bool>,
     }

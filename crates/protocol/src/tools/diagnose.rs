@@ -7,10 +7,9 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Default, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DiagnoseInput {
-    /// A solution to report on; one that is not loaded yet starts loading in the background.
+    /// Also starts loading it.
     #[serde(default)]
     pub solution_path: Option<String>,
-    /// Also report paths, the host protocol version and settings.
     #[serde(default)]
     pub verbose: Option<bool>,
 }

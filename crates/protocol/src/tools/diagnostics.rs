@@ -27,21 +27,14 @@ impl SeverityName {
 
 tool_input! {
     pub struct CompilationDiagnosticsInput(; page "Files") {
-        /// One file (absolute or relative to the workspace root). Give at most one of `filePath` and `project`;
-        /// with neither, the whole solution.
         #[serde(default)]
         pub file_path: Option<String>,
-        /// One project, by name (`Shop.Core`) or project file path.
         #[serde(default)]
         pub project: Option<String>,
-        /// Solution or project to use; found from the file when omitted.
         #[serde(default)]
         pub solution_path: Option<String>,
-        /// Lowest severity to report (default `warning`).
         #[serde(default)]
         pub min_severity: Option<SeverityName>,
-        /// Also run the analyzers (default false: they are slow): the project's analyzer references (the SDK's
-        /// CA rules, StyleCop, ...) and Roslyn's IDE rules, at the severities `.editorconfig` gives them.
         #[serde(default)]
         pub include_analyzers: Option<bool>,
     }

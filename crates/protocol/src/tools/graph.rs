@@ -5,14 +5,10 @@ pub use crate::host::{GraphProject, PackageVersion, UnusedReference};
 
 tool_input! {
     pub struct ProjectGraphInput(; page "Projects") {
-        /// One project, by name (`Shop.Core`) or project file path; omit for every project.
         #[serde(default)]
         pub project: Option<String>,
-        /// Also list the project and package references no code names (default false: it reads every
-        /// document of the projects answered).
         #[serde(default)]
         pub unused: Option<bool>,
-        /// Solution or project to use; the session's when omitted.
         #[serde(default)]
         pub solution_path: Option<String>,
     }

@@ -12,8 +12,6 @@
 
 /// A C# identifier path: `Name` or `Outer.Name`.
 pub const NAME_PATTERN: &str = r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$";
-/// An absolute Unix or Windows path of a `.cs` file.
-pub const CS_PATH_PATTERN: &str = r"^[A-Za-z]:\\.*\.cs$|^/.*\.cs$";
 
 macro_rules! tool_input {
     (
@@ -25,11 +23,10 @@ macro_rules! tool_input {
     (@tail $decl:tt $head:tt [page $unit:literal] [$($fields:tt)*]) => {
         $crate::tools::groups::tool_input!(@head $decl $head [
             $($fields)*
-            #[doc = concat!($unit, " per page (default 100; capped at the service's maximum page size, 200 unless set lower).")]
+            // The default and most per page: `Limits`; the descriptions of paged tools say how to page.
             #[serde(default)]
             #[schemars(range(min = 1))]
             pub page_size: Option<u32>,
-            /// `nextCursor` of the previous page; omit for the first page.
             #[serde(default)]
             pub cursor: Option<String>,
         ]);
@@ -37,7 +34,6 @@ macro_rules! tool_input {
     (@tail $decl:tt $head:tt [write] [$($fields:tt)*]) => {
         $crate::tools::groups::tool_input!(@tail $decl $head [preview] [
             $($fields)*
-            /// Solution or project to use; found from the source file when omitted.
             #[serde(default)]
             pub solution_path: Option<String>,
         ]);
@@ -45,16 +41,11 @@ macro_rules! tool_input {
     (@tail $decl:tt $head:tt [preview] [$($fields:tt)*]) => {
         $crate::tools::groups::tool_input!(@head $decl $head [
             $($fields)*
-            /// Compute the plan and return it with its `planId`, writing nothing (default false): `apply_plan`
-            /// then writes exactly that plan.
+            // What these do is stated once, in apply_plan's description (`tools::catalog`'s write rules).
             #[serde(default)]
             pub preview: Option<bool>,
-            /// `compile` (default) or `tests`: run the tests the write reaches after it, and roll it back if one
-            /// that passed before fails (TESTS_FAILED).
             #[serde(default)]
             pub verify: Option<$crate::tools::plans::Verify>,
-            /// Seconds to wait in line, in arrival order, while another write holds the solution (default 30, at most
-            /// 300); past it, or at once with 0, WORKSPACE_BUSY naming the holder.
             #[serde(default)]
             #[schemars(range(max = 300))]
             pub wait_seconds: Option<u32>,
@@ -65,15 +56,13 @@ macro_rules! tool_input {
     };
     (@head $decl:tt [position] [$($fields:tt)*]) => {
         $crate::tools::groups::tool_input!(@head $decl [] [
-            /// Source file, absolute or relative to the workspace root.
+            // Positions and paths as the server's instructions say: 1-based, columns in UTF-16 code units,
+            // paths absolute or relative to the workspace root; the solution found from the file when omitted.
             pub file_path: String,
-            /// 1-based line.
             #[schemars(range(min = 1))]
             pub line: u32,
-            /// 1-based column (UTF-16 code units, as editors count for most text).
             #[schemars(range(min = 1))]
             pub column: u32,
-            /// Solution or project to use; found from the file when omitted.
             #[serde(default)]
             pub solution_path: Option<String>,
             $($fields)*
@@ -81,8 +70,7 @@ macro_rules! tool_input {
     };
     (@head $decl:tt [target] [$($fields:tt)*]) => {
         $crate::tools::groups::tool_input!(@head $decl [place] [
-            /// Fully qualified type name (`Shop.Core.Services.IRepository<T>`, or the metadata name
-            /// `Shop.Core.Services.IRepository`1`); or give `filePath`, `line` and `column` instead.
+            /// Fully qualified (`Ns.Repo<T>` or `Ns.Repo`1`); or give a position.
             #[serde(default)]
             pub type_name: Option<String>,
             $($fields)*
@@ -90,15 +78,13 @@ macro_rules! tool_input {
     };
     (@head $decl:tt [change] [$($fields:tt)*]) => {
         $crate::tools::groups::tool_input!(@head $decl [place] [
-            /// A git revision (`HEAD`, `main`, `HEAD~3`, a commit id): the members whose declarations or bodies
-            /// differ between it and the files on disk, uncommitted and untracked `.cs` files included.
+            /// A git revision: what differs on disk from it.
             #[serde(default)]
-            #[schemars(length(min = 1, max = 256))]
             pub changed_since: Option<String>,
-            /// An operation of `list_operations`: the members the write changed.
+            /// A write's: what it changed.
             #[serde(default)]
             pub operation_id: Option<String>,
-            /// A plan a preview returned: the members applying it would change.
+            /// A preview's: what applying it would change.
             #[serde(default)]
             pub plan_id: Option<String>,
             $($fields)*
@@ -106,7 +92,6 @@ macro_rules! tool_input {
     };
     (@head $decl:tt [place] [$($fields:tt)*]) => {
         $crate::tools::groups::tool_input!(@head $decl [] [
-            /// Source file of the position (with `line` and `column`), absolute or relative to the workspace root.
             #[serde(default)]
             pub file_path: Option<String>,
             #[serde(default)]
@@ -115,7 +100,6 @@ macro_rules! tool_input {
             #[serde(default)]
             #[schemars(range(min = 1))]
             pub column: Option<u32>,
-            /// Solution or project to use; found from the file (or the session's workspace) when omitted.
             #[serde(default)]
             pub solution_path: Option<String>,
             $($fields)*
@@ -123,13 +107,11 @@ macro_rules! tool_input {
     };
     (@head $decl:tt [moved] [$($fields:tt)*]) => {
         $crate::tools::groups::tool_input!(@head $decl [] [
-            /// Absolute path of the file declaring the type (relative paths are taken from the workspace root).
-            #[schemars(regex(pattern = $crate::tools::groups::CS_PATH_PATTERN))]
             pub source_file: String,
-            /// Name of the type to move, simple or fully qualified.
-            #[schemars(length(min = 1), regex(pattern = $crate::tools::groups::NAME_PATTERN))]
+            /// Simple or fully qualified.
+            #[schemars(regex(pattern = $crate::tools::groups::NAME_PATTERN))]
             pub symbol_name: String,
-            /// 1-based line of the declaration, to choose among types of the same name.
+            /// Picks among same-named types.
             #[serde(default)]
             #[schemars(range(min = 1))]
             pub line: Option<u32>,

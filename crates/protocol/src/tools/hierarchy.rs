@@ -7,10 +7,8 @@ use serde::{Deserialize, Serialize};
 
 tool_input! {
     pub struct ImplementationsInput(target; page "Items") {
-        /// Classes deriving from a class, interfaces extending an interface, overrides of a member (default true).
         #[serde(default)]
         pub find_derived_types: Option<bool>,
-        /// Types implementing an interface, members implementing an interface member (default true).
         #[serde(default)]
         pub find_interface_implementations: Option<bool>,
     }
@@ -54,7 +52,6 @@ pub enum HierarchyDirection {
 
 tool_input! {
     pub struct TypeHierarchyInput(target;) {
-        /// Default `Both`.
         #[serde(default)]
         pub direction: Option<HierarchyDirection>,
     }
@@ -96,7 +93,6 @@ pub enum CallDirection {
 
 tool_input! {
     pub struct CallHierarchyInput(position; page "Callers and callees") {
-        /// Default `Both`.
         #[serde(default)]
         pub direction: Option<CallDirection>,
     }

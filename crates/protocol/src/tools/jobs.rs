@@ -9,15 +9,9 @@ use serde::{Deserialize, Serialize};
 
 tool_input! {
     pub struct GetJobInput(;) {
-        /// `jobId` of a call that answered `running` (or of a LOADING refusal), or a task's `taskId`.
-        #[schemars(length(min = 1))]
         pub job_id: String,
-        /// Stop the work, as a cancelled call would: a test run's processes are killed, a write in progress
-        /// is rolled back. Answers how the job ended.
         #[serde(default)]
         pub cancel: Option<bool>,
-        /// Seconds to wait for the job to end before answering with its progress (default and most: the
-        /// service's answer bound, under a client's 60-second limit; 0 answers at once).
         #[serde(default)]
         pub wait_seconds: Option<u32>,
     }
@@ -58,8 +52,6 @@ pub struct JobAnswer {
 /// tools repeats it (get_job's own schema has the whole of it).
 pub fn working_schema() -> serde_json::Value {
     serde_json::json!({
-        "type": "object",
-        "description": "The work goes on as a job: get_job { jobId } answers the call's own answer.",
         "properties": {"status": {"enum": ["running", "cancelled"]}, "jobId": {"type": "string"}},
         "required": ["status", "jobId"]
     })

@@ -9,13 +9,10 @@ pub type MethodOverloadsInput = super::PositionInput;
 
 tool_input! {
     pub struct AvailableMembersInput(position; page "Members") {
-        /// List extension methods that apply to the type (default true).
         #[serde(default)]
         pub include_extension_methods: Option<bool>,
-        /// List static members (default true).
         #[serde(default)]
         pub include_static: Option<bool>,
-        /// Keep only members whose name starts with this text (case-insensitive).
         #[serde(default)]
         pub filter: Option<String>,
     }

@@ -1,18 +1,15 @@
 //! move_type_to_file and move_type_to_namespace (seed 000 §1.1, §1.2): inputs, the applied result and the
 //! preview.
 
+pub use super::groups::NAME_PATTERN;
 use super::groups::tool_input;
-pub use super::groups::{CS_PATH_PATTERN, NAME_PATTERN};
 use super::plans::WriteOutput;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 tool_input! {
     pub struct MoveTypeToFileInput(moved; write) {
-        /// Absolute path of the file to move the type into.
-        #[schemars(regex(pattern = CS_PATH_PATTERN))]
         pub target_file: String,
-        /// Create the target file if it does not exist (default true).
         #[serde(default)]
         pub create_target_file: Option<bool>,
     }
@@ -20,10 +17,8 @@ tool_input! {
 
 tool_input! {
     pub struct MoveTypeToNamespaceInput(moved; write) {
-        /// The namespace to move the type into, e.g. `MyApp.Services`.
         #[schemars(regex(pattern = NAME_PATTERN))]
         pub target_namespace: String,
-        /// Also move the file to the folder matching the namespace under its project (default false).
         #[serde(default)]
         pub update_file_location: Option<bool>,
     }

@@ -53,7 +53,6 @@ tool_output! {
 
 tool_input! {
     pub struct FindReferencesInput(position; page "References") {
-        /// Also list the symbol's own declarations (default false).
         #[serde(default)]
         pub include_declaration: Option<bool>,
     }

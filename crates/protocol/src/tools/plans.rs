@@ -1,6 +1,6 @@
 //! What every writing tool answers, and the tools that act on plans and on applied operations: a preview is
-//! a plan (kept by the service under its `planId` until it expires), `apply_plan` writes exactly that plan,
-//! and every applied write is an operation in the solution's history that `undo` and `redo` act on.
+//! a plan (kept by the service under its `planId` until it expires), `apply_plan` writes it (carried onto
+//! files changed since: kept, merged or replayed), and every applied write is an operation in the solution's history that `undo` and `redo` act on.
 
 use super::groups::tool_input;
 use schemars::JsonSchema;
@@ -224,29 +224,20 @@ pub struct PendingChange {
     /// sha256 of the file as it would be written (Modify and Create).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sha256: Option<String>,
-    /// sha256 of the text the plan was computed from (Modify and Delete): applying refuses with STALE_PLAN when
-    /// the file no longer has it.
+    /// sha256 of the text the plan was computed from (Modify and Delete): applying tells by it whether the
+    /// file changed since, and carries the plan over if so.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base_sha256: Option<String>,
 }
 
 tool_input! {
     pub struct ApplyPlanInput(;) {
-        /// `planId` of a preview.
-        #[schemars(length(min = 1))]
         pub plan_id: String,
-        /// `compile` (default) or `tests`: run the tests the write reaches after it, and roll it back if one
-        /// that passed before fails (TESTS_FAILED).
         #[serde(default)]
         pub verify: Option<Verify>,
-        /// Seconds to wait in line, in arrival order, while another write holds the solution (default 30, at most
-        /// 300); past it, or at once with 0, WORKSPACE_BUSY naming the holder.
         #[serde(default)]
         #[schemars(range(max = 300))]
         pub wait_seconds: Option<u32>,
-        /// Write exactly the previewed texts. By default a plan whose solution changed since its preview is
-        /// replayed on the solution as it is (the answer's `rebased` says what differs); with true, a replay
-        /// that would write other texts is refused (STALE_PLAN with the replayed plan's id and diffs).
         #[serde(default)]
         pub exact: Option<bool>,
     }
@@ -254,14 +245,9 @@ tool_input! {
 
 tool_input! {
     pub struct OperationInput(;) {
-        /// `operationId` of an applied write.
-        #[schemars(length(min = 1))]
         pub operation_id: String,
-        /// The solution whose history holds it; the session's workspace when omitted.
         #[serde(default)]
         pub solution_path: Option<String>,
-        /// Seconds to wait in line, in arrival order, while another write holds the solution (default 30, at most
-        /// 300); past it, or at once with 0, WORKSPACE_BUSY naming the holder.
         #[serde(default)]
         #[schemars(range(max = 300))]
         pub wait_seconds: Option<u32>,
@@ -294,7 +280,6 @@ pub enum OperationState {
 
 tool_input! {
     pub struct ListOperationsInput(;) {
-        /// The solution whose history to list; the session's workspace when omitted.
         #[serde(default)]
         pub solution_path: Option<String>,
     }
@@ -329,8 +314,8 @@ pub struct OperationRecord {
     pub state: OperationState,
     /// Sorted absolute paths of every file it touched.
     pub files: Vec<String>,
-    /// Whether `undo` (when applied) or `redo` (when undone) would succeed now: every file still holds what
-    /// the operation (or its undo) left there.
+    /// Whether `undo` (when applied) or `redo` (when undone) would go through now: every file holds what the
+    /// operation (or its undo) left there, or changed elsewhere at other places (merged; it must still compile).
     pub can_undo: bool,
     pub can_redo: bool,
     /// The files that moved on since, when it can be neither undone nor redone.

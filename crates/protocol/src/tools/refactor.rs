@@ -13,19 +13,13 @@ use serde::{Deserialize, Serialize};
 
 tool_input! {
     pub struct RenameSymbolInput(position; preview) {
-        /// The new name: a C# identifier (prefix a keyword with `@`).
-        #[schemars(length(min = 1, max = 512))]
         pub new_name: String,
-        /// Also rename every overload of a method (default false).
         #[serde(default)]
         pub rename_overloads: Option<bool>,
-        /// Also rename the name where it stands in comments (default false).
         #[serde(default)]
         pub rename_in_comments: Option<bool>,
-        /// Also rename the name where it stands in string literals (default false).
         #[serde(default)]
         pub rename_in_strings: Option<bool>,
-        /// Rename a type's file when it is named after the type, `Order.cs` for `Order` (default true).
         #[serde(default)]
         pub rename_file: Option<bool>,
     }
@@ -59,10 +53,7 @@ pub struct RenamedSymbol {
 
 tool_input! {
     pub struct RenameFileInput(; write) {
-        /// The file, absolute or relative to the workspace root.
         pub file_path: String,
-        /// Its new name in the same folder, e.g. `Purchase.cs`.
-        #[schemars(length(min = 4, max = 255))]
         pub new_name: String,
     }
 }
@@ -85,10 +76,8 @@ pub struct RenameFileOutline {
 
 tool_input! {
     pub struct SyncNamespacesInput(; write) {
-        /// One project, by name or project file path (every target framework); omit for every project.
         #[serde(default)]
         pub project: Option<String>,
-        /// Only the files under this folder, absolute or relative to the workspace root.
         #[serde(default)]
         pub folder: Option<String>,
     }
@@ -109,17 +98,11 @@ pub struct SyncNamespacesOutline {
 
 tool_input! {
     pub struct MoveFilesInput(; write) {
-        /// The C# files to move, absolute or relative to the workspace root; or give `folder`.
         #[serde(default)]
-        #[schemars(length(max = 1000))]
         pub files: Option<Vec<String>>,
-        /// A folder whose C# files all move, its subfolders kept; not a project's own folder.
         #[serde(default)]
         pub folder: Option<String>,
-        /// Where the files end up (created when missing): for `folder`, the folder's new path. Any folder
-        /// of any project of the solution.
         pub destination: String,
-        /// Keep each file's namespace (default false: it becomes the one the destination folder implies).
         #[serde(default)]
         pub keep_namespaces: Option<bool>,
     }
@@ -143,19 +126,12 @@ pub struct MoveFilesOutline {
 
 tool_input! {
     pub struct OrganizeUsingsInput(; write) {
-        /// One file, absolute or relative to the workspace root; omit for a project or the whole solution.
         #[serde(default)]
         pub file_path: Option<String>,
-        /// One project, by name or project file path (every target framework of it); omit, with no
-        /// `filePath`, for the whole solution.
         #[serde(default)]
         pub project: Option<String>,
-        /// Remove the using directives the compiler finds unnecessary in every target framework (default true).
-        /// Global usings are kept.
         #[serde(default)]
         pub remove_unused: Option<bool>,
-        /// Sort as `.editorconfig` says: `dotnet_sort_system_directives_first`,
-        /// `dotnet_separate_import_directive_groups` (default true).
         #[serde(default)]
         pub sort: Option<bool>,
     }

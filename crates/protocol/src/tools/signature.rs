@@ -9,10 +9,7 @@ use serde::{Deserialize, Serialize};
 
 tool_input! {
     pub struct ChangeSignatureInput(position; preview) {
-        /// The new parameter list, in order: each parameter the member keeps (by its current name, optionally
-        /// renamed or retyped) and each one added (with `add`). A parameter left out is removed. An extension
-        /// method's `this` stays first and a `params` array last.
-        #[schemars(length(max = 256))]
+        /// In order: each kept parameter (by its current name) and each added one (`add`); one left out is removed.
         pub parameters: Vec<NewParameter>,
     }
 }
@@ -20,20 +17,12 @@ tool_input! {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NewParameter {
-    /// A parameter the member has, by its current name; with `add`, the new parameter's name.
-    #[schemars(length(min = 1, max = 512))]
+    /// Its current name; with `add`, the new one's.
     pub name: String,
-    /// Rename this parameter: its declaration, its uses, named arguments at calls and `<param>` tags, in
-    /// every override and implementation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(length(min = 1, max = 512))]
     pub new_name: Option<String>,
-    /// Give this parameter another type (C#, as the member's file names it); refused where a call's
-    /// argument no longer converts or a call would bind to another overload.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(length(min = 1, max = 1024))]
     pub new_type: Option<String>,
-    /// Add a parameter named `name` here.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub add: Option<AddParameter>,
 }
@@ -41,20 +30,15 @@ pub struct NewParameter {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AddParameter {
-    /// Its type (C#, as the member's file names it), e.g. `string` or `System.Threading.CancellationToken`.
     #[serde(rename = "type")]
-    #[schemars(length(min = 1, max = 1024))]
     pub type_name: String,
-    /// A default value (a C# constant expression), which makes the parameter optional.
+    /// A C# constant: makes it optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(length(min = 1, max = 4096))]
     pub default_value: Option<String>,
-    /// What every existing call passes (a C# expression). Omit it, with `defaultValue`, to let the calls
-    /// take the default.
+    /// What each call passes (else `defaultValue`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(length(min = 1, max = 4096))]
     pub argument: Option<String>,
-    /// Pass `argument` as a named argument, `name: argument` (default false).
+    /// Pass `name: argument`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub named: Option<bool>,
 }
@@ -86,9 +70,6 @@ tool_input! {
     /// `filePath` with `line` and `column`: the type, member, parameter or local there (its declaration or a
     /// use); `filePath` alone: every type the file declares, and the file.
     pub struct SafeDeleteInput(place; preview) {
-        /// Also delete what may be used without a reference the compiler sees, kept by default: overrides,
-        /// interface implementations, entry points, members with attributes (tests, serializers, reflection),
-        /// a library's public API, names a Razor or XAML file mentions (default false).
         #[serde(default)]
         pub include_public: Option<bool>,
     }

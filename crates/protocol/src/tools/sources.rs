@@ -26,18 +26,13 @@ pub struct MetadataSite {
 
 tool_input! {
     pub struct ReadSourceInput(;) {
-        /// A C# document of the solution (absolute or relative to the workspace root), or a virtual path an
-        /// answer gave (`roslyn-mcp://metadata/...`, `roslyn-mcp://generated/...`).
         pub path: String,
-        /// The first line to return, 1-based (default 1).
         #[serde(default)]
         #[schemars(range(min = 1))]
         pub start_line: Option<u32>,
-        /// How many lines (default 200; at most 2000).
         #[serde(default)]
         #[schemars(range(min = 1, max = 2000))]
         pub line_count: Option<u32>,
-        /// Solution or project to use; found from the file, else the session's, when omitted.
         #[serde(default)]
         pub solution_path: Option<String>,
     }
@@ -67,15 +62,9 @@ tool_output! {
 
 tool_input! {
     pub struct SymbolSourceInput(;) {
-        /// Fully qualified names: a type (`Shop.Cart`, `Shop.Outer+Inner`, `System.Collections.Generic.List`),
-        /// a member (`Shop.Cart.Add`: every overload; `Shop.Cart.Cart`: the constructors) or a documentation
-        /// comment id (`M:Shop.Cart.Add(System.Int32)`). At most 50.
-        #[schemars(length(min = 1, max = 50))]
         pub symbols: Vec<String>,
-        /// A type's members without their bodies (default false).
         #[serde(default)]
         pub signatures_only: Option<bool>,
-        /// Solution or project to use; the session's when omitted.
         #[serde(default)]
         pub solution_path: Option<String>,
     }
@@ -120,9 +109,7 @@ pub struct SymbolSource {
 
 tool_input! {
     pub struct GeneratedDocumentsInput(;) {
-        /// The project, by name (`Shop.Core`) or project file path.
         pub project: String,
-        /// Solution or project to use; the session's when omitted.
         #[serde(default)]
         pub solution_path: Option<String>,
     }

@@ -7,7 +7,6 @@ use serde::{Deserialize, Serialize};
 
 tool_input! {
     pub struct DocumentSymbolsInput(; page "Symbols") {
-        /// Source file, absolute or relative to the workspace root.
         pub file_path: String,
         #[serde(default)]
         pub solution_path: Option<String>,
@@ -49,10 +48,7 @@ pub struct DocumentSymbolsOutput {
 
 tool_input! {
     pub struct SearchSymbolsInput(; page "Symbols") {
-        /// Name to look for: prefix, substring or camel-case humps (`CuRe` finds `CustomerRepository`),
-        /// case-insensitive. Trimmed; must not be empty.
         pub query: String,
-        /// Solution or project to search; the session's workspace when omitted.
         #[serde(default)]
         pub solution_path: Option<String>,
     }

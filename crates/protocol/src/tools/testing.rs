@@ -8,7 +8,6 @@ use serde::{Deserialize, Serialize};
 tool_input! {
     /// Exactly one origin: a position (`filePath`, `line`, `column`), `changedSince`, `operationId` or `planId`.
     pub struct FindTestsInput(change; page "Tests") {
-        /// Only the tests of this test project (name or project file path).
         #[serde(default)]
         pub project: Option<String>,
     }
@@ -90,25 +89,16 @@ tool_input! {
     /// `changedSince`, `operationId` or `planId`, as `find_tests` takes them); `filter`; or `project` alone (all
     /// its tests). `project` also narrows any of the others to one test project.
     pub struct RunTestsInput(change;) {
-        /// Test ids as `find_tests` returns them (`Namespace.Class.Method`): every case of each.
         #[serde(default)]
-        #[schemars(length(min = 1, max = 10000))]
         pub tests: Option<Vec<String>>,
-        /// A VSTest filter expression (`FullyQualifiedName~Checkout&Category!=Slow`), run in each test project
-        /// (or in `project`).
+        /// A VSTest filter (`FullyQualifiedName~Cart&Category!=Slow`).
         #[serde(default)]
-        #[schemars(length(min = 1, max = 4096))]
         pub filter: Option<String>,
-        /// One test project, by name or project file path.
         #[serde(default)]
         pub project: Option<String>,
-        /// The whole call's limit, build included (default 300, at most 3600): past it the run stops and the
-        /// answer holds the results so far.
         #[serde(default)]
         #[schemars(range(min = 10, max = 3600))]
         pub timeout_seconds: Option<u32>,
-        /// One test running longer than this hangs: its run is stopped and the call refused with TIMEOUT,
-        /// naming it (default: the whole call's limit).
         #[serde(default)]
         #[schemars(range(min = 1, max = 3600))]
         pub test_timeout_seconds: Option<u32>,

@@ -6,10 +6,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Default, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct InitializeWorkspaceInput {
-    /// Directory to search from (default: the service's working directory).
     #[serde(default)]
     pub working_directory: Option<String>,
-    /// Solution to prefer when several are found: a path, or a file name such as `Shop.sln`.
     #[serde(default)]
     pub preferred_solution: Option<String>,
 }

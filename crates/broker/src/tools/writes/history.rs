@@ -1,6 +1,6 @@
 //! undo, redo and list_operations: the solution's history of applied writes. Undo and redo are writes like
-//! any other (write lock, journal, root gate, time limit, rollback), allowed only while every file still holds
-//! what the operation (or its undo) left there.
+//! any other (write lock, journal, root gate, time limit, rollback); a file changed since takes the step merged
+//! in where the changes are at other places.
 
 use super::elapsed_ms;
 use crate::tools::Call;

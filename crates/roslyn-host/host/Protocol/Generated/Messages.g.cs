@@ -3705,7 +3705,7 @@ public enum ErrorCode : uint
     CursorExpired = 16,
     /// <summary>The client offered MCP roots but has not listed them, so no path can be checked (2009).</summary>
     ClientRootsUnknown = 17,
-    /// <summary>No plan with that id: unknown, expired or already applied (2010).</summary>
+    /// <summary>No plan with that id: unknown, expired, evicted or already applied (2010).</summary>
     PlanNotFound = 18,
     /// <summary>No operation with that id in the solution's history (2011).</summary>
     OperationNotFound = 19,
@@ -3761,7 +3761,7 @@ public enum ErrorCode : uint
     CompilationError = 44,
     /// <summary>Operation exceeded time limit (4005).</summary>
     Timeout = 45,
-    /// <summary>Files changed since the edits were computed (4006).</summary>
+    /// <summary>The edits cannot be carried onto files changed since them, or differ from the preview (exact) (4006).</summary>
     StalePlan = 46,
     /// <summary>The solution changed since the cursor was issued (4007).</summary>
     CursorStale = 47,

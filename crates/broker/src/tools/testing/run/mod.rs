@@ -25,7 +25,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 use workspace_actor::WriteGuard;
 
-const DEFAULT_TIMEOUT_SECS: u32 = 300;
+pub(crate) const DEFAULT_TIMEOUT_SECS: u32 = 300;
 /// What the runner needs after its own session limit to write the results so far.
 const RUNNER_MARGIN: Duration = Duration::from_secs(15);
 /// What a stack frame's text says in place of a file outside the roots.

@@ -1,7 +1,7 @@
 //! The operations applied to one solution, kept on disk under the state folder so that they survive a
 //! restart: for every file an operation touched, its bytes and mode before and after. `undo` and `redo`
-//! write one side back, merged into a file that changed since where the changes are at other places. Bounded per solution by a count and a size;
-//! the oldest operations are forgotten first.
+//! write one side back, merged into a file that changed since where the changes are at other places.
+//! Bounded per solution by a count and a size; the oldest operations are forgotten first.
 //!
 //! Layout: `<history>/<solution key>/<sequence>-<operation id>/record.json` plus one blob per side of each
 //! file (`3.before`, `3.after`). An operation's folder is written whole under a temporary name and renamed

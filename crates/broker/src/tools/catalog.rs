@@ -104,30 +104,10 @@ macro_rules! paged {
     };
 }
 
-/// A writing tool: the rest of what a write does is apply_plan's description.
+/// A writing tool: the rest of what a write does is stated once, in apply_plan's description.
 macro_rules! writes {
     () => {
         " New compiler errors refuse it; see apply_plan."
-    };
-}
-
-/// Every write, previewed or not: apply_plan's description.
-macro_rules! write_rules {
-    () => {
-        "Write the plan a writing tool's preview: true returned (planId). Any write is atomic, refused on new \
-         compiler errors (COMPILATION_ERROR), undone by its operationId; changed: false if nothing changed. If \
-         files changed since, the plan is kept, merged or replayed (recomputed on them), as rebased says; \
-         exact: true refuses a differing result (STALE_PLAN). verify: \"tests\" undoes the write if a test it \
-         reaches that passed now fails (TESTS_FAILED). waitSeconds (default 30, at most 300) queues behind \
-         other writes, then WORKSPACE_BUSY. Plans expire after 15 minutes (PLAN_NOT_FOUND)."
-    };
-}
-
-/// Undo and redo on files changed since.
-macro_rules! merges {
-    () => {
-        " A file changed since is merged word by word and must still compile; changes at the same places refuse \
-         it (STALE_PLAN)."
     };
 }
 
@@ -135,16 +115,6 @@ macro_rules! merges {
 macro_rules! long {
     () => {
         " May answer a jobId (get_job)."
-    };
-}
-
-/// get_job's description: how a long call answers.
-macro_rules! job_rules {
-    () => {
-        "Get the answer of a call that answered status: running with a jobId (a call still working after 45 s, \
-         the default answer bound) or of a LOADING refusal (details.jobId): its own answer once done, else its \
-         progress. waitSeconds waits first (0: at once); cancel: true stops the work, rolling back a write. Kept \
-         10 minutes, then JOB_NOT_FOUND."
     };
 }
 
@@ -526,7 +496,7 @@ catalog! {
         input: io::plans::ApplyPlanInput,
         output: io::refactor::AppliedPlan,
         run: writes::apply_plan::apply_plan,
-        description: write_rules!(),
+        description: "Write the plan a writing tool's preview: true returned (planId). Any write is atomic, refused on new compiler errors (COMPILATION_ERROR), undone by its operationId; changed: false if nothing changed. If files changed since, the plan is kept, merged or replayed (recomputed on them), as rebased says; exact: true refuses a differing result (STALE_PLAN). verify: \"tests\" undoes the write if a test it reaches that passed now fails (TESTS_FAILED). waitSeconds (default 30, at most 300) queues behind other writes, then WORKSPACE_BUSY. Plans expire after 15 minutes (PLAN_NOT_FOUND).",
     }
 
     undo {
@@ -535,7 +505,7 @@ catalog! {
         input: io::plans::OperationInput,
         output: io::plans::OperationOutput,
         run: writes::history::undo,
-        description: concat!("Undo a write by its operationId, in any order, atomically.", merges!(), " OPERATION_NOT_APPLICABLE if already undone."),
+        description: "Undo a write by its operationId, in any order, atomically. A file changed since is merged word by word and must still compile; changes at the same places refuse it (STALE_PLAN). OPERATION_NOT_APPLICABLE if already undone.",
     }
 
     redo {
@@ -562,7 +532,7 @@ catalog! {
         input: io::jobs::GetJobInput,
         output: io::jobs::GetJobOutput,
         run: jobs::get_job,
-        description: job_rules!(),
+        description: "Get the answer of a call that answered status: running with a jobId (a call still working after 45 s, the default answer bound) or of a LOADING refusal (details.jobId): its own answer once done, else its progress. waitSeconds waits first (0: at once); cancel: true stops the work, rolling back a write. Kept 10 minutes, then JOB_NOT_FOUND.",
     }
 }
 

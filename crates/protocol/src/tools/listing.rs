@@ -47,8 +47,8 @@ pub fn output_schema<T: JsonSchema>() -> Map<String, Value> {
     let mut answer = inlined::<T>();
     tidy(&mut answer, Side::Output, false);
     outline(&mut answer, Level::Answer);
-    if let Value::Object(map) = &mut answer
-        && !mentions_ref(&Value::Object(map.clone()))
+    if !mentions_ref(&answer)
+        && let Value::Object(map) = &mut answer
     {
         map.remove("$defs");
     }
@@ -94,8 +94,10 @@ enum Side {
 const NUMBER_FORMATS: &[&str] =
     &["int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64", "float", "double"];
 
-/// Drops what a client does not need from a subschema and its children: titles, `$schema`, `null` defaults (any default, in answers),
-/// Rust's number formats, descriptions other than an input field's, and the `minimum: 0` of an unsigned number; an enum's variants become its values; an optional input is typed as what to send.
+/// Drops what a client does not need from a subschema and its children: titles, `$schema`, `null` defaults
+/// (any default, in answers), Rust's number formats, descriptions other than an input field's, and the
+/// `minimum: 0` of an unsigned number; an enum's variants become its values; an optional input is typed as
+/// what to send.
 fn tidy(schema: &mut Value, side: Side, field: bool) {
     let Value::Object(map) = schema else { return };
     map.remove("title");

@@ -6,15 +6,16 @@
 use super::{INSTRUCTIONS, Kind, listed_tools};
 use crate::tools::{MAX_WRITE_WAIT_SECS, WRITE_WAIT, sources, testing};
 use crate::{config, jobs, limits, plans};
+use protocol::tools::input_schema;
 use protocol::tools::plans::{RebaseKind, Verify};
 use rmcp::model::Tool;
-use rmcp::schemars::{JsonSchema, schema_for};
+use rmcp::schemars::JsonSchema;
 use serde_json::{Value, json};
 
 /// The facts one tool's description states, beyond what every tool of its kind owes.
 fn facts(tool: &str) -> Vec<String> {
     let minutes = |d: std::time::Duration| format!("{} minutes", d.as_secs() / 60);
-    let mut facts: Vec<String> = match tool {
+    match tool {
         "apply_plan" => {
             let mut facts = values_of::<RebaseKind>();
             facts.extend(values_of::<Verify>().into_iter().filter(|v| v != "compile"));
@@ -59,9 +60,7 @@ fn facts(tool: &str) -> Vec<String> {
         "move_files" => ["CIRCULAR_REFERENCE", "REFERENCE_MISSING", "INVALID_TARGET_PATH"].map(String::from).to_vec(),
         "apply_code_action" => vec!["CODE_ACTION_STALE".into()],
         _ => Vec::new(),
-    };
-    facts.dedup();
-    facts
+    }
 }
 
 /// Arguments the server's instructions explain for every tool, and those apply_plan explains for every write.
@@ -121,23 +120,10 @@ fn missing(tool: &Tool, kind: Kind) -> Vec<String> {
     gaps
 }
 
-/// Every string an enum's schema allows.
+/// Every value of an enum, as its published schema lists them.
 fn values_of<T: JsonSchema>() -> Vec<String> {
-    fn walk(schema: &Value, found: &mut Vec<String>) {
-        match schema {
-            Value::Object(map) => {
-                found.extend(map.get("const").and_then(Value::as_str).map(String::from));
-                let values = map.get("enum").and_then(Value::as_array).into_iter().flatten();
-                found.extend(values.filter_map(Value::as_str).map(String::from));
-                map.values().for_each(|v| walk(v, found));
-            }
-            Value::Array(items) => items.iter().for_each(|v| walk(v, found)),
-            _ => {}
-        }
-    }
-    let mut found = Vec::new();
-    walk(&schema_for!(T).to_value(), &mut found);
-    found
+    let schema = input_schema::<T>();
+    schema["enum"].as_array().expect("an enum").iter().filter_map(Value::as_str).map(String::from).collect()
 }
 
 #[test]

@@ -11,6 +11,7 @@ use std::time::Duration;
 
 const FORECAST: &str = "Client/Forecast.cs";
 const GENERATOR: &str = "Stubs/StubGenerator.cs";
+const LOOKUP: &str = "Client/Lookup.cs";
 
 fn at(fixture: &Fixture, file: &str, needle: &str) -> Value {
     let (line, column) = fixture.position_of(file, needle, 0);
@@ -49,6 +50,20 @@ async fn a_fresh_clone_answers_with_the_code_its_own_generator_writes_built_in_t
     // A call of a generated method resolves to the generated document.
     let create = server.ok("find_symbol_definition", at(&fixture, FORECAST, "CreateWeather")).await;
     assert!(files_of(&create["locations"]).iter().any(|p| p.ends_with("/StubFactory.g.cs")), "{create}");
+    // Diagnostics agree with the build: the generator's project also has a suppressor (Rest.Send takes null),
+    // which hides the CS8604 of Lookup.Sent and leaves Lookup.Length's, in a file's and in a project's answer.
+    for scope in [json!({"filePath": fixture.file(LOOKUP)}), json!({"project": "Client"})] {
+        let diagnostics = server.ok("get_compilation_diagnostics", scope.clone()).await;
+        let null_arguments: Vec<Value> = diagnostics["files"]
+            .as_array()
+            .expect("files")
+            .iter()
+            .flat_map(|f| f["diagnostics"].as_array().expect("diagnostics").clone())
+            .filter(|d| d["code"] == "CS8604")
+            .map(|d| d["location"]["line"].clone())
+            .collect();
+        assert_eq!(null_arguments, [json!(9)], "{scope}: {diagnostics}");
+    }
     let implementations = server.ok("find_implementations", at(&fixture, "Client/IWeather.cs", "IWeather")).await;
     assert!(implementations.to_string().contains("WeatherStub"), "{implementations}");
     let rename = at(&fixture, "Client/IWeather.cs", "Today");

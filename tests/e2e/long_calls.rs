@@ -209,6 +209,38 @@ async fn a_client_declaring_tasks_polls_its_task_to_the_answer_or_cancels_it_and
     let _ = daemon.wait();
 }
 
+/// The job caps hold for calls that reach their answer bound together (a flood of one user's requests, each a
+/// session of its own, all still working at the bound): as many as the user's cap go on as jobs, the others
+/// are refused with TOO_MANY_REQUESTS and their work stopped.
+#[tokio::test(flavor = "multi_thread")]
+async fn calls_reaching_their_answer_bound_together_become_no_more_jobs_than_the_users_cap() {
+    let _slot = SLOTS.acquire().await.expect("slot");
+    let fixture = Fixture::copy("Tested");
+    let state = StateDir::default();
+    // Every read waits 10 s in the host: each call is still working when its 2 s bound passes.
+    let env = [("ROSLYN_MCP_ANSWER_WITHIN_SECS", "2"), ("ROSLYN_MCP_FAULT_READ_DELAY_MS", "10000")];
+    let mut daemon = state.serve(&[], &env);
+    let url = format!("{}/mcp", state.base_url().await);
+    let token = state.token().expect("token");
+    let solution = fixture.file("Tested.slnx");
+    load(&url, &token, &solution).await;
+    const CAP: usize = 32;
+    let flood = (0..CAP + 4).map(|n| {
+        let params =
+            json!({"name": "search_symbols", "arguments": {"query": format!("Pricer{n}"), "solutionPath": solution}});
+        answer_of(request(&url, &token, "tools/call", "search_symbols", params, false))
+    });
+    let answers: Vec<Value> = futures::future::join_all(flood).await.into_iter().map(|a| a["result"].clone()).collect();
+    let jobs = answers.iter().filter(|a| a["structuredContent"]["status"] == "running").count();
+    let refused: Vec<&Value> =
+        answers.iter().filter(|a| a["structuredContent"]["error"]["code"] == "TOO_MANY_REQUESTS").collect();
+    assert_eq!((jobs, refused.len()), (CAP, 4), "{answers:?}");
+    assert_eq!(refused[0]["structuredContent"]["error"]["details"]["limit"], json!(CAP), "{:?}", refused[0]);
+    assert_eq!(refused[0]["structuredContent"]["error"]["details"]["stopped"], json!(true), "{:?}", refused[0]);
+    state.terminate().await;
+    let _ = daemon.wait();
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn another_local_user_can_neither_see_nor_stop_a_job_on_a_port_open_to_every_local_user() {
     let Some(other) = OtherUser::new() else { return };

@@ -9,6 +9,7 @@ use std::time::Duration;
 const INVOICE: &str = "Core/Models/Invoice.cs";
 const FORMATTER: &str = "Core/Services/Formatter.cs";
 const PRICING: &str = "Core/Services/IPricing.cs";
+const AMOUNT: &str = "Core/Traps/Amount.cs";
 
 async fn rename(server: &Client, file: &str, line: u32, column: u32, new_name: &str, options: Value) -> Value {
     let mut arguments = json!({"filePath": file, "line": line, "column": column, "newName": new_name});
@@ -133,6 +134,20 @@ async fn clashes_shadowing_metadata_symbols_and_non_identifiers_are_refused_befo
     let error = server.fails("rename_symbol", refusal("Core/Traps/Labeler.cs", 9, 16, "name"), "NAME_COLLISION").await;
     conflict_at(&error, "Core/Traps/Labeler.cs", 10, 31);
     server.fails("rename_symbol", refusal("App/Program.cs", 18, 21, "Print"), "SYMBOL_NOT_IN_SOURCE").await;
+    // An override or implementation of a referenced assembly's member has that member's name: refused at
+    // once, naming the member, rather than computed and refused for the errors it would leave.
+    let error = server.fails("rename_symbol", refusal(AMOUNT, 9, 26, "Same"), "SYMBOL_NOT_IN_SOURCE").await;
+    assert_eq!(error["details"]["member"], json!("object.Equals(object)"), "{error}");
+    assert!(error["message"].as_str().expect("message").contains("overrides object.Equals(object)"), "{error}");
+    let error = server.fails("rename_symbol", refusal(AMOUNT, 13, 17, "Release"), "SYMBOL_NOT_IN_SOURCE").await;
+    assert_eq!(error["details"]["member"], json!("System.IDisposable.Dispose()"), "{error}");
+    let preview = server
+        .ok(
+            "rename_symbol",
+            json!({"preview": true, "newName": "Total", "filePath": fixture.file(AMOUNT), "line": 7, "column": 20}),
+        )
+        .await;
+    assert!(preview["planId"].is_string(), "the class's own member renames: {preview}");
     server.fails("rename_symbol", refusal(INVOICE, 4, 14, "class"), "INVALID_SYMBOL_NAME").await;
     server.fails("rename_symbol", refusal(INVOICE, 4, 14, "1Bill"), "INVALID_SYMBOL_NAME").await;
     server.fails("rename_symbol", refusal(INVOICE, 4, 14, "Big Bill"), "INVALID_SYMBOL_NAME").await;

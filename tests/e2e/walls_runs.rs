@@ -8,10 +8,11 @@
 
 use crate::support::daemon::{Agent, StateDir};
 use crate::support::{
-    Fixture, SLOTS, alive, assert_same_tree, children, eventually, group_members, kill9, processes_mentioning, tree,
+    Client, Fixture, SLOTS, alive, assert_same_tree, children, eventually, group_members, kill9, processes_mentioning,
+    tree,
 };
 use rmcp::ServiceExt;
-use rmcp::model::CallToolRequestParams;
+use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::transport::TokioChildProcess;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -69,6 +70,33 @@ async fn a_test_project_listed_from_outside_the_roots_is_never_built_run_or_repo
     assert!(found_under(&elsewhere, "Evil.Tests.dll").is_empty(), "the outside project was built in place");
     let copies = found_under(&state.path().join("test-runs"), "Evil.Tests.csproj");
     assert!(copies.is_empty(), "the run's copy reached outside the roots: {copies:?}");
+}
+
+/// A test project in a git repository, opened as the solution, referencing a library outside the repository by
+/// an absolute path: its build would build the library where it lies, writing `bin/` and `obj/` outside the
+/// roots. The run leaves the project out and names the library, and nothing is built outside.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_test_project_referencing_a_library_outside_the_repository_is_left_out_naming_it() {
+    let _slot = SLOTS.acquire().await.expect("slot");
+    let fixture = Fixture::copy("Outside");
+    let repo = fixture.path("repo");
+    std::fs::create_dir_all(repo.join(".git")).expect("a repository");
+    std::fs::copy(fixture.path("ws/Directory.Build.props"), repo.join("Directory.Build.props")).expect("props");
+    std::fs::rename(fixture.path("ws/Inside.Tests"), repo.join("Inside.Tests")).expect("move the tests");
+    let project = repo.join("Inside.Tests/Inside.Tests.csproj");
+    let library = fixture.file("ws/Lib/Lib.csproj");
+    let text = std::fs::read_to_string(&project).expect("read").replace("../Lib/Lib.csproj", &library);
+    std::fs::write(&project, text).expect("reference by absolute path");
+    let state = StateDir::default();
+    let client = state.bridge_with(Agent::with_roots(&[&repo]), &repo).await;
+
+    let solution = project.display().to_string();
+    let run = client.ok("run_tests", json!({"solutionPath": solution, "project": "Inside.Tests"})).await;
+    assert_eq!((run["projects"].clone(), run["results"].clone()), (json!([]), json!([])), "{run}");
+    let not_followed = run["notFollowed"].as_array().expect("notFollowed");
+    let named = not_followed.iter().find(|n| n["reason"] == "referenceOutsideRoots").expect("the library named");
+    assert_eq!(named["paths"], json!([library]), "{run}");
+    assert!(found_under(&fixture.path("ws/Lib"), "Lib.dll").is_empty(), "the library was built where it lies");
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -134,29 +162,46 @@ async fn none_left(what: &str, left: impl Fn() -> Vec<String>) {
     assert!(gone.await.is_some(), "{what} left: {:?}", left());
 }
 
+/// A copy of Tested served by a daemon under `state`, its fault knob set: DiscountTests.HangsWhenAsked waits
+/// while the knob exists, so a run that reaches it never ends. The fixture, the client and the knob.
+async fn hanging(state: &StateDir) -> (Fixture, Client<Agent>, PathBuf) {
+    let fixture = Fixture::copy("Tested");
+    let client = state.bridge(&fixture.root).await;
+    let knob = fixture.path("Pricing.NunitTests/hang.fault");
+    std::fs::write(&knob, "").expect("knob");
+    (fixture, client, knob)
+}
+
+/// Calls `tool` in the background and waits until its run's NUnit tests are running: the call, and the run
+/// folder its processes mention.
+async fn testing(
+    client: &Client<Agent>,
+    state: &StateDir,
+    tool: &'static str,
+    arguments: Value,
+) -> (tokio::task::JoinHandle<Result<CallToolResult, rmcp::ServiceError>>, String) {
+    let arguments = arguments.as_object().cloned().expect("object");
+    let peer = client.peer().clone();
+    let call =
+        tokio::spawn(async move { peer.call_tool(CallToolRequestParams::new(tool).with_arguments(arguments)).await });
+    let artifacts = state.path().join("test-runs").display().to_string();
+    let started = eventually(Duration::from_secs(300), || async {
+        processes_mentioning(&artifacts).iter().any(|p| p.contains("Pricing.NunitTests.dll")).then_some(())
+    });
+    assert!(started.await.is_some(), "the NUnit tests never started; log: {}", state.log().display());
+    (call, artifacts)
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn a_daemon_killed_while_a_write_verifies_leaves_no_run_and_its_next_start_rolls_the_write_back() {
     let _slot = SLOTS.acquire().await.expect("slot");
-    let fixture = Fixture::copy("Tested");
     let state = StateDir::default();
-    let client = state.bridge(&fixture.root).await;
-    // The fault knob: DiscountTests.HangsWhenAsked waits while it exists, so the verdict never comes.
-    let knob = fixture.path("Pricing.NunitTests/hang.fault");
-    std::fs::write(&knob, "").expect("knob");
+    let (fixture, client, knob) = hanging(&state).await;
     let before = tree(&fixture.root);
 
     // A body edit of Faults.HangWhenAsked: its tests (the hanging one among them) verify it.
     let arguments = json!({"pattern": "Thread.Sleep(100);", "replacement": "Thread.Sleep(50);", "verify": "tests"});
-    let arguments = arguments.as_object().cloned().expect("object");
-    let peer = client.peer().clone();
-    let write = tokio::spawn(async move {
-        peer.call_tool(CallToolRequestParams::new("find_replace").with_arguments(arguments)).await
-    });
-    let artifacts = state.path().join("test-runs").display().to_string();
-    let testing = eventually(Duration::from_secs(300), || async {
-        processes_mentioning(&artifacts).iter().any(|p| p.contains("Pricing.NunitTests.dll")).then_some(())
-    });
-    assert!(testing.await.is_some(), "the NUnit tests never started; log: {}", state.log().display());
+    let (write, artifacts) = testing(&client, &state, "find_replace", arguments).await;
     assert!(fixture.read("Pricing/Faults.cs").contains("Thread.Sleep(50);"), "the write is on disk while it verifies");
 
     let daemon = state.daemon_pid().await;
@@ -200,6 +245,34 @@ async fn a_daemon_killed_while_a_write_verifies_leaves_no_run_and_its_next_start
     // the next start's sweep at the latest.
     none_left("the compiler server's pipe", || compiler_pipes(daemon)).await;
 
+    std::fs::remove_file(&knob).expect("remove the knob");
+    next.close().await;
+    state.terminate().await;
+}
+
+/// A daemon killed together with its guardian leaves its test run going (nobody is left to end it): the next
+/// start ends it, by the service's pid every process of the run carries.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_run_left_by_a_daemon_killed_with_its_guardian_is_ended_by_the_next_start() {
+    let _slot = SLOTS.acquire().await.expect("slot");
+    let state = StateDir::default();
+    let (fixture, client, knob) = hanging(&state).await;
+    let arguments = json!({"tests": ["Pricing.NunitTests.DiscountTests.HangsWhenAsked"]});
+    let (run, artifacts) = testing(&client, &state, "run_tests", arguments).await;
+
+    let daemon = state.daemon_pid().await;
+    let guardian = children(daemon).into_iter().find(|pid| {
+        std::fs::read(format!("/proc/{pid}/cmdline"))
+            .is_ok_and(|cmdline| cmdline.split(|b| *b == 0).any(|arg| arg == b"guard"))
+    });
+    kill9(guardian.expect("the daemon's guardian"));
+    kill9(daemon);
+    let _ = run.await;
+    drop(client);
+    assert!(!processes_mentioning(&artifacts).is_empty(), "with nobody left to end it, the run goes on");
+
+    let next = state.bridge(&fixture.root).await;
+    none_left("the run's processes", || processes_mentioning(&artifacts)).await;
     std::fs::remove_file(&knob).expect("remove the knob");
     next.close().await;
     state.terminate().await;

@@ -16,15 +16,32 @@ mod service;
 mod table;
 mod writes;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use sample::Sample;
 use serde_json::{Value, json};
-use service::Service;
+use service::{Answer, Service};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 pub const USAGE: &str = "cargo xtask stats <solution> [--all] [--declarations N] [--uses N] [--writes N] \
                          [--builds N] [--mutations N] [--test-project NAME] [--seed S] [--no-probe] [--binary PATH]";
+
+const HELP: &str = "Checks the service's answers over a whole solution: drives `roslyn-mcp stdio` over MCP, checks
+invariants on every declaration (or a deterministic sample), prints a table of invariants and tool times,
+and exits non-zero on any failure. The solution's files are left as they were.
+
+  --all               every declaration and use; 3 writes of each kind, 3 builds, 5 mutations
+  --declarations N    declarations whose definition and references are checked (default 40)
+  --uses N            uses of referenced assemblies' members checked (default 40)
+  --writes N          writes of each kind applied, checked and undone (default 1)
+  --builds N          applied writes followed by a real `dotnet build` (default 1)
+  --mutations N       members made to throw, checked against find_tests (default 1; 0 for none)
+  --test-project NAME the test project the mutations run (default: the first)
+  --seed S            the sample's seed (default 1)
+  --no-probe          skip the comparison with Roslyn's SymbolFinder
+  --binary PATH       the service to check (default: this checkout's, built first)
+
+docs/whole-solution-check.md says what each invariant means.";
 
 /// Tools and test hosts built for an older .NET run on the newest runtime installed when the machine has no
 /// other (a net8.0 test project, a net8.0 tool a build runs), unless the caller chose otherwise.
@@ -85,6 +102,10 @@ fn parse(args: &[&str]) -> Result<Options> {
             rest.next().with_context(|| format!("{arg} takes a number"))?.parse().context(USAGE)
         };
         match *arg {
+            "--help" | "-h" => {
+                println!("usage: {USAGE}\n\n{HELP}");
+                std::process::exit(0);
+            }
             "--all" => {
                 options.sample = Sample::all();
                 (options.declarations, options.uses, options.writes) = (usize::MAX, usize::MAX, 3);
@@ -125,20 +146,24 @@ async fn check(options: &Options) -> Result<table::Table> {
     let solution = options.solution.display().to_string();
     service.ok("initialize_workspace", json!({"workingDirectory": folder, "preferredSolution": solution})).await?;
     let arguments = json!({"solutionPath": solution, "pageSize": 200});
-    let projects = all_pages(&service, "get_project_graph", arguments, "projects").await?;
-    let documents = documents(&projects);
-    eprintln!("stats: {} documents loaded in {:.0?}", documents.len(), began.elapsed());
-    let solution = Solution { path: options.solution.clone(), folder, projects, documents };
+    let projects = all_pages(&service, "get_project_graph", arguments, "projects")
+        .await
+        .map_err(|error| anyhow!("get_project_graph failed: {error}"))?;
+    let mut solution = Solution { path: options.solution.clone(), folder, projects, documents: Vec::new() };
+    let files = files_on_disk(&solution.projects);
+    let declarations = declaration::list(&service, &mut solution, files).await;
+    eprintln!("stats: {} documents loaded in {:.0?}", solution.documents.len(), began.elapsed());
 
-    let declarations = navigation::check(&service, &solution, options).await?;
-    metadata::check(&service, &solution, options).await?;
-    partials::check(&service, &solution).await?;
-    writes::check(&service, &solution, options, &declarations).await?;
+    navigation::check(&service, &solution, options, &declarations).await?;
+    metadata::check(&service, &solution, options).await;
+    partials::check(&service, &solution).await;
+    writes::check(&service, &solution, options, &declarations).await;
     mutations::check(&service, &solution, options, &declarations).await?;
     service.close().await
 }
 
-/// The solution as the check sees it: its projects as get_project_graph answers them, its documents on disk.
+/// The solution as the check sees it: its projects as get_project_graph answers them, its documents those of
+/// the projects' files the service lists symbols of.
 pub struct Solution {
     pub path: PathBuf,
     pub folder: PathBuf,
@@ -167,8 +192,8 @@ impl Solution {
     }
 }
 
-/// The `.cs` files of the projects' folders, build output aside.
-fn documents(projects: &[Value]) -> Vec<PathBuf> {
+/// The `.cs` files of the projects' folders, build output aside: the documents, and files no project compiles.
+fn files_on_disk(projects: &[Value]) -> Vec<PathBuf> {
     let mut files = Vec::new();
     for project in projects.iter().filter_map(|p| p["path"].as_str()) {
         walk(Path::new(project).parent().unwrap_or(Path::new("/")), &mut files);
@@ -190,34 +215,19 @@ fn walk(dir: &Path, into: &mut Vec<PathBuf>) {
     }
 }
 
-/// A tool's refusal of a listing: an error of the check, which a caller may look at (its `code`) to skip the item.
-#[derive(Debug)]
-pub struct Refused {
-    tool: String,
-    arguments: Value,
-    pub error: Value,
-}
-
-impl std::fmt::Display for Refused {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} {} failed: {}", self.tool, self.arguments, self.error)
-    }
-}
-
-impl std::error::Error for Refused {}
-
-/// Every page of a paged tool's answer, its `key` lists joined. A listing whose solution changed between two
-/// pages (the file a mutation wrote back, seen by the service's watcher) is asked again from the start.
-pub async fn all_pages(service: &Service, tool: &str, arguments: Value, key: &str) -> Result<Vec<Value>> {
+/// Every page of a paged tool's answer, its `key` lists joined, or the refusal of one. A listing whose solution
+/// changed between two pages (the file a mutation wrote back, seen by the service's watcher) is asked again
+/// from the start.
+pub async fn all_pages(service: &Service, tool: &str, arguments: Value, key: &str) -> Answer<Vec<Value>> {
     const STARTS: usize = 5;
     for _ in 0..STARTS {
         let mut arguments = arguments.clone();
         let mut items = Vec::new();
         loop {
-            let page = match service.call(tool, arguments.clone()).await? {
+            let page = match service.call(tool, arguments.clone()).await {
                 Ok(page) => page,
                 Err(error) if error["code"] == "CURSOR_STALE" => break,
-                Err(error) => return Err(Refused { tool: tool.to_owned(), arguments, error }.into()),
+                Err(error) => return Err(error),
             };
             items.extend(page[key].as_array().cloned().unwrap_or_default());
             match page["nextCursor"].as_str() {
@@ -226,5 +236,7 @@ pub async fn all_pages(service: &Service, tool: &str, arguments: Value, key: &st
             }
         }
     }
-    bail!("{tool} {arguments}: the solution changed under every one of {STARTS} listings")
+    Err(
+        json!({"code": "CURSOR_STALE", "message": format!("the solution changed under every one of {STARTS} listings")}),
+    )
 }

@@ -6,7 +6,8 @@
 //! Ctrl-C does not reach it). The service holds the only write end of its standard input and writes there
 //! the groups it starts and ends; the kernel closes that end when the service's process ends, whatever the
 //! way, and the guardian then kills what is left and exits. As it starts, a guardian sweeps what killed
-//! services (and guardians) left behind, off its service's start-up.
+//! services (and guardians) left behind, off its service's start-up: a service and its guardian killed
+//! together leave a test run going, whose every process carries its service's pid ([`SERVICE_PID`]).
 
 use std::collections::BTreeSet;
 use std::io::{BufRead, Write};
@@ -21,6 +22,9 @@ pub const PIPE_PREFIX: &str = "roslyn-mcp-";
 const REHEARSAL_PREFIX: &str = "roslyn-mcp-rehearsal-";
 /// Where the compiler server binds its pipe on Unix, whatever `TMPDIR` says: `/tmp/<pipe name>`.
 const PIPE_FOLDER: &str = "/tmp";
+/// The variable every process of a test run or a generator's build inherits: the pid of the service that
+/// started it, which the next guardian's sweep reads to end the processes of a service gone.
+pub const SERVICE_PID: &str = "ROSLYN_MCP_SERVICE_PID";
 /// How long the guardian goes on removing the service's rehearsal folders while its hosts exit.
 const HOSTS_GONE: Duration = Duration::from_secs(10);
 
@@ -101,10 +105,11 @@ pub fn run(pipe: &str) {
     }
 }
 
-/// What a service (or guardian) that was killed left behind, of this user and of services gone: compiler
-/// servers, their pipes, rehearsal folders.
+/// What a service (or guardian) that was killed left behind, of this user and of services gone: test runs and
+/// builds, compiler servers, their pipes, rehearsal folders.
 fn sweep() {
     let gone = |pid: u32| !roslyn_host::running(pid);
+    kill_orphans(gone);
     kill_compiler_servers(|name| owner_pid(name).is_some_and(gone));
     remove_pipes(|name| owner_pid(name).is_some_and(gone));
     remove_rehearsals(&std::env::temp_dir(), gone);
@@ -113,6 +118,21 @@ fn sweep() {
 /// The pid a name of ours carries after its prefix: `roslyn-mcp-<pid>-...`.
 fn owner_pid(name: &str) -> Option<u32> {
     name.strip_prefix(PIPE_PREFIX)?.split('-').next()?.parse().ok()
+}
+
+/// Kills this user's processes started for a service that `gone` says is gone ([`SERVICE_PID`]).
+fn kill_orphans(gone: impl Fn(u32) -> bool) {
+    let uid = own_uid();
+    let marker = format!("{SERVICE_PID}=");
+    for pid in roslyn_host::processes() {
+        let Ok(environment) = std::fs::read(format!("/proc/{pid}/environ")) else { continue };
+        let service = environment
+            .split(|b| *b == 0)
+            .find_map(|entry| std::str::from_utf8(entry.strip_prefix(marker.as_bytes())?).ok()?.parse::<u32>().ok());
+        if service.is_some_and(&gone) && owned_by(Path::new(&format!("/proc/{pid}")), uid) {
+            roslyn_host::kill_process(pid);
+        }
+    }
 }
 
 /// Kills this user's compiler servers whose pipe name `ours` accepts.
@@ -204,6 +224,22 @@ mod tests {
             .collect();
         left.sort();
         assert_eq!(left, ["other".to_owned(), format!("roslyn-mcp-rehearsal-{ours}-b")]);
+    }
+
+    #[test]
+    fn a_process_started_for_a_service_gone_is_killed_and_one_of_a_live_service_is_not() {
+        let mut ended = Command::new("true").spawn().expect("a process");
+        let gone = ended.id();
+        ended.wait().expect("reaped");
+        let start = |service: u32| {
+            Command::new("sleep").arg("60").env(SERVICE_PID, service.to_string()).spawn().expect("sleep")
+        };
+        let (mut orphan, mut kept) = (start(gone), start(std::process::id()));
+        kill_orphans(|pid| pid == gone);
+        assert!(orphan.wait().expect("reaped").code().is_none(), "killed by a signal");
+        assert!(kept.try_wait().expect("state").is_none(), "a live service's process runs on");
+        kept.kill().expect("kill");
+        kept.wait().expect("reaped");
     }
 
     #[test]

@@ -89,6 +89,27 @@ fn read_reach(solution: &Path) -> (Reach, Vec<(PathBuf, Option<SystemTime>)>) {
     (reach, read)
 }
 
+/// The project files `project` references, transitively, that `holds` refuses (those are not followed
+/// further), sorted: a test run's copy does not hold them, and building the project would build them where
+/// they lie (an absolute path) or fail on their absence (a relative one).
+pub fn beyond(project: &Path, holds: impl Fn(&Path) -> bool) -> Vec<PathBuf> {
+    let (mut seen, mut beyond) = (HashSet::from([project.to_path_buf()]), Vec::new());
+    let mut queue = VecDeque::from([project.to_path_buf()]);
+    while let Some(file) = queue.pop_front() {
+        for referenced in listed(&file) {
+            if seen.len() >= MAX_PROJECTS || !seen.insert(referenced.clone()) {
+                continue;
+            }
+            match holds(&referenced) {
+                true => queue.push_back(referenced),
+                false => beyond.push(referenced),
+            }
+        }
+    }
+    beyond.sort();
+    beyond
+}
+
 /// The nearest folder at or above `dir` holding `.git` (a folder, or a worktree's file).
 fn repository_of(dir: &Path) -> Option<PathBuf> {
     dir.ancestors().find(|folder| folder.join(".git").symlink_metadata().is_ok()).map(Path::to_path_buf)

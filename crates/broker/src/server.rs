@@ -111,9 +111,13 @@ impl RoslynMcp {
         if job.loading().is_none() {
             tokio::time::sleep_until((began + jobs.answer_within).into()).await;
         }
-        jobs.keep(job);
-        tracing::info!(tool, job = %job.id, task = tasks, "answered with its job; the work goes on");
         let timing = Some(envelope::timing(began.elapsed().as_secs_f64() * 1000.0, 0.0));
+        if let Err(refusal) = jobs.keep(job) {
+            job.cancel.cancel();
+            tracing::info!(tool, job = %job.id, "too many jobs working: its work stopped");
+            return CallToolResponse::Complete(envelope::failure(refusal).with_meta(timing));
+        }
+        tracing::info!(tool, job = %job.id, task = tasks, "answered with its job; the work goes on");
         match job.loading() {
             // A task is how such a client waits, for a load too.
             _ if tasks => CallToolResponse::Task(jobs::task_created(job)),

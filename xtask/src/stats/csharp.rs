@@ -1,5 +1,72 @@
 //! Just enough C# text handling to compare a declaration as written with the symbol the service describes:
-//! a parameter list split at its top-level commas, and type names reduced to a comparable form.
+//! literals and comments blanked, a parameter list split at its top-level commas, and type names reduced to a
+//! comparable form.
+
+/// `text` with the insides of its string and character literals and its comments blanked (a generator's
+/// templates in raw strings, `[CallerArgumentExpression("value")]`), each byte a space but line ends, so that
+/// offsets and lines stay where they were. Delimiters stay: a literal still reads as one.
+pub fn code_only(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = bytes.to_vec();
+    let mut blank = |from: usize, to: usize| {
+        for b in &mut out[from..to.min(bytes.len())] {
+            if *b != b'\n' {
+                *b = b' ';
+            }
+        }
+    };
+    let quotes_at = |at: usize| bytes[at..].iter().take_while(|b| **b == b'"').count();
+    // The end of a quoted literal's body from `at`: its closing `close`, or the line's end unless `verbatim`.
+    let body_end = |mut at: usize, close: u8, verbatim: bool| {
+        while at < bytes.len() {
+            match bytes[at] {
+                b'"' if verbatim && bytes.get(at + 1) == Some(&b'"') => at += 2,
+                b'\\' if !verbatim => at += 2,
+                b'\n' if !verbatim => return at,
+                b if b == close => return at,
+                _ => at += 1,
+            }
+        }
+        bytes.len()
+    };
+    let mut at = 0;
+    while at < bytes.len() {
+        let rest = &bytes[at..];
+        at = if rest.starts_with(b"//") {
+            let end = at + rest.iter().position(|b| *b == b'\n').unwrap_or(rest.len());
+            blank(at, end);
+            end
+        } else if rest.starts_with(b"/*") {
+            let end = at + rest.windows(2).position(|w| w == b"*/").map_or(rest.len(), |i| i + 2);
+            blank(at, end);
+            end
+        } else if rest[0] == b'\'' {
+            let end = body_end(at + 1, b'\'', false);
+            blank(at + 1, end);
+            end + 1
+        } else if rest[0] == b'"' {
+            match quotes_at(at) {
+                2 => at + 2,
+                1 => {
+                    // `@"..."`, `$@"..."`, `@$"..."`
+                    let verbatim = bytes[at.saturating_sub(2)..at].contains(&b'@');
+                    let end = body_end(at + 1, b'"', verbatim);
+                    blank(at + 1, end);
+                    end + 1
+                }
+                quotes => {
+                    let body = at + quotes;
+                    let end = (body..bytes.len()).find(|&i| quotes_at(i) >= quotes).unwrap_or(bytes.len());
+                    blank(body, end);
+                    end + quotes
+                }
+            }
+        } else {
+            at + 1
+        };
+    }
+    String::from_utf8(out).unwrap_or_else(|_| text.to_owned())
+}
 
 /// The text between the `(` at or after `from` and its matching `)`.
 pub fn parenthesized(text: &str, from: usize) -> Option<&str> {
@@ -148,5 +215,18 @@ mod tests {
         assert_eq!(parameter_type("[NotNull] ref readonly System.Int32? value = 0"), "int");
         assert_eq!(parameter_type("System.Collections.Generic.IEnumerable<System.Decimal>"), "IEnumerable<decimal>");
         assert!(split_top("").is_empty());
+    }
+
+    #[test]
+    fn literals_and_comments_are_blanked_where_they_are() {
+        let text = "var t = \"\"\"\n    partial void M(\"x\");\n    \"\"\";\nvoid N([CallerArgumentExpression(\"a)\")] string s = @\"q\"\"(\", char c = ')') /* ( */ {} // )";
+        let code = code_only(text);
+        assert_eq!(code.len(), text.len());
+        assert_eq!(code.lines().count(), text.lines().count());
+        assert!(!code.contains("partial"), "{code}");
+        let n = code.find("N(").expect("N");
+        assert_eq!(parenthesized(&code, n).map(|list| split_top(list).len()), Some(2), "{code}");
+        assert!(code.ends_with("{}     "), "{code}");
+        assert_eq!(code_only("s = \"a\\\"(\"; f(1)"), "s = \"    \"; f(1)");
     }
 }

@@ -2,22 +2,21 @@
 //! place, exactly the member used (its name, its type parameters' count, its parameters' types), and
 //! get_symbol_source of the member answers the same declaration.
 
-use super::csharp::{parameter_type, parenthesized, split_top};
+use super::csharp::{code_only, parameter_type, parenthesized, split_top};
 use super::service::Service;
 use super::{Options, Solution};
-use anyhow::Result;
 use serde_json::{Value, json};
 
 /// Places asked per use checked: most names are the solution's own.
 const ASKED_PER_USE: usize = 6;
 
-pub async fn check(service: &Service, solution: &Solution, options: &Options) -> Result<()> {
+pub async fn check(service: &Service, solution: &Solution, options: &Options) {
     let mut candidates = Vec::new();
     for file in &solution.documents {
         let Ok(text) = std::fs::read_to_string(file) else { continue };
-        for (index, line) in text.lines().enumerate() {
-            for column in member_names(line) {
-                candidates.push((file.clone(), index as u64 + 1, column as u64 + 1));
+        for (index, (line, code)) in text.lines().zip(code_only(&text).lines()).enumerate() {
+            for at in member_names(code) {
+                candidates.push((file.clone(), index as u64 + 1, line[..at].encode_utf16().count() as u64 + 1));
             }
         }
     }
@@ -30,7 +29,7 @@ pub async fn check(service: &Service, solution: &Solution, options: &Options) ->
             break;
         }
         let at = json!({"filePath": file, "line": line, "column": column});
-        let Ok(definition) = service.call("find_symbol_definition", at).await? else { continue };
+        let Ok(definition) = service.call("find_symbol_definition", at).await else { continue };
         let symbol = &definition["symbolInfo"];
         if symbol["isFromMetadata"] != true || symbol["kind"] == "Namespace" {
             continue;
@@ -41,49 +40,40 @@ pub async fn check(service: &Service, solution: &Solution, options: &Options) ->
         service.case("a metadata definition has a place to read", site.clone().map(drop));
         let Ok(site) = site else { continue };
         let read = json!({"path": site["filePath"], "startLine": site["line"], "lineCount": 12});
-        let outcome = match service.call("read_source", read).await? {
-            Ok(read) => declares(&read["text"], site["column"].as_u64().unwrap_or(1), symbol)
-                .map_err(|why| format!("{used}: {why} in {}:{}", site["filePath"], site["line"])),
-            Err(error) => Err(format!("{used}: read_source {}", error["code"])),
-        };
-        service.case("a metadata definition declares the member used", outcome);
-        let name = json!({"symbols": [symbol["fullyQualifiedName"]]});
-        let outcome = match service.call("get_symbol_source", name).await? {
-            Ok(source) => {
-                let declarations = &source["symbols"][0]["declarations"];
-                match declarations.as_array().and_then(|all| all.first()) {
-                    Some(first) => declares(&first["text"], 1, symbol).map_err(|why| format!("{used}: source {why}")),
-                    None => Err(format!("{used}: get_symbol_source answered no declaration")),
-                }
+        let answer = service.call("read_source", read).await;
+        service.judged("a metadata definition declares the member used", &used, answer, |read| {
+            declares(&read["text"], site["column"].as_u64().unwrap_or(1), symbol)
+                .map_err(|why| format!("{used}: {why} in {}:{}", site["filePath"], site["line"]))
+        });
+        let answer = service.call("get_symbol_source", json!({"symbols": [symbol["fullyQualifiedName"]]})).await;
+        service.judged("a metadata member's source declares it", &used, answer, |source| {
+            let declarations = &source["symbols"][0]["declarations"];
+            match declarations.as_array().and_then(|all| all.first()) {
+                Some(first) => declares(&first["text"], 1, symbol).map_err(|why| format!("{used}: source {why}")),
+                None => Err(format!("{used}: get_symbol_source answered no declaration")),
             }
-            Err(error) => Err(format!("{used}: get_symbol_source {}", error["code"])),
-        };
-        service.case("a metadata member's source declares it", outcome);
+        });
     }
-    Ok(())
 }
 
-/// 0-based columns of names used as members: after a `.`, or the type of a `new`.
+/// Byte offsets of names used as members in a line of code (literals and comments blanked): after a `.`, or
+/// the type of a `new`.
 fn member_names(line: &str) -> Vec<usize> {
     let trimmed = line.trim_start();
-    if trimmed.starts_with("//") || trimmed.starts_with("using ") || trimmed.starts_with("namespace ") {
+    if trimmed.starts_with("using ") || trimmed.starts_with("namespace ") {
         return Vec::new();
     }
     let bytes = line.as_bytes();
-    let mut columns = Vec::new();
-    for (at, c) in line.char_indices() {
-        let starts_name = (c.is_ascii_alphabetic() || c == '_') && at > 0;
-        if starts_name && (bytes[at - 1] == b'.' || line[..at].ends_with("new ")) {
-            // UTF-16 columns: the line is ASCII up to here in practice; count chars to be safe.
-            columns.push(line[..at].encode_utf16().count());
-        }
-    }
-    columns
+    line.char_indices()
+        .filter(|&(at, c)| (c.is_ascii_alphabetic() || c == '_') && at > 0)
+        .filter(|&(at, _)| bytes[at - 1] == b'.' || line[..at].ends_with("new "))
+        .map(|(at, _)| at)
+        .collect()
 }
 
 /// Whether `text`, from `column` of its first line, declares the member `symbol` describes.
 fn declares(text: &Value, column: u64, symbol: &Value) -> Result<(), String> {
-    let text = text.as_str().unwrap_or_default();
+    let text = &code_only(text.as_str().unwrap_or_default());
     let first = text.lines().next().unwrap_or_default();
     let start = first.char_indices().nth(column as usize - 1).map_or(0, |(at, _)| at);
     let name = symbol["name"].as_str().unwrap_or_default();
@@ -102,7 +92,14 @@ fn declares(text: &Value, column: u64, symbol: &Value) -> Result<(), String> {
     }
     let from = fqn.rfind(&format!("{}(", tail(fqn, name))).or_else(|| fqn.find('(')).unwrap_or(0);
     let wanted = parameters(fqn, from);
-    let written = parameters(text, at);
+    // Past its type parameters, whose attributes have parentheses of their own (`Add<[DynamicallyAccessedMembers(
+    // DynamicallyAccessedMemberTypes.All)] TComponent>(string selector)`).
+    let after = at + written_name.len();
+    let after = match text[after..].starts_with('<') {
+        true => parenthesized(&text[after..].replacen('<', "(", 1), 0).map_or(after, |list| after + list.len() + 2),
+        false => after,
+    };
+    let written = parameters(text, after);
     if wanted != written {
         return Err(format!("parameters {written:?}, not {wanted:?}"));
     }
@@ -190,5 +187,11 @@ mod tests {
             "System.Collections.Generic.Dictionary<TKey, TValue>.Dictionary(int)"});
         assert_eq!(declares(&json!("public Dictionary(int capacity)"), 1, &constructor), Ok(()));
         assert_eq!(member_names("var x = list.Sum() + new Foo(1);"), [13, 25]);
+        let add = json!({"name": "Add", "kind": "Method", "fullyQualifiedName":
+            "Hosting.RootComponentMappingCollection.Add<TComponent>(string)"});
+        let written = json!(
+            "public void Add<[DynamicallyAccessedMembers(DynamicallyAccessedMemberTypes.All)] TComponent>(string selector)"
+        );
+        assert_eq!(declares(&written, 1, &add), Ok(()));
     }
 }

@@ -4,7 +4,7 @@
 
 use super::csharp::parenthesized;
 use super::declaration::Declaration;
-use super::service::Service;
+use super::service::{Service, refusal};
 use super::{Options, Solution, all_pages};
 use anyhow::{Context, Result};
 use serde_json::json;
@@ -29,18 +29,20 @@ pub async fn check(service: &Service, solution: &Solution, options: &Options, al
     let methods: Vec<(Declaration, usize)> =
         all.iter().filter(library).filter_map(|d| Some((d.clone(), body_start(d)?))).collect();
     for (method, at) in options.sample.take(methods, options.mutations, |(d, _)| format!("mutate {}", d.key)) {
-        let selected: BTreeSet<String> = all_pages(service, "find_tests", method.position(), "tests")
-            .await?
-            .iter()
-            .filter_map(|t| t["id"].as_str().map(str::to_owned))
-            .collect();
+        let selected: BTreeSet<String> = match all_pages(service, "find_tests", method.position(), "tests").await {
+            Ok(tests) => tests.iter().filter_map(|t| t["id"].as_str().map(str::to_owned)).collect(),
+            Err(error) => {
+                service.case("find_tests selects every test a mutation fails", Err(refusal(&method.detail, &error)));
+                continue;
+            }
+        };
         let original = std::fs::read(&method.file).with_context(|| format!("reading {}", method.file.display()))?;
         let mut mutated = original.clone();
         mutated.splice(at..at, THROW.bytes());
         std::fs::write(&method.file, &mutated)?;
         let run = service.call("run_tests", json!({"project": project, "timeoutSeconds": 1800})).await;
         std::fs::write(&method.file, &original)?;
-        let outcome = match run? {
+        let outcome = match run {
             Ok(run) => {
                 let failed: BTreeSet<String> = run["results"]
                     .as_array()
@@ -58,7 +60,7 @@ pub async fn check(service: &Service, solution: &Solution, options: &Options, al
                 );
                 missed.is_empty().then_some(()).ok_or_else(|| format!("{}: not selected {missed:?}", method.detail))
             }
-            Err(error) => Err(format!("{}: run_tests {} {}", method.detail, error["code"], error["message"])),
+            Err(error) => Err(refusal(&format!("{}: run_tests", method.detail), &error)),
         };
         service.case("find_tests selects every test a mutation fails", outcome);
     }

@@ -4,85 +4,83 @@
 //! implemented member, a constructor).
 
 pub use super::declaration::Declaration;
-use super::service::Service;
-use super::{Options, Refused, Solution, all_pages, probe};
+use super::service::{Service, refusal};
+use super::{Options, Solution, all_pages, probe};
 use anyhow::{Context, Result};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
-use std::path::Path;
 
 /// The service's builds of generators the repository has not built, as diagnose names them: (assembly, build).
-async fn generator_builds(service: &Service, solution: &Solution) -> Result<Vec<(String, String)>> {
-    let diagnose = service.ok("diagnose", json!({"solutionPath": solution.path})).await?;
+async fn generator_builds(service: &Service, solution: &Solution) -> Vec<(String, String)> {
+    let diagnose = service.call("diagnose", json!({"solutionPath": solution.path})).await.unwrap_or_default();
     let generators = diagnose["workspaces"][0]["generators"].as_array().cloned().unwrap_or_default();
-    Ok(generators
+    generators
         .iter()
         .filter_map(|g| {
             Some((g["assembly"].as_str()?.to_owned(), g["built"].as_str().filter(|b| !b.is_empty())?.to_owned()))
         })
-        .collect())
+        .collect()
 }
 
 /// References of a declaration whose definitions are asked back.
 const REFERENCES_ASKED: usize = 4;
 
-/// Checks a sample of the declarations; answers every declaration of the solution, for the writes.
-pub async fn check(service: &Service, solution: &Solution, options: &Options) -> Result<Vec<Declaration>> {
-    let mut all = Vec::new();
-    for file in &solution.documents {
-        let listed = match all_pages(service, "get_document_symbols", json!({"filePath": file}), "symbols").await {
-            Ok(listed) => listed,
-            // A file on disk that no project compiles (`<Compile Remove>`, a snapshot of a test) is no document.
-            Err(e) if e.downcast_ref::<Refused>().is_some_and(|r| r.error["code"] == "SOURCE_NOT_IN_WORKSPACE") => {
-                continue;
-            }
-            Err(e) => return Err(e),
-        };
-        let key = solution.relative(file);
-        all.extend(listed.iter().filter(|s| s["kind"] != "Namespace").filter_map(|s| declaration(file, &key, s)));
-    }
-    let sample = options.sample.take(all.clone(), options.declarations, |d| d.key.clone());
+/// Checks a sample of the declarations.
+pub async fn check(service: &Service, solution: &Solution, options: &Options, all: &[Declaration]) -> Result<()> {
+    let sample = options.sample.take(all.to_vec(), options.declarations, |d| d.key.clone());
     eprintln!("stats: {} declarations, {} checked", all.len(), sample.len());
     let found = match options.probe {
-        true => Some(probe::references(&solution.path, &sample, &generator_builds(service, solution).await?)?),
+        true => Some(probe::references(&solution.path, &sample, &generator_builds(service, solution).await)?),
         false => None,
     };
     for (index, declaration) in sample.iter().enumerate() {
-        let definition = service.ok("find_symbol_definition", declaration.position()).await?;
-        let itself =
-            sites(&definition["locations"]).contains(&(declaration.file.display().to_string(), declaration.line));
-        service.case(
-            "a declaration's definition is itself",
-            itself.then_some(()).ok_or_else(|| format!("{}: {}", declaration.place(), definition["locations"])),
-        );
+        let place = declaration.place();
+        let answer = service.call("find_symbol_definition", declaration.position()).await;
+        service.judged("a declaration's definition is itself", &place, answer, |definition| {
+            let site = (declaration.file.display().to_string(), declaration.line);
+            sites(&definition["locations"])
+                .contains(&site)
+                .then_some(())
+                .ok_or_else(|| format!("{place}: {}", definition["locations"]))
+        });
         let mut arguments = declaration.position();
         arguments["pageSize"] = json!(200);
-        let references = all_pages(service, "find_references", arguments, "references").await?;
+        let references = all_pages(service, "find_references", arguments, "references").await;
         let Some(found) = found.as_ref().map(|found| &found[index]) else { continue };
-        let ours: BTreeSet<String> = references.iter().map(place).collect();
+        let references = match references {
+            Ok(references) => references,
+            Err(error) => {
+                service.case("references equal SymbolFinder's", Err(refusal(&place, &error)));
+                continue;
+            }
+        };
+        let ours: BTreeSet<String> = references.iter().map(self::place).collect();
         let roslyn: BTreeSet<String> = found.keys().cloned().collect();
         let outcome = (ours == roslyn).then_some(()).ok_or_else(|| {
             let missing: Vec<_> = roslyn.difference(&ours).take(3).collect();
             let extra: Vec<_> = ours.difference(&roslyn).take(3).collect();
-            format!("{} ({}): missing {missing:?}, extra {extra:?}", declaration.place(), declaration.detail)
+            format!("{place} ({}): missing {missing:?}, extra {extra:?}", declaration.detail)
         });
         service.case("references equal SymbolFinder's", outcome);
         let asked = options.sample.take(references, REFERENCES_ASKED, |r| solution.relative_place(r));
-        for reference in asked {
-            let Some(wanted) = found.get(&place(&reference)) else { continue };
-            let at =
+        // Positions are asked in the solution's files: a generated document is read by its virtual path only.
+        let in_files =
+            asked.into_iter().filter(|r| r["filePath"].as_str().is_some_and(|f| !f.starts_with("roslyn-mcp://")));
+        for reference in in_files {
+            let at = self::place(&reference);
+            let Some(wanted) = found.get(&at) else { continue };
+            let position =
                 json!({"filePath": reference["filePath"], "line": reference["line"], "column": reference["column"]});
-            let outcome = match service.call("find_symbol_definition", at).await? {
-                Ok(back) if lands(&back["symbolInfo"], wanted) => Ok(()),
-                Ok(back) => {
-                    Err(format!("{} -> {}, not {wanted}", place(&reference), back["symbolInfo"]["fullyQualifiedName"]))
-                }
-                Err(error) => Err(format!("{}: {}", place(&reference), error["code"])),
-            };
-            service.case("a reference's definition is the symbol SymbolFinder found it under", outcome);
+            let answer = service.call("find_symbol_definition", position).await;
+            service.judged("a reference's definition is the symbol SymbolFinder found it under", &at, answer, |back| {
+                let symbol = &back["symbolInfo"];
+                lands(symbol, wanted)
+                    .then_some(())
+                    .ok_or_else(|| format!("{at} -> {}, not {wanted}", symbol["fullyQualifiedName"]))
+            });
         }
     }
-    Ok(all)
+    Ok(())
 }
 
 /// Whether the symbol a definition answers is `wanted` (a fully qualified name), or a type and a constructor of
@@ -99,20 +97,6 @@ fn constructs(constructor: &str, type_name: &str) -> bool {
         .strip_prefix(type_name)
         .and_then(|rest| rest.strip_prefix('.'))
         .is_some_and(|rest| rest.strip_prefix(name).is_some_and(|parameters| parameters.starts_with('(')))
-}
-
-fn declaration(file: &Path, key: &str, symbol: &Value) -> Option<Declaration> {
-    let at = &symbol["selectionRange"];
-    Some(Declaration {
-        key: format!("{key}:{}:{}", at["line"], at["column"]),
-        file: file.to_path_buf(),
-        line: at["line"].as_u64()?,
-        column: at["column"].as_u64()?,
-        name: symbol["name"].as_str()?.to_owned(),
-        kind: symbol["kind"].as_str()?.to_owned(),
-        detail: symbol["detail"].as_str().unwrap_or_default().to_owned(),
-        lines: (symbol["range"]["line"].as_u64()?, symbol["range"]["endLine"].as_u64()?),
-    })
 }
 
 /// `file:line:column` of a location.

@@ -1,46 +1,49 @@
 //! Partial members reach both their parts, wherever a generator wrote one; every generated document reads.
 
 use super::Solution;
-use super::service::Service;
-use anyhow::Result;
+use super::csharp::code_only;
+use super::service::{Service, refusal};
 use serde_json::json;
 
-pub async fn check(service: &Service, solution: &Solution) -> Result<()> {
+pub async fn check(service: &Service, solution: &Solution) {
     for file in &solution.documents {
         let Ok(text) = std::fs::read_to_string(file) else { continue };
-        for (index, line) in text.lines().enumerate() {
-            let Some((column, optional)) = partial_member(line) else { continue };
-            let at = json!({"filePath": file, "line": index + 1, "column": column + 1});
+        // Code only: a generator's templates in raw strings declare nothing.
+        for (index, (line, code)) in text.lines().zip(code_only(&text).lines()).enumerate() {
+            let Some((at, optional)) = partial_member(code) else { continue };
+            let column = line[..at].encode_utf16().count() + 1;
             let place = format!("{}:{}", file.display(), index + 1);
-            let outcome = match service.call("find_symbol_definition", at).await? {
-                Ok(found) => {
-                    let parts = found["locations"].as_array().map_or(0, Vec::len);
-                    (parts >= 2 || optional).then_some(()).ok_or_else(|| format!("{place}: {parts} part(s)"))
-                }
-                Err(error) => Err(format!("{place}: {}", error["code"])),
-            };
-            service.case("a partial member reaches both parts", outcome);
+            let answer = service
+                .call("find_symbol_definition", json!({"filePath": file, "line": index + 1, "column": column}))
+                .await;
+            service.judged("a partial member reaches both parts", &place, answer, |found| {
+                let parts = found["locations"].as_array().map_or(0, Vec::len);
+                (parts >= 2 || optional).then_some(()).ok_or_else(|| format!("{place}: {parts} part(s)"))
+            });
         }
     }
     for project in solution.projects.iter().filter(|p| p["generators"].as_array().is_some_and(|g| !g.is_empty())) {
-        let listed = service.ok("list_generated_documents", json!({"project": project["path"]})).await?;
+        let place = project["path"].as_str().unwrap_or_default();
+        let listed = match service.call("list_generated_documents", json!({"project": project["path"]})).await {
+            Ok(listed) => listed,
+            Err(error) => {
+                service.case("a generated document reads", Err(refusal(place, &error)));
+                continue;
+            }
+        };
         for document in listed["documents"].as_array().into_iter().flatten() {
-            let read = json!({"path": document["path"], "lineCount": 5});
-            let outcome = match service.call("read_source", read).await? {
-                Ok(read) if read["totalLines"].as_u64().is_some_and(|n| n > 0) => Ok(()),
-                Ok(_) => Err(format!("{}: empty", document["path"])),
-                Err(error) => Err(format!("{}: {}", document["path"], error["code"])),
-            };
-            service.case("a generated document reads", outcome);
+            let path = document["path"].as_str().unwrap_or_default();
+            let answer = service.call("read_source", json!({"path": path, "lineCount": 5})).await;
+            service.judged("a generated document reads", path, answer, |read| {
+                read["totalLines"].as_u64().is_some_and(|n| n > 0).then_some(()).ok_or_else(|| format!("{path}: empty"))
+            });
         }
     }
-    Ok(())
 }
 
-/// The 0-based column of the name a partial method or property declares on `line`, and whether its
-/// implementation is optional (a `void` partial method without an access modifier).
-fn partial_member(line: &str) -> Option<(usize, bool)> {
-    let mut code = line.split("//").next().unwrap_or(line);
+/// The byte offset of the name a partial method or property declares on a line of code (literals and comments
+/// blanked), and whether its implementation is optional (a `void` partial method without an access modifier).
+fn partial_member(mut code: &str) -> Option<(usize, bool)> {
     // Attributes before the declaration on its line (`[GeneratedRegex("a+")] public static partial ...`).
     let mut skipped = 0;
     while let Some(rest) = code.trim_start().strip_prefix('[') {
@@ -69,7 +72,7 @@ fn partial_member(line: &str) -> Option<(usize, bool)> {
     }
     let accessible = ["public", "private", "protected", "internal"].iter().any(|k| words.contains(k));
     let optional = words.contains(&"void") && !accessible && code[end..].starts_with('(');
-    Some((line[..skipped + start].encode_utf16().count(), optional))
+    Some((skipped + start, optional))
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use anyhow::{Context, Result, anyhow};
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::{RoleClient, RunningService, ServiceExt};
 use rmcp::transport::TokioChildProcess;
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::path::Path;
 use std::sync::Mutex;
 use std::time::Instant;
@@ -19,7 +19,7 @@ pub struct Service {
 }
 
 /// A tool's answer: its payload, or the error envelope's `error` object.
-pub type Answer = std::result::Result<Value, Value>;
+pub type Answer<T = Value> = std::result::Result<T, Value>;
 
 impl Service {
     /// Starts `binary` in `folder` with its own state folder (no spare host: the check measures the calls).
@@ -40,34 +40,37 @@ impl Service {
     }
 
     /// Calls `tool` as a patient agent does: an answer with its job (the work outlasted the answer bound, or
-    /// waited for the solution to load: LOADING) is followed with get_job to the call's own answer. A protocol
-    /// failure is an error, a tool's refusal an `Err` answer.
-    pub async fn call(&self, tool: &str, arguments: Value) -> Result<Answer> {
+    /// waited for the solution to load: LOADING) is followed with get_job to the call's own answer. A tool's
+    /// refusal is an `Err` answer, and so is a failure of the protocol (code `PROTOCOL`): one item's failure
+    /// is a failed case, never the end of the check.
+    pub async fn call(&self, tool: &str, arguments: Value) -> Answer {
         let began = Instant::now();
-        let mut answer = self.call_once(tool, arguments).await?;
+        let mut answer = self.call_once(tool, arguments).await;
         while let Some(job) = match &answer {
             Ok(value) if value["status"] == "running" => value["jobId"].as_str().map(str::to_owned),
             Err(error) if error["code"] == "LOADING" => error["details"]["jobId"].as_str().map(str::to_owned),
             _ => None,
         } {
-            answer = self.call_once("get_job", serde_json::json!({"jobId": job})).await?;
+            answer = self.call_once("get_job", json!({"jobId": job})).await;
         }
         self.table.lock().unwrap_or_else(|e| e.into_inner()).time(tool, began.elapsed());
-        Ok(answer)
+        answer
     }
 
-    async fn call_once(&self, tool: &str, arguments: Value) -> Result<Answer> {
-        let Value::Object(arguments) = arguments else { return Err(anyhow!("{tool}: arguments are not an object")) };
+    async fn call_once(&self, tool: &str, arguments: Value) -> Answer {
+        let Value::Object(arguments) = arguments else {
+            return Err(protocol(format!("{tool}: arguments are not an object")));
+        };
         let request = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
         let result: CallToolResult =
-            self.client.call_tool(request).await.map_err(|e| anyhow!("{tool}: protocol error {e}"))?;
-        let value = result.structured_content.ok_or_else(|| anyhow!("{tool}: no structured content"))?;
-        Ok(if result.is_error == Some(true) { Err(value["error"].clone()) } else { Ok(value) })
+            self.client.call_tool(request).await.map_err(|e| protocol(format!("{tool}: {e}")))?;
+        let value = result.structured_content.ok_or_else(|| protocol(format!("{tool}: no structured content")))?;
+        if result.is_error == Some(true) { Err(value["error"].clone()) } else { Ok(value) }
     }
 
     /// A call that must succeed: its refusal is an error of the check itself.
     pub async fn ok(&self, tool: &str, arguments: Value) -> Result<Value> {
-        self.call(tool, arguments.clone()).await?.map_err(|error| anyhow!("{tool} {arguments} failed: {error}"))
+        self.call(tool, arguments.clone()).await.map_err(|error| anyhow!("{tool} {arguments} failed: {error}"))
     }
 
     /// One case of `invariant`: passed, or failed with why.
@@ -75,8 +78,31 @@ impl Service {
         self.table.lock().unwrap_or_else(|e| e.into_inner()).case(invariant, outcome);
     }
 
+    /// One case of `invariant` from a tool's answer: `judge` decides an answer; a refusal fails the case
+    /// with its code and message, at `place`.
+    pub fn judged(
+        &self,
+        invariant: &str,
+        place: &str,
+        answer: Answer,
+        judge: impl FnOnce(Value) -> std::result::Result<(), String>,
+    ) {
+        let outcome = answer.map_err(|error| refusal(place, &error)).and_then(judge);
+        self.case(invariant, outcome);
+    }
+
     pub async fn close(self) -> Result<Table> {
         self.client.cancel().await.map_err(|e| anyhow!("closing the session: {e}"))?;
         Ok(self.table.into_inner().unwrap_or_else(|e| e.into_inner()))
     }
+}
+
+/// A failure of the protocol, as an answer's error.
+fn protocol(message: String) -> Value {
+    json!({"code": "PROTOCOL", "message": message})
+}
+
+/// A refusal as a case's reason: where, the code and the message.
+pub fn refusal(place: &str, error: &Value) -> String {
+    format!("{place}: {} {}", error["code"].as_str().unwrap_or("?"), error["message"].as_str().unwrap_or_default())
 }

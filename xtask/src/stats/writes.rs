@@ -4,9 +4,8 @@
 
 use super::csharp::{parenthesized, split_top};
 use super::navigation::{Declaration, lines};
-use super::service::Service;
+use super::service::{Service, refusal};
 use super::{Options, Solution};
-use anyhow::{Context, Result};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -14,8 +13,12 @@ use std::path::{Path, PathBuf};
 /// Declaration kinds a rename or a safe delete is tried on.
 const MEMBERS: &[&str] = &["Method", "Property", "Field", "Class", "Struct", "Interface", "Enum", "Event"];
 
-pub async fn check(service: &Service, solution: &Solution, options: &Options, all: &[Declaration]) -> Result<()> {
-    let mut writes = Writes { service, solution, baseline: errors(service, solution).await?, builds: options.builds };
+pub async fn check(service: &Service, solution: &Solution, options: &Options, all: &[Declaration]) {
+    let baseline = match errors(service, solution).await {
+        Ok(baseline) => baseline,
+        Err(why) => return service.case("the solution's compiler errors are counted", Err(why)),
+    };
+    let mut writes = Writes { service, solution, baseline, builds: options.builds };
     let library = |d: &&Declaration| {
         solution.project_of(&d.file).is_some_and(|p| p["isTestProject"] != true) && MEMBERS.contains(&d.kind.as_str())
     };
@@ -24,19 +27,19 @@ pub async fn check(service: &Service, solution: &Solution, options: &Options, al
     for target in options.sample.take(members.clone(), n, |d| d.key.clone()) {
         let mut arguments = target.position();
         arguments["newName"] = json!(format!("{}Checked", target.name));
-        writes.attempt("rename_symbol", arguments, &target.place(), &target.name).await?;
+        writes.attempt("rename_symbol", arguments, &target.place(), &target.name).await;
     }
     let methods: Vec<(Declaration, Vec<String>)> =
         members.iter().filter(|d| d.kind == "Method").filter_map(|d| Some((d.clone(), reorderable(d)?))).collect();
     for (target, names) in options.sample.take(methods, n, |(d, _)| d.key.clone()) {
         let mut arguments = target.position();
         arguments["parameters"] = names.iter().rev().map(|name| json!({"name": name})).collect();
-        writes.attempt("change_signature", arguments, &target.place(), &target.name).await?;
+        writes.attempt("change_signature", arguments, &target.place(), &target.name).await;
     }
     for target in options.sample.take(members, n, |d| format!("delete {}", d.key)) {
         let mut arguments = target.position();
         arguments["includePublic"] = json!(true);
-        writes.attempt("safe_delete", arguments, &target.place(), &target.name).await?;
+        writes.attempt("safe_delete", arguments, &target.place(), &target.name).await;
     }
     let files: Vec<PathBuf> = solution
         .documents
@@ -48,11 +51,11 @@ pub async fn check(service: &Service, solution: &Solution, options: &Options, al
         let place = file.display().to_string();
         let destination = sibling_folder(&file);
         let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("File");
-        writes.attempt("move_files", json!({"files": [file], "destination": destination}), &place, stem).await?;
+        writes.attempt("move_files", json!({"files": [file], "destination": destination}), &place, stem).await;
         let renamed = json!({"filePath": file, "newName": format!("{stem}Checked.cs")});
-        writes.attempt("rename_file", renamed, &place, stem).await?;
+        writes.attempt("rename_file", renamed, &place, stem).await;
         for tool in ["organize_usings", "format_document", "remove_unused"] {
-            writes.attempt(tool, json!({"filePath": file}), &place, stem).await?;
+            writes.attempt(tool, json!({"filePath": file}), &place, stem).await;
         }
     }
     let projects: Vec<&Value> = solution.projects.iter().filter(|p| p["isTestProject"] != true).collect();
@@ -61,9 +64,8 @@ pub async fn check(service: &Service, solution: &Solution, options: &Options, al
     {
         let place = project["path"].as_str().unwrap_or_default().to_owned();
         let name = project["name"].as_str().unwrap_or_default();
-        writes.attempt("sync_namespaces", json!({"project": project["path"]}), &place, name).await?;
+        writes.attempt("sync_namespaces", json!({"project": project["path"]}), &place, name).await;
     }
-    Ok(())
 }
 
 struct Writes<'a> {
@@ -77,28 +79,28 @@ struct Writes<'a> {
 
 impl Writes<'_> {
     /// Previews, applies, checks and undoes one write about `name`; a refusal is checked to hold.
-    async fn attempt(&mut self, tool: &str, mut arguments: Value, place: &str, name: &str) -> Result<()> {
+    async fn attempt(&mut self, tool: &str, mut arguments: Value, place: &str, name: &str) {
         let invariant = format!("{tool} applies, compiles and undoes to the byte");
         let before = tree(&self.solution.folder);
         arguments["preview"] = json!(true);
-        let plan = match self.service.call(tool, arguments).await? {
+        let plan = match self.service.call(tool, arguments).await {
             Ok(plan) => plan,
             Err(refusal) => {
                 let outcome = refusal_holds(&refusal, name).map_err(|why| format!("{place}: {why}"));
                 self.service.case(&format!("{tool} refusals hold"), outcome);
-                return Ok(());
+                return;
             }
         };
         let Some(plan_id) = plan["planId"].as_str() else {
             // Nothing to change: the solution is as the tool would leave it.
             self.service.case(&invariant, Ok(()));
-            return Ok(());
+            return;
         };
-        let applied = match self.service.call("apply_plan", json!({"planId": plan_id})).await? {
+        let applied = match self.service.call("apply_plan", json!({"planId": plan_id})).await {
             Ok(applied) => applied,
             Err(refusal) => {
                 self.service.case(&invariant, Err(format!("{place}: apply_plan {}", refusal["code"])));
-                return Ok(());
+                return;
             }
         };
         if applied["changed"] == json!(false) {
@@ -109,26 +111,29 @@ impl Writes<'_> {
                 Err(format!("{place}: changed: false, yet files changed"))
             };
             self.service.case(&invariant, outcome);
-            return Ok(());
+            return;
         }
         let mut outcome = Ok(());
-        let after = errors(self.service, self.solution).await?;
-        if after > self.baseline {
-            outcome = Err(format!("{place}: {after} compiler errors after it, {} before", self.baseline));
-        } else if self.builds > 0 {
-            self.builds -= 1;
-            outcome = build(&self.solution.path).await.map_err(|why| format!("{place}: dotnet build: {why}"));
-            self.service.case("a write's result builds with dotnet build", outcome.clone());
+        match errors(self.service, self.solution).await {
+            Err(why) => outcome = Err(format!("{place}: {why}")),
+            Ok(after) if after > self.baseline => {
+                outcome = Err(format!("{place}: {after} compiler errors after it, {} before", self.baseline));
+            }
+            Ok(_) if self.builds > 0 => {
+                self.builds -= 1;
+                outcome = build(&self.solution.path).await.map_err(|why| format!("{place}: dotnet build: {why}"));
+                self.service.case("a write's result builds with dotnet build", outcome.clone());
+            }
+            Ok(_) => {}
         }
         let operation = applied["operationId"].clone();
-        let undone = self.service.call("undo", json!({"operationId": operation})).await?;
+        let undone = self.service.call("undo", json!({"operationId": operation})).await;
         if let Err(refusal) = undone {
             outcome = outcome.and(Err(format!("{place}: undo {}", refusal["code"])));
         } else if tree(&self.solution.folder) != before {
             outcome = outcome.and(Err(format!("{place}: undo did not give every byte back")));
         }
         self.service.case(&invariant, outcome);
-        Ok(())
     }
 }
 
@@ -176,16 +181,28 @@ fn reorderable(method: &Declaration) -> Option<Vec<String>> {
     parameters.iter().map(|p| p.split_whitespace().last().map(str::to_owned)).collect()
 }
 
-/// A folder beside the file's: an existing sibling, else a new `Checked` folder next to it.
+/// A folder of the file's project beside the file's: an existing sibling that is no project of its own, else a
+/// new `Checked` folder next to the file's (inside the project when the file is at its root). A file moved to
+/// another project is another write, one a project's internals may refuse.
 fn sibling_folder(file: &Path) -> PathBuf {
     let folder = file.parent().unwrap_or(Path::new("/"));
+    let is_project = |dir: &Path| {
+        std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|e| e.path().extension().is_some_and(|x| x == "csproj"))
+    };
+    if is_project(folder) {
+        return folder.join("Checked");
+    }
     let parent = folder.parent().unwrap_or(folder);
     let mut siblings: Vec<PathBuf> = std::fs::read_dir(parent)
         .into_iter()
         .flatten()
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.is_dir() && p != folder)
+        .filter(|p| p.is_dir() && p != folder && !is_project(p))
         .filter(|p| {
             p.file_name().and_then(|n| n.to_str()).is_some_and(|n| !matches!(n, "bin" | "obj") && !n.starts_with('.'))
         })
@@ -195,10 +212,11 @@ fn sibling_folder(file: &Path) -> PathBuf {
 }
 
 /// The solution's compiler errors, every project and target framework.
-async fn errors(service: &Service, solution: &Solution) -> Result<u64> {
+async fn errors(service: &Service, solution: &Solution) -> Result<u64, String> {
     let arguments = json!({"solutionPath": solution.path, "minSeverity": "error", "pageSize": 1});
-    let answer = service.ok("get_compilation_diagnostics", arguments).await?;
-    answer["errorCount"].as_u64().context("errorCount")
+    let answer = service.call("get_compilation_diagnostics", arguments).await;
+    let answer = answer.map_err(|error| refusal("get_compilation_diagnostics", &error))?;
+    answer["errorCount"].as_u64().ok_or_else(|| format!("get_compilation_diagnostics answered no errorCount: {answer}"))
 }
 
 async fn build(solution: &Path) -> Result<(), String> {

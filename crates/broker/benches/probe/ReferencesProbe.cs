@@ -9,7 +9,9 @@ using RoslynMcp.Host.Semantics;
 /// The references Roslyn's SymbolFinder finds for the symbol at each position of a file of lines
 /// <c>path\tline\tcolumn</c> (1-based, UTF-16 columns), in every project the file belongs to (each target
 /// framework): one JSON object per position, each distinct <c>path:line:column</c> place (declarations and
-/// implicit places left out) with the symbol it was found under, written as the service writes names. A file of
+/// implicit places left out; each once, as the service answers it: under the project first in ordinal order, a
+/// generated document's place by that project's virtual path) with the symbol it was found under, written as the
+/// service writes names. A file of
 /// lines <c>assembly\tbuilt</c> gives the service's builds of generators a fresh clone has not built: the
 /// solution uses them where its projects name the assembly, as the service's does.
 /// </summary>
@@ -25,6 +27,8 @@ internal static class ReferencesProbe
         {
             solution = WithBuilds(solution, File.ReadLines(generatorsFile).Select(l => l.Split('\t')).ToDictionary(p => p[0], p => p[1]));
         }
+        // Places in generated documents are named by the service's virtual paths, not Roslyn's `obj/...` ones.
+        RoslynMcp.Host.Semantics.Sources.GeneratedDocuments.Answering(solution);
         var answers = new List<SortedDictionary<string, string>>();
         foreach (var line in File.ReadLines(positionsFile))
         {
@@ -50,7 +54,9 @@ internal static class ReferencesProbe
 
     private static async Task<SortedDictionary<string, string>> PlacesAsync(Solution solution, string file, int line, int column)
     {
-        var places = new SortedDictionary<string, string>(StringComparer.Ordinal);
+        // Each place once, as the service answers it: a file every target framework compiles (a generated one
+        // included, whose path Roslyn gives each framework alike) under the project first in ordinal order.
+        var places = new Dictionary<string, (string Project, string Place, string Symbol)>(StringComparer.Ordinal);
         foreach (var id in solution.GetDocumentIdsWithFilePath(file))
         {
             var document = solution.GetDocument(id)!;
@@ -65,11 +71,22 @@ internal static class ReferencesProbe
                 foreach (var location in referenced.Locations.Where(l => !l.IsImplicit))
                 {
                     var span = location.Location.GetLineSpan();
-                    var place = $"{span.Path}:{span.StartLinePosition.Line + 1}:{span.StartLinePosition.Character + 1}";
-                    places.TryAdd(place, referenced.Definition.OriginalDefinition.ToDisplayString(SymbolFormat.Display));
+                    var at = $":{span.StartLinePosition.Line + 1}:{span.StartLinePosition.Character + 1}";
+                    var project = location.Document.Project.Name;
+                    if (places.TryGetValue(span.Path + at, out var kept) && string.CompareOrdinal(kept.Project, project) <= 0)
+                    {
+                        continue;
+                    }
+                    var path = RoslynMcp.Host.Semantics.Sources.GeneratedDocuments.PathOf(location.Location.SourceTree, span.Path);
+                    places[span.Path + at] = (project, path + at, referenced.Definition.OriginalDefinition.ToDisplayString(SymbolFormat.Display));
                 }
             }
         }
-        return places;
+        var answer = new SortedDictionary<string, string>(StringComparer.Ordinal);
+        foreach (var (_, place, symbol) in places.Values)
+        {
+            answer.TryAdd(place, symbol);
+        }
+        return answer;
     }
 }

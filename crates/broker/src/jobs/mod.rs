@@ -4,7 +4,8 @@
 //! `tasks/get` later returns the call's own answer.
 //!
 //! Only jobs whose calls answered with them are kept. They belong to their session's user ([`Owner`]), are
-//! kept [`KEEP_ENDED`] after they end, and are bounded per session: [`MAX_RUNNING_PER_SESSION`] at a time, the
+//! kept [`KEEP_ENDED`] after they end, and are bounded per session: [`MAX_RUNNING_PER_SESSION`] at a time (a
+//! call is refused when it starts or when it would answer with its job, its work stopped), the
 //! oldest ended ones forgotten beyond [`MAX_KEPT_PER_SESSION`]. A job's id starts with the daemon's instance name, which a proxy in front of a
 //! fleet routes on.
 
@@ -51,32 +52,42 @@ impl Jobs {
     /// after their calls answered. It is kept only once its call answers with it ([`Jobs::keep`]): a call that
     /// answers with its result never enters the store.
     pub fn open(&self, owner: Owner, session: &str, tool: &str) -> Result<Arc<Job>, ToolError> {
-        let jobs = self.lock();
         // Calls still answering count against the requests in flight; these are the ones that answered.
-        let working = |whose: &dyn Fn(&Job) -> bool| jobs.values().filter(|j| whose(j) && j.outlives_call()).count();
-        let of_session = working(&|j| j.session == session);
-        let of_owner = working(&|j| j.owner == owner);
-        for (count, limit, whose) in
-            [(of_session, MAX_RUNNING_PER_SESSION, "This session"), (of_owner, MAX_RUNNING_PER_USER, "Your user")]
-        {
-            if count >= limit {
-                return Err(ToolError::new(
-                    ErrorCode::TOO_MANY_REQUESTS,
-                    format!("{whose} has {count} calls still working, the most it may have"),
-                )
-                .detail("limit", limit)
-                .suggest("Wait for one with get_job, or stop one with get_job { jobId, cancel: true }"));
-            }
+        if let Some(refusal) = Self::full(&self.lock(), &owner, session) {
+            return Err(refusal);
         }
         let id = format!("{}.{}", self.prefix, uuid::Uuid::new_v4().simple());
         Ok(Arc::new(Job::new(id, tool, owner, session)))
     }
 
+    /// TOO_MANY_REQUESTS when `session` or `owner` has as many jobs working as it may.
+    fn full(jobs: &HashMap<String, Arc<Job>>, owner: &Owner, session: &str) -> Option<ToolError> {
+        let working = |whose: &dyn Fn(&Job) -> bool| jobs.values().filter(|j| whose(j) && j.outlives_call()).count();
+        let of_session = working(&|j| j.session == session);
+        let of_owner = working(&|j| &j.owner == owner);
+        [(of_session, MAX_RUNNING_PER_SESSION, "This session"), (of_owner, MAX_RUNNING_PER_USER, "Your user")]
+            .into_iter()
+            .find(|(count, limit, _)| count >= limit)
+            .map(|(count, limit, whose)| {
+                ToolError::new(
+                    ErrorCode::TOO_MANY_REQUESTS,
+                    format!("{whose} has {count} calls still working, the most it may have"),
+                )
+                .detail("limit", limit)
+                .suggest("Wait for one with get_job, or stop one with get_job { jobId, cancel: true }")
+            })
+    }
+
     /// Keeps `job`, whose call answers with it, for get_job and `tasks/get`. Ended jobs are forgotten
     /// [`KEEP_ENDED`] after their end, and a session's oldest ended ones beyond [`MAX_KEPT_PER_SESSION`].
-    pub fn keep(&self, job: &Arc<Job>) {
-        job.detach();
+    /// TOO_MANY_REQUESTS when its session or user already has as many working as it may (calls opened together,
+    /// a flood queued behind one write, all reach their answer bound at once): the caller stops its work.
+    pub fn keep(&self, job: &Arc<Job>) -> Result<(), ToolError> {
         let mut jobs = self.lock();
+        if let Some(refusal) = Self::full(&jobs, &job.owner, &job.session) {
+            return Err(refusal.detail("stopped", true));
+        }
+        job.detach();
         jobs.retain(|_, job| job.finished().is_none_or(|f| f.at.elapsed() < KEEP_ENDED));
         let mut ended: Vec<_> = jobs
             .values()
@@ -89,6 +100,7 @@ impl Jobs {
             jobs.remove(&id);
         }
         jobs.insert(job.id.clone(), job.clone());
+        Ok(())
     }
 
     /// The job `id` if `owner` may see it; JOB_NOT_FOUND otherwise, the same for one that never existed, one
@@ -137,7 +149,7 @@ mod tests {
     fn a_job_is_its_users_in_every_session_and_nobody_elses() {
         let jobs = store();
         let job = jobs.open(Owner::User(1000), "a", "run_tests").expect("opened");
-        jobs.keep(&job);
+        jobs.keep(&job).expect("kept");
         assert!(job.id.starts_with("daemon1."), "{}", job.id);
         assert_eq!(jobs.find(&job.id, &Owner::User(1000)).expect("found").id, job.id);
         for stranger in [Owner::User(1001), Owner::Session("a".into())] {
@@ -155,13 +167,17 @@ mod tests {
         let jobs = store();
         let open = |owner: Owner, session: &str| {
             let job = jobs.open(owner, session, "run_tests").expect("within the bound");
-            jobs.keep(&job);
+            jobs.keep(&job).expect("kept");
             job
         };
-        // Calls that have not answered yet count against the requests in flight, not here.
-        for _ in 0..2 * MAX_RUNNING_PER_SESSION {
-            jobs.open(Owner::User(1000), "a", "run_tests").expect("not bounded here");
-        }
+        // Calls that have not answered yet count against the requests in flight when they start; when they
+        // reach their answer bound together, only as many as the bound become jobs.
+        let waiting: Vec<_> = (0..2 * MAX_RUNNING_PER_SESSION)
+            .map(|_| jobs.open(Owner::User(1000), "a", "run_tests").expect("opened"))
+            .collect();
+        let kept = waiting.iter().filter(|job| jobs.keep(job).is_ok()).count();
+        assert_eq!(kept, MAX_RUNNING_PER_SESSION);
+        waiting.iter().for_each(|job| end(job));
         let working: Vec<_> = (0..MAX_RUNNING_PER_SESSION).map(|_| open(Owner::User(1000), "a")).collect();
         let refused = jobs.open(Owner::User(1000), "a", "run_tests").err().expect("past the bound");
         assert_eq!(refused.code, ErrorCode::TOO_MANY_REQUESTS);
@@ -183,12 +199,12 @@ mod tests {
         let ended: Vec<_> = (0..MAX_KEPT_PER_SESSION)
             .map(|_| {
                 let job = jobs.open(Owner::User(1000), "a", "run_tests").expect("opened");
-                jobs.keep(&job);
+                jobs.keep(&job).expect("kept");
                 end(&job);
                 job
             })
             .collect();
-        jobs.keep(&jobs.open(Owner::User(1000), "a", "run_tests").expect("opened"));
+        jobs.keep(&jobs.open(Owner::User(1000), "a", "run_tests").expect("opened")).expect("kept");
         assert!(jobs.find(&ended[0].id, &Owner::User(1000)).is_err(), "the oldest ended job was forgotten");
         assert!(jobs.find(&ended[1].id, &Owner::User(1000)).is_ok(), "the others are kept");
     }
@@ -197,7 +213,7 @@ mod tests {
     fn cancelling_every_job_stops_the_work_and_the_first_end_counts() {
         let jobs = store();
         let job = jobs.open(Owner::User(1000), "a", "run_tests").expect("opened");
-        jobs.keep(&job);
+        jobs.keep(&job).expect("kept");
         jobs.cancel_all();
         assert!(job.cancel.is_cancelled());
         end(&job);

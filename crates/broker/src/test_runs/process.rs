@@ -64,10 +64,15 @@ const CLOCKS_DIFFER: Duration = Duration::from_millis(100);
 const TEST_HOST_MARK: &str = "--internal-testhostcontroller-pid";
 
 /// A `dotnet` command of a test run ([`roslyn_host::dotnet_command`]), its output read in English for the
-/// progress it shows.
+/// progress it shows, every process of it marked as this service's for the guardian.
 pub fn dotnet(install: &HostInstall, working_dir: &Path) -> Command {
     let mut command = roslyn_host::dotnet_command(install);
-    command.current_dir(working_dir).stdout(Stdio::piped()).stderr(Stdio::null()).env("DOTNET_CLI_UI_LANGUAGE", "en");
+    command
+        .current_dir(working_dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .env("DOTNET_CLI_UI_LANGUAGE", "en")
+        .env(crate::guardian::SERVICE_PID, std::process::id().to_string());
     command
 }
 

@@ -58,6 +58,8 @@ pub struct NotFollowed {
     /// `projectOutsideRepository`: a project the solution references lies outside its repository (or, with
     /// none, outside the solution's folder): outside the walls, its files' changes are not seen.
     /// `fileOutsideRoots`: a changed file resolves outside the workspace roots (through a link).
+    /// `referenceOutsideRoots` (run_tests): a library a test project references lies outside the run's copy
+    /// of the repository; the project is left out, not built where the library lies.
     pub reason: String,
     pub count: u32,
     /// The first of them (at most 20).

@@ -23,7 +23,8 @@ public static class DiagnosticsHandler
                 var model = await document.GetSemanticModelAsync(cancellationToken);
                 if (model is not null)
                 {
-                    Collect(found, model.GetDiagnostics(cancellationToken: cancellationToken), document.Project, request.MinSeverity, null);
+                    var diagnostics = await Suppressions.ApplyAsync(document.Project, model.Compilation, model.GetDiagnostics(cancellationToken: cancellationToken), request.MinSeverity, cancellationToken);
+                    Collect(found, diagnostics, document.Project, request.MinSeverity, null);
                 }
                 if (request.IncludeAnalyzers)
                 {
@@ -40,7 +41,8 @@ public static class DiagnosticsHandler
                 var compilation = await project.GetCompilationAsync(cancellationToken);
                 if (compilation is not null)
                 {
-                    Collect(found, CompilerDiagnostics.Of(project, compilation, cancellationToken), project, request.MinSeverity, null);
+                    var diagnostics = await Suppressions.ApplyAsync(project, compilation, CompilerDiagnostics.Of(project, compilation, cancellationToken), request.MinSeverity, cancellationToken);
+                    Collect(found, diagnostics, project, request.MinSeverity, null);
                 }
                 if (request.IncludeAnalyzers)
                 {

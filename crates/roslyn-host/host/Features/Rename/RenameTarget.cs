@@ -8,7 +8,8 @@ namespace RoslynMcp.Host.Features.Rename;
 
 /// <summary>
 /// The symbol a rename is about: the one at the position, as the IDE sees it (a constructor or destructor names
-/// its type, a call of a generic or extension method names its declaration), declared in source.
+/// its type, a call of a generic or extension method names its declaration), declared in source and named by no
+/// member of a referenced assembly it overrides or implements.
 /// </summary>
 internal static class RenameTarget
 {
@@ -19,6 +20,10 @@ internal static class RenameTarget
         if (SymbolFormat.IsMetadata(symbol))
         {
             throw SourceSymbols.NotInSource(symbol);
+        }
+        if (SourceSymbols.MetadataBase(symbol) is { } metadata)
+        {
+            throw SourceSymbols.NamedByMetadata(symbol, metadata);
         }
         return symbol;
     }

@@ -61,7 +61,7 @@ pub async fn run_tests(call: &Call, input: RunTestsInput) -> Result<RunTestsOutp
     let (plan, outside) = crate::offload::cpu(|| plan(&origin, input.tests.as_deref(), &found, &resolved.gate()))?;
     let mut output = execute(call, &resolved, &plan, &limits, input.filter.as_deref(), None).await?;
     output.omitted_outside_roots += outside;
-    output.not_followed = not_followed;
+    output.not_followed.splice(0..0, not_followed);
     crate::offload::cpu(|| fit(&mut output, call.services.limits.response_bytes));
     Ok(output)
 }
@@ -157,9 +157,18 @@ pub async fn execute(
     let (solution, roots) = (&resolved.target.solution, &resolved.target.roots);
     let folders =
         runs.begin(solution, &projects, roots, &resolved.target.reach.inside, limits.deadline, &call.cancel).await?;
-    // The copy lies inside the roots: a project it cannot hold is not built in place, but left out.
+    // The copy lies inside the roots: a project it cannot hold is not built in place, but left out; so is one
+    // referencing a library it cannot hold, which its build would build where it lies, or miss.
     let (plan, elsewhere): (Vec<&ProjectRun>, Vec<&ProjectRun>) = plan.iter().partition(|p| folders.holds(&p.path));
-    output.omitted_outside_roots = elsewhere.iter().map(|p| p.tests.len().max(1) as u32).sum();
+    let beyond: Vec<(&ProjectRun, Vec<PathBuf>)> = crate::offload::cpu(|| {
+        plan.iter().map(|p| (*p, crate::reach::beyond(&p.path, |dir| folders.holds(dir)))).collect()
+    });
+    let (plan, unbuildable): (Vec<_>, Vec<_>) = beyond.into_iter().partition(|(_, beyond)| beyond.is_empty());
+    let plan: Vec<&ProjectRun> = plan.into_iter().map(|(p, _)| p).collect();
+    let libraries: BTreeSet<PathBuf> = unbuildable.iter().flat_map(|(_, beyond)| beyond.iter().cloned()).collect();
+    output.not_followed.extend(super::not_followed("referenceOutsideRoots", libraries.iter()));
+    output.omitted_outside_roots =
+        elsewhere.iter().chain(unbuildable.iter().map(|(p, _)| p)).map(|p| p.tests.len().max(1) as u32).sum();
     output.projects = plan.iter().map(|p| p.name.clone()).collect();
     let deadline = limits.deadline;
     let runner = Runner { call, dotnet: &dotnet, folders: &folders, deadline, resolved, filter };

@@ -235,6 +235,15 @@ mod tests {
             Command::new("sleep").arg("60").env(SERVICE_PID, service.to_string()).spawn().expect("sleep")
         };
         let (mut orphan, mut kept) = (start(gone), start(std::process::id()));
+        // The kernel writes a new program's environment just after its parent resumes from the spawn.
+        let marked = |pid: u32| {
+            std::fs::read(format!("/proc/{pid}/environ"))
+                .is_ok_and(|environment| environment.windows(SERVICE_PID.len()).any(|w| w == SERVICE_PID.as_bytes()))
+        };
+        let until = Instant::now() + Duration::from_secs(30);
+        while !(marked(orphan.id()) && marked(kept.id())) && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(10));
+        }
         kill_orphans(|pid| pid == gone);
         assert!(orphan.wait().expect("reaped").code().is_none(), "killed by a signal");
         assert!(kept.try_wait().expect("state").is_none(), "a live service's process runs on");

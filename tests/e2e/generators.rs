@@ -40,7 +40,7 @@ async fn a_fresh_clone_answers_with_the_code_its_own_generator_writes_built_in_t
     assert_eq!(built_files(&fixture), Vec::<String>::new(), "a fresh clone: nothing is built");
     let server = Server::start(&fixture.root, &[]).await;
 
-    // Rest.Send is called by Forecast.Direct and by the stub the generator writes.
+    // Rest.Send is called by Forecast.Direct, Lookup.Sent and the stub the generator writes.
     let references = references_of_send(&server, &fixture).await;
     let places = files_of(&references.value["references"]);
     assert!(places.contains(&fixture.file(FORECAST)), "{}", references.value);
@@ -125,7 +125,8 @@ async fn with_generator_builds_off_every_answer_says_what_is_missing_and_searche
 
     // The search that failed on the whole solution answers; the generated call site is missing, and it says so.
     let references = references_of_send(&server, &fixture).await;
-    assert_eq!(files_of(&references.value["references"]), vec![fixture.file(FORECAST)], "{}", references.value);
+    let files = files_of(&references.value["references"]);
+    assert_eq!(files, vec![fixture.file(FORECAST), fixture.file(LOOKUP)], "{}", references.value);
     let [notice] = references.notices.as_slice() else { panic!("one notice: {:?}", references.notices) };
     assert!(notice.contains("Generator Stubs") && notice.contains("is not built"), "{notice}");
     assert!(notice.contains("missing from Client") && notice.contains("generator_build = off"), "{notice}");

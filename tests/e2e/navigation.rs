@@ -172,23 +172,6 @@ async fn references_in_a_multi_targeted_project_name_the_same_project_every_time
     assert_eq!(definition["locations"].as_array().map(Vec::len), Some(1), "{definition}");
 }
 
-/// A place only some target frameworks compile (`#if NET9_0`, disabled text in net10.0, the first project) is
-/// resolved in a framework that compiles it.
-#[tokio::test(flavor = "multi_thread")]
-async fn a_place_one_framework_compiles_resolves_in_that_framework() {
-    let (multi, server) = shared::session("MultiTarget").await;
-    let at = |text: &str, nth: usize| {
-        let (line, column) = multi.position_of("Framed.cs", text, nth);
-        json!({"filePath": multi.file("Framed.cs"), "line": line, "column": column})
-    };
-    let legacy = server.ok("find_symbol_definition", at("Legacy", 0)).await;
-    assert_eq!(legacy["symbolInfo"]["fullyQualifiedName"], json!("Multi.Framed.Legacy()"), "{legacy}");
-    let circle = server.ok("find_symbol_definition", at("Circle", 1)).await;
-    assert_eq!(circle["symbolInfo"]["fullyQualifiedName"], json!("Multi.Circle"), "{circle}");
-    let references = server.ok("find_references", at("Legacy", 0)).await;
-    assert_eq!(references["references"], json!([]), "declared, never called: {references}");
-}
-
 /// At a deconstruction's target, the definition is what the name assigns (a field), as an IDE answers, not
 /// the tuple's element.
 #[tokio::test(flavor = "multi_thread")]

@@ -91,14 +91,16 @@ internal static class AnalyzerDiagnostics
         {
             return null;
         }
-        var options = new CompilationWithAnalyzersOptions(
-            project.AnalyzerOptions,
-            onAnalyzerException: null,
-            concurrentAnalysis: true,
-            logAnalyzerExecutionTime: false,
-            reportSuppressedDiagnostics: false);
-        return compilation.WithAnalyzers(analyzers, options);
+        return compilation.WithAnalyzers(analyzers, Options(project.AnalyzerOptions, reportSuppressed: false));
     }
+
+    /// <summary>How the host runs analyzers: concurrently, untimed; suppressed diagnostics reported when asked.</summary>
+    public static CompilationWithAnalyzersOptions Options(AnalyzerOptions options, bool reportSuppressed) => new(
+        options,
+        onAnalyzerException: null,
+        concurrentAnalysis: true,
+        logAnalyzerExecutionTime: false,
+        reportSuppressedDiagnostics: reportSuppressed);
 
     private static ImmutableArray<Diagnostic> Kept(IEnumerable<Diagnostic> diagnostics, IReadOnlySet<string>? ids) =>
         [.. diagnostics.Where(d => d.Id != AnalyzerFailure && !d.IsSuppressed && (ids is null || ids.Contains(d.Id)))];

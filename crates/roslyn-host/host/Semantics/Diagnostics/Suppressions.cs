@@ -55,12 +55,7 @@ internal static class Suppressions
         AnalyzerOptions analyzerOptions,
         CancellationToken cancellationToken)
     {
-        var options = new CompilationWithAnalyzersOptions(
-            analyzerOptions,
-            onAnalyzerException: null,
-            concurrentAnalysis: true,
-            logAnalyzerExecutionTime: false,
-            reportSuppressedDiagnostics: true);
+        var options = AnalyzerDiagnostics.Options(analyzerOptions, reportSuppressed: true);
         var all = await compilation.WithAnalyzers([.. suppressors.Cast<DiagnosticAnalyzer>()], options).GetAllDiagnosticsAsync(cancellationToken);
         return [.. all.Where(d => d.IsSuppressed).Select(KeyOf)];
     }

@@ -21,7 +21,7 @@ internal static class Suppressions
 
     /// <summary>
     /// <paramref name="diagnostics"/> without those a suppressor suppresses; they run only when one of the
-    /// answer's (at or above <paramref name="minimum"/>; an error is never suppressed) is theirs to suppress.
+    /// answer's (at or above <paramref name="minimum"/>; an error is suppressed only as the warning it was) is theirs to suppress.
     /// </summary>
     public static async Task<ImmutableArray<Diagnostic>> ApplyAsync(
         Project project,
@@ -35,7 +35,8 @@ internal static class Suppressions
             .OfType<DiagnosticSuppressor>()
             .ToImmutableArray();
         var ids = suppressors.SelectMany(SuppressedIds).ToHashSet(StringComparer.Ordinal);
-        var suppressible = diagnostics.Where(d => d.Severity != DiagnosticSeverity.Error && !d.IsSuppressed);
+        // A warning made an error (`WarningsAsErrors`, nullable warnings in Refit's tests) is still suppressible.
+        var suppressible = diagnostics.Where(d => (d.Severity != DiagnosticSeverity.Error || d.IsWarningAsError) && !d.IsSuppressed);
         if (!suppressible.Any(d => ids.Contains(d.Id) && DiagnosticFormat.SeverityOf(d.Severity) >= minimum))
         {
             return diagnostics;

@@ -78,7 +78,18 @@ async fn uses_side_effects_rebinding_clashes_and_method_groups_are_refused_befor
     let clash = json!([{"name": "label"}, {"name": "total", "add": {"type": "decimal", "defaultValue": "0m"}}, {"name": "quantities"}]);
     server.fails("change_signature", change(&fixture.file(PRICING), 21, 20, clash), "NAME_COLLISION").await;
     let grown = json!([{"name": "zone"}, {"name": "weight"}, {"name": "express", "add": {"type": "bool", "defaultValue": "false"}}]);
-    server.fails("change_signature", change(&shipping, 5, 13, grown), "COMPILATION_ERROR").await;
+    // `Func<string, int, decimal> cost = shipping.Cost` in App/Program.cs could not take the grown method.
+    let error = server.fails("change_signature", change(&shipping, 5, 13, grown), "BINDING_CHANGED").await;
+    assert_eq!(error["details"]["delegate"], json!("System.Func<string, int, decimal>"), "{error}");
+    assert_eq!(
+        (error["details"]["file"].clone(), error["details"]["line"].clone()),
+        (json!(fixture.file("App/Program.cs")), json!(19))
+    );
+    // Renaming the parameters leaves the delegate conversion as it was: only the preview's plan, nothing written.
+    let renamed = json!([{"name": "zone", "newName": "area"}, {"name": "weight"}]);
+    let mut preview = change(&shipping, 5, 13, renamed);
+    preview["preview"] = json!(true);
+    server.ok("change_signature", preview).await;
     let keyword = json!([{"name": "zone", "newName": "class"}, {"name": "weight"}]);
     server.fails("change_signature", change(&shipping, 5, 13, keyword), "INVALID_SYMBOL_NAME").await;
     let unknown = json!([{"name": "zone"}, {"name": "height"}]);

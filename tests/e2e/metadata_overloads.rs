@@ -253,6 +253,24 @@ async fn each_overload_of_a_decompiled_type_lands_on_its_own_declaration() {
         assert_eq!(found.len(), 1, "{name}: {entry}");
         assert_eq!(found[0]["symbol"]["fullyQualifiedName"], name, "{entry}");
     }
+
+    // A delegate's Invoke is declared by the delegate.
+    let invoke = server.ok("get_symbol_source", json!({"symbols": ["System.Action<T>.Invoke(T)"]})).await;
+    let found = invoke["symbols"][0]["declarations"].as_array().expect("declarations");
+    assert_eq!(found.len(), 1, "{invoke}");
+    let text = found[0]["text"].as_str().expect("text");
+    assert!(text.contains("delegate void Action<in T>(T obj)"), "{text}");
+
+    // Types larger together than any answer (`string` and `Enumerable` decompiled) are refused saying where to
+    // read each a part at a time; their signatures fit.
+    let large = json!(["string", "System.Linq.Enumerable"]);
+    let error = server.fails("get_symbol_source", json!({"symbols": large}), "CAP_EXCEEDED").await;
+    let place = &error["details"]["declarations"][0];
+    assert!(place["filePath"].as_str().is_some_and(|p| p.starts_with("roslyn-mcp://metadata/")), "{error}");
+    let read = json!({"path": place["filePath"], "startLine": place["line"], "lineCount": 40});
+    let read = server.ok("read_source", read).await;
+    assert!(read["text"].as_str().is_some_and(|t| t.contains("class String")), "{read}");
+    server.ok("get_symbol_source", json!({"symbols": large, "signaturesOnly": true})).await;
 }
 
 /// Each declaration is decompiled, its text declares its own symbol, and no two share a place.

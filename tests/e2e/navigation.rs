@@ -172,6 +172,40 @@ async fn references_in_a_multi_targeted_project_name_the_same_project_every_time
     assert_eq!(definition["locations"].as_array().map(Vec::len), Some(1), "{definition}");
 }
 
+/// A place only some target frameworks compile (`#if NET9_0`, disabled text in net10.0, the first project) is
+/// resolved in a framework that compiles it.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_place_one_framework_compiles_resolves_in_that_framework() {
+    let (multi, server) = shared::session("MultiTarget").await;
+    let at = |text: &str, nth: usize| {
+        let (line, column) = multi.position_of("Framed.cs", text, nth);
+        json!({"filePath": multi.file("Framed.cs"), "line": line, "column": column})
+    };
+    let legacy = server.ok("find_symbol_definition", at("Legacy", 0)).await;
+    assert_eq!(legacy["symbolInfo"]["fullyQualifiedName"], json!("Multi.Framed.Legacy()"), "{legacy}");
+    let circle = server.ok("find_symbol_definition", at("Circle", 1)).await;
+    assert_eq!(circle["symbolInfo"]["fullyQualifiedName"], json!("Multi.Circle"), "{circle}");
+    let references = server.ok("find_references", at("Legacy", 0)).await;
+    assert_eq!(references["references"], json!([]), "declared, never called: {references}");
+}
+
+/// A referenced type is read from the assembly that defines it: `mscorlib` 4.0.0.0 of net462, not the facade
+/// of the same identity in netstandard2.0's references, which only forwards it.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_framework_type_is_read_where_it_is_defined_not_from_a_facade_of_its_name() {
+    let (facade, server) = shared::session("Facade").await;
+    let at = json!({"filePath": facade.file("Lookup.cs"), "line": 7, "column": 76});
+    let definition = server.ok("find_symbol_definition", at).await;
+    assert_eq!(definition["symbolInfo"]["assembly"], json!("mscorlib"), "{definition}");
+    let place = &definition["metadataSource"];
+    assert_eq!(
+        place["filePath"],
+        json!("roslyn-mcp://metadata/mscorlib/4.0.0.0/System.Collections.Generic.Dictionary`2.cs"),
+        "{definition}"
+    );
+    assert!(place["sourceText"].as_str().is_some_and(|t| t.contains("ContainsKey(TKey key)")), "{definition}");
+}
+
 /// At a deconstruction's target, the definition is what the name assigns (a field), as an IDE answers, not
 /// the tuple's element.
 #[tokio::test(flavor = "multi_thread")]

@@ -161,8 +161,19 @@ fn keyword(name: &str) -> &str {
 /// A parameter as written (`[In] this ref readonly IEnumerable<int> source = null`) reduced to its type.
 pub fn parameter_type(parameter: &str) -> String {
     let mut text = parameter.trim();
+    // Each attribute list whole, brackets inside its arguments too (`[StringSyntax("Uri", new object[] { ... })]`).
     while text.starts_with('[') {
-        let Some(end) = text.find(']') else { break };
+        let mut depth = 0;
+        let Some(end) = text.find(|c| {
+            depth += match c {
+                '[' => 1,
+                ']' => -1,
+                _ => 0,
+            };
+            depth == 0
+        }) else {
+            break;
+        };
         text = text[end + 1..].trim_start();
     }
     let text = text.split('=').next().unwrap_or(text).trim();
@@ -213,6 +224,8 @@ mod tests {
         let types: Vec<String> = split_top(list).into_iter().map(parameter_type).collect();
         assert_eq!(types, ["IEnumerable<T>", "Func<T,decimal>"]);
         assert_eq!(parameter_type("[NotNull] ref readonly System.Int32? value = 0"), "int");
+        let uri = "[NotNullWhen(true)][StringSyntax(\"\", new object[] { \"\" })] string? uriString";
+        assert_eq!(parameter_type(uri), "string");
         assert_eq!(parameter_type("System.Collections.Generic.IEnumerable<System.Decimal>"), "IEnumerable<decimal>");
         assert!(split_top("").is_empty());
     }

@@ -84,15 +84,21 @@ pub async fn check(service: &Service, solution: &Solution, options: &Options, al
 }
 
 /// Whether the symbol a definition answers is `wanted` (a fully qualified name), or a type and a constructor of
-/// it the one way or the other (`new T()` is found under the constructor, `T` is where a default one leads).
+/// it the one way or the other (`new T()` is found under the constructor, `T` is where a default one leads), or
+/// a conversion operator to `wanted` (`implicit operator Wrapper(Block block)`: the name is the operator's own
+/// place, as document symbols and an IDE have it, and SymbolFinder counts it a use of the type too).
 fn lands(symbol: &Value, wanted: &str) -> bool {
     let answered = symbol["fullyQualifiedName"].as_str().unwrap_or_default();
-    answered == wanted || constructs(answered, wanted) || constructs(wanted, answered)
+    answered == wanted
+        || constructs(answered, wanted)
+        || constructs(wanted, answered)
+        || answered.contains(&format!("operator {wanted}("))
 }
 
 /// Whether `constructor` (`A.B.B(int)`) is a constructor of the type `type` (`A.B`).
 fn constructs(constructor: &str, type_name: &str) -> bool {
     let name = type_name.rsplit('.').next().unwrap_or(type_name);
+    let name = name.split('<').next().unwrap_or(name);
     constructor
         .strip_prefix(type_name)
         .and_then(|rest| rest.strip_prefix('.'))
@@ -130,5 +136,8 @@ mod tests {
         assert!(lands(&symbol("A.Point.Move(int)"), "A.Point.Move(int)"));
         assert!(!lands(&symbol("A.Point.Move(int)"), "A.Point"), "a method is no constructor");
         assert!(!lands(&symbol("A.PointX.PointX()"), "A.Point"));
+        assert!(lands(&symbol("A.Key<T>"), "A.Key<T>.Key()"), "a generic type's default constructor");
+        assert!(lands(&symbol("A.Wrapper.implicit operator A.Wrapper(A.Block)"), "A.Wrapper"));
+        assert!(!lands(&symbol("A.Wrapper.implicit operator A.Block(A.Wrapper)"), "A.Wrapper"));
     }
 }

@@ -86,7 +86,8 @@ impl Writes<'_> {
         let plan = match self.service.call(tool, arguments).await {
             Ok(plan) => plan,
             Err(refusal) => {
-                let outcome = refusal_holds(&refusal, name).map_err(|why| format!("{place}: {why}"));
+                let outcome =
+                    refusal_holds(self.service, &refusal, name).await.map_err(|why| format!("{place}: {why}"));
                 self.service.case(&format!("{tool} refusals hold"), outcome);
                 return;
             }
@@ -138,9 +139,10 @@ impl Writes<'_> {
 }
 
 /// Whether a refusal's reason holds where it can be checked (STILL_REFERENCED: each place listed exists and
-/// names `name`); a COMPILATION_ERROR never holds (the writes tried are plain ones a tool must carry through);
-/// other refusals pass when they carry a catalog code and a message, and are no timeout, crash or internal error.
-fn refusal_holds(refusal: &Value, name: &str) -> Result<(), String> {
+/// names `name`, or uses a member of it, as its definition says: deleting a type deletes what it declares); a
+/// COMPILATION_ERROR never holds (the writes tried are plain ones a tool must carry through); other refusals
+/// pass when they carry a catalog code and a message, and are no timeout, crash or internal error.
+async fn refusal_holds(service: &Service, refusal: &Value, name: &str) -> Result<(), String> {
     let code = refusal["code"].as_str().unwrap_or_default();
     if code == "STILL_REFERENCED" {
         let listed = refusal["details"]["references"].as_array().cloned().unwrap_or_default();
@@ -150,7 +152,7 @@ fn refusal_holds(refusal: &Value, name: &str) -> Result<(), String> {
         for place in listed {
             let (file, line) = (place["file"].as_str().unwrap_or_default(), place["line"].as_u64().unwrap_or(0));
             let text = if line == 0 { None } else { lines(Path::new(file), (line, line)).ok() };
-            if !text.is_some_and(|text| text.contains(name)) {
+            if !text.is_some_and(|text| text.contains(name)) && !uses_member_of(service, &place, name).await {
                 return Err(format!("STILL_REFERENCED lists {file}:{line}, which does not use {name}"));
             }
         }
@@ -164,6 +166,17 @@ fn refusal_holds(refusal: &Value, name: &str) -> Result<(), String> {
         (false, true) if !matches!(code, "INTERNAL_ERROR" | "TIMEOUT" | "HOST_CRASHED") => Ok(()),
         _ => Err(format!("refused without a reason that holds: {refusal}")),
     }
+}
+
+/// Whether the name at a listed place is defined as a member of `name` (`Label = label` in an initializer of the
+/// deleted type).
+async fn uses_member_of(service: &Service, place: &Value, name: &str) -> bool {
+    let at = json!({"filePath": place["file"], "line": place["line"], "column": place["column"]});
+    let Ok(definition) = service.call("find_symbol_definition", at).await else {
+        return false;
+    };
+    let qualified = definition["symbolInfo"]["fullyQualifiedName"].as_str().unwrap_or_default();
+    qualified.split('(').next().unwrap_or_default().split('.').rev().skip(1).any(|part| part == name)
 }
 
 /// The parameter names of a method with two or more plain parameters (no `this`, `params`, `ref`, `out`).

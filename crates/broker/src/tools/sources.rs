@@ -136,11 +136,35 @@ pub async fn symbol_source(call: &Call, input: SymbolSourceInput) -> Result<Symb
             SymbolSourceEntry { name: entry.name, declarations, error }
         })
         .collect();
-    Ok(SymbolSourceOutput {
+    let output = SymbolSourceOutput {
         symbols,
         omitted_outside_roots: gate.omitted(),
         resolved_from_solution: resolved.target.solution.display().to_string(),
-    })
+    };
+    fits(&output, &call.services.limits)?;
+    Ok(output)
+}
+
+/// The answer within the response cap, or CAP_EXCEEDED saying how to read what it holds: a whole type can be
+/// larger than any answer (`string`'s decompiled source is 622 KB), its signatures and its lines are not.
+fn fits(output: &SymbolSourceOutput, limits: &crate::limits::Limits) -> Result<(), ToolError> {
+    let bytes = serde_json::to_vec(output).map_or(0, |json| json.len());
+    if bytes <= limits.response_bytes {
+        return Ok(());
+    }
+    let places: Vec<_> = output.symbols.iter().flat_map(|entry| &entry.declarations).map(|d| &d.location).collect();
+    Err(ToolError::new(
+        ErrorCode::CAP_EXCEEDED,
+        format!("The sources have {bytes} bytes, over the answer limit of {}", limits.response_bytes),
+    )
+    .detail("cap", "responseBytes")
+    .detail("limit", limits.response_bytes)
+    .detail("actual", bytes)
+    .detail("declarations", serde_json::to_value(places).unwrap_or_default())
+    .suggest("Ask with signaturesOnly: true for the declarations' signatures")
+    .suggest(
+        "Read a declaration a part at a time with read_source: details.declarations give each one's path and lines",
+    ))
 }
 
 pub async fn generated_documents(

@@ -1,5 +1,6 @@
 using System.Text.Json.Nodes;
 using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.CSharp;
 using Microsoft.CodeAnalysis.CSharp.Syntax;
 using Microsoft.CodeAnalysis.FindSymbols;
 using Microsoft.CodeAnalysis.Text;
@@ -51,9 +52,38 @@ public static class PositionResolver
                 new JsonObject { ["line"] = position.Line, ["column"] = position.Column, ["lineLength"] = lineLength },
                 "Columns are 1-based and count UTF-16 code units");
         }
+        var offset = line.Start + (int)position.Column - 1;
+        document = await CompilingAsync(document, offset, cancellationToken);
         var model = await document.GetSemanticModelAsync(cancellationToken)
             ?? throw new InvalidOperationException($"{document.FilePath} has no semantic model");
-        return new ResolvedPosition(position, document, text, model, line.Start + (int)position.Column - 1);
+        return new ResolvedPosition(position, document, text, model, offset);
+    }
+
+    /// <summary>
+    /// The document of the file's first project that compiles the code at <paramref name="offset"/>: code under
+    /// <c>#if NET8_0_OR_GREATER</c> is disabled text in a netstandard2.0 project of a multi-targeted one, and
+    /// has its symbols in the net8.0 one. The first document when every project, or none, compiles it.
+    /// </summary>
+    private static async Task<Document> CompilingAsync(Document first, int offset, CancellationToken cancellationToken)
+    {
+        if (!await IsDisabledAsync(first, offset, cancellationToken))
+        {
+            return first;
+        }
+        foreach (var other in DocumentsAt(first.Project.Solution, first.FilePath!).Skip(1))
+        {
+            if (!await IsDisabledAsync(other, offset, cancellationToken))
+            {
+                return other;
+            }
+        }
+        return first;
+    }
+
+    private static async Task<bool> IsDisabledAsync(Document document, int offset, CancellationToken cancellationToken)
+    {
+        var root = await document.GetSyntaxRootAsync(cancellationToken);
+        return root is not null && offset < root.FullSpan.End && root.FindTrivia(offset).IsKind(SyntaxKind.DisabledTextTrivia);
     }
 
     /// <summary>A document of the solution with exactly this path (the first, when several projects share it).</summary>

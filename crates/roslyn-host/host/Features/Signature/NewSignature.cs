@@ -19,6 +19,10 @@ internal sealed record NewSignature(
     IReadOnlyList<int> Removed,
     IReadOnlyList<string> AddedNames)
 {
+    /// <summary>Whether the parameters' types or places change (not only their names): a delegate no longer matches.</summary>
+    public bool ChangesShape =>
+        Retyped.Count > 0 || Removed.Count > 0 || Order.Where((p, i) => p is not EngineParameter.Existing { Ordinal: var o } || o != i).Any();
+
     /// <summary>The position in the new list of the parameter that had <paramref name="ordinal"/>; null when removed.</summary>
     public int? NewIndexOf(int ordinal)
     {

@@ -12,9 +12,14 @@ namespace RoslynMcp.Host.Semantics.Sources;
 public sealed record MetadataDocument(
     string Path, SourceOrigin Origin, string Assembly, SyntaxTree Tree, IReadOnlyDictionary<string, DeclarationSpan> Declared)
 {
-    /// <summary>Where the symbol is declared in this document; null when it is not.</summary>
+    /// <summary>
+    /// Where the symbol is declared in this document; null when it is not. A delegate's <c>Invoke</c> is declared
+    /// by the delegate itself (<c>public delegate void Action&lt;in T&gt;(T obj);</c>).
+    /// </summary>
     public DeclarationSpan? DeclarationOf(ISymbol symbol) =>
-        Declarations.IdOf(symbol) is { } id && Declared.TryGetValue(id, out var span) ? span : null;
+        symbol is IMethodSymbol { MethodKind: MethodKind.DelegateInvoke, ContainingType: { } @delegate }
+            ? DeclarationOf(@delegate)
+            : Declarations.IdOf(symbol) is { } id && Declared.TryGetValue(id, out var span) ? span : null;
 }
 
 /// <summary>
@@ -126,7 +131,7 @@ public sealed class MetadataDocuments(long keptCharacters, int keptDecompilers)
         {
             return document;
         }
-        if (await ReferencingAsync(solution, type.ContainingAssembly, cancellationToken) is not { } referencing)
+        if (await ReferencingAsync(solution, type, cancellationToken) is not { } referencing)
         {
             return null;
         }
@@ -162,9 +167,15 @@ public sealed class MetadataDocuments(long keptCharacters, int keptDecompilers)
     /// </summary>
     private sealed record Referencing(string AssemblyPath, IReadOnlyList<MetadataReference> References);
 
-    /// <summary>The first project referencing the assembly as a file; null when none does.</summary>
-    private static async Task<Referencing?> ReferencingAsync(Solution solution, IAssemblySymbol assembly, CancellationToken cancellationToken)
+    /// <summary>
+    /// The first project referencing the type's assembly as a file that defines the type; null when none does. A
+    /// facade of the same identity forwards it instead (netstandard2.0's <c>mscorlib</c> forwards
+    /// <c>Dictionary`2</c>, which net462's <c>mscorlib</c> defines), and has nothing to read.
+    /// </summary>
+    private static async Task<Referencing?> ReferencingAsync(Solution solution, INamedTypeSymbol type, CancellationToken cancellationToken)
     {
+        var assembly = type.ContainingAssembly;
+        var name = MetadataName(type);
         foreach (var project in solution.Projects)
         {
             var compilation = await project.GetCompilationAsync(cancellationToken);
@@ -175,7 +186,8 @@ public sealed class MetadataDocuments(long keptCharacters, int keptDecompilers)
             foreach (var reference in compilation.References.OfType<PortableExecutableReference>())
             {
                 if (compilation.GetAssemblyOrModuleSymbol(reference) is IAssemblySymbol referenced
-                    && referenced.Identity.Equals(assembly.Identity) && reference.FilePath is { } file)
+                    && referenced.Identity.Equals(assembly.Identity) && reference.FilePath is { } file
+                    && SymbolEqualityComparer.Default.Equals(referenced.GetTypeByMetadataName(name)?.ContainingAssembly, referenced))
                 {
                     return new Referencing(file, compilation.References.ToList());
                 }

@@ -5,8 +5,9 @@
 //! local user can neither see nor stop either; a call waiting for its solution to load says LOADING. The fault knob (tests/fixtures/Tested: hang.fault beside a test's source) makes the run last as
 //! long as the test says, without racing the clock.
 
-use crate::support::daemon::StateDir;
+use crate::support::daemon::{StateDir, signal};
 use crate::support::other_user::OtherUser;
+use crate::support::raw_session::{RawSession, events};
 use crate::support::{Fixture, SLOTS, Server, eventually, nothing_left_running, processes_mentioning};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -455,4 +456,34 @@ async fn a_call_on_a_loading_solution_says_loading_with_its_job_and_initialize_w
     assert!(!loaded.is_error, "{}", loaded.value);
     assert_eq!(loaded.value["primarySolution"]["path"], solution, "{}", loaded.value);
     server.stop().await;
+}
+
+/// A whole project's write reports how far its computation has come, file by file, in progress
+/// notifications (and in its job, through the same steps) before its answer.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_whole_project_write_reports_files_done_of_files_to_do() {
+    let _slot = SLOTS.acquire().await.expect("slot");
+    let shop = Fixture::copy("Shop");
+    let state = StateDir::default();
+    let mut daemon = state.serve(&[], &[crate::support::ANSWER_AS_A_WHOLE]);
+    let session = RawSession::open(&state).await;
+    let solution = shop.file("Shop.sln");
+    let load = session.call(1, "initialize_workspace", json!({"workingDirectory": shop.root})).await;
+    assert!(load.status().is_success(), "{load:?}");
+    let arguments = json!({"project": "Shop.Core", "preview": true, "solutionPath": solution});
+    let response = session.call_with_progress(2, "format_document", arguments).await;
+    let messages = events(&response.text().await.expect("body"));
+    let (answer, before) = messages.split_last().expect("messages");
+    let examined = &answer["result"]["structuredContent"]["documentsFormatted"];
+    let examined = examined.as_u64().unwrap_or_else(|| panic!("documents examined: {answer}"));
+    let counts: Vec<&str> = before
+        .iter()
+        .filter_map(|m| m["params"]["message"].as_str())
+        .filter(|m| m.starts_with("Computing the change: "))
+        .collect();
+    assert!(!counts.is_empty(), "files done of files to do before the answer: {messages:?}");
+    let of_all = format!(" of {examined} files");
+    assert!(counts.iter().all(|m| m.ends_with(&of_all)), "{counts:?}");
+    signal(daemon.id(), "-TERM");
+    assert!(daemon.wait().expect("exit").success());
 }

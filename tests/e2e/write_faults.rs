@@ -91,18 +91,46 @@ async fn a_tiny_time_limit_fails_the_move_with_every_file_as_it_was() {
     server.stop().await;
 }
 
+/// A runaway computation stops at the compute time limit, counted in the host, with nothing written.
 #[tokio::test(flavor = "multi_thread")]
-async fn a_change_the_host_computes_past_the_time_limit_names_the_limit_and_changes_nothing() {
+async fn a_change_the_host_computes_past_the_compute_limit_names_the_limit_and_changes_nothing() {
     let moves = Fixture::copy("Moves");
     // Every read and plan waits 3 s in the host: the move's plan outlasts its 1 s limit.
-    let env = [("ROSLYN_MCP_WRITE_TIMEOUT_SECS", "1"), ("ROSLYN_MCP_FAULT_READ_DELAY_MS", "3000")];
+    let env = [("ROSLYN_MCP_COMPUTE_TIMEOUT_SECS", "1"), ("ROSLYN_MCP_FAULT_READ_DELAY_MS", "3000")];
     let server = Server::start_with_env(&moves.root, &env).await;
     still_serves(&server, &moves).await;
     let before = tree(&moves.root);
     let error = server.fails("move_type_to_namespace", square_move(&moves), "TIMEOUT").await;
     assert_eq!(error["details"]["timeoutMs"], json!(1000), "the limit set, not what was left of it: {error}");
+    assert!(error["message"].as_str().is_some_and(|m| m.contains("compute time limit")), "{error}");
     assert_same_tree(&before, &moves.root, "after the plan's timeout");
     still_serves(&server, &moves).await;
+    server.stop().await;
+}
+
+/// A write's computation is long work like any other: slowed past the answer bound and past the write time
+/// limit (which bounds only what the write does holding the lock), it answers with its job, finishes, and
+/// applies.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_write_computed_past_the_answer_bound_answers_with_its_job_and_applies() {
+    let moves = Fixture::copy("Moves");
+    // Every read and plan waits 4 s in the host; the call answers within 1 s; the lock may be held 1 s.
+    let env = [
+        ("ROSLYN_MCP_ANSWER_WITHIN_SECS", "1"),
+        ("ROSLYN_MCP_WRITE_TIMEOUT_SECS", "1"),
+        ("ROSLYN_MCP_FAULT_READ_DELAY_MS", "4000"),
+    ];
+    let server = Server::start_with_env(&moves.root, &env).await;
+    still_serves(&server, &moves).await;
+    let before = tree(&moves.root);
+    let running = server.call_once("move_type_to_namespace", square_move(&moves)).await;
+    assert_eq!(running.value["status"], "running", "answered with its job: {}", running.value);
+    let job = running.value["jobId"].as_str().expect("jobId");
+    let applied = server.ok("get_job", json!({"jobId": job})).await;
+    assert!(applied["operationId"].as_str().is_some(), "written: {applied}");
+    assert_ne!(tree(&moves.root), before, "the move landed on disk");
+    let all = moves.read(SHAPES) + &moves.read(PROGRAM);
+    assert!(all.contains("Moves.Core.Quads"), "{all}");
     server.stop().await;
 }
 

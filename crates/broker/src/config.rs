@@ -180,10 +180,16 @@ pub struct ServiceArgs {
     /// Milliseconds file-system events settle before the host sees them.
     #[arg(long, env = "ROSLYN_MCP_DEBOUNCE_MS", default_value_t = 150)]
     pub debounce_ms: u64,
-    /// Seconds a refactoring (computing it, writing the files, updating the host) may take; past it every
-    /// file is restored and the call fails with TIMEOUT.
+    /// Seconds a write may hold the solution's write lock (bringing its plan onto the solution as it is,
+    /// writing the files, updating the host): what other writers wait behind. Past it every file is restored
+    /// and the call fails with TIMEOUT.
     #[arg(long, env = "ROSLYN_MCP_WRITE_TIMEOUT_SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=120))]
     pub write_timeout_secs: u64,
+    /// Seconds a write's computation (its plan, in the Roslyn host) may take, counted from when the host
+    /// starts it; past the answer bound the call goes on as a job meanwhile. Past it nothing is written
+    /// (TIMEOUT). It stops a runaway computation: a whole-project write on a large library takes minutes.
+    #[arg(long, env = "ROSLYN_MCP_COMPUTE_TIMEOUT_SECS", default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub compute_timeout_secs: u64,
     /// Where writes in progress keep their journal, so that a crash in the middle is undone at the next
     /// start (default: `$XDG_STATE_HOME/roslyn-mcp`, else `~/.local/state/roslyn-mcp`).
     #[arg(long, env = "ROSLYN_MCP_STATE_DIR")]
@@ -274,6 +280,7 @@ impl ServiceArgs {
             debounce: Duration::from_millis(self.debounce_ms),
             warm_up: self.warm_up,
             write_timeout: Duration::from_secs(self.write_timeout_secs),
+            compute_timeout: Duration::from_secs(self.compute_timeout_secs),
             journal_dir: self.journal_dir(),
             fence_dir: self.state_dir().join("fences"),
             history_dir: self.state_dir().join("history"),

@@ -4,11 +4,14 @@
 //! once the call has answered with its job, its request is over and notifications stop.
 
 use crate::jobs::Job;
+use protocol::host::WorkProgress;
 use rmcp::RoleServer;
 use rmcp::model::{ProgressNotificationParam, ProgressToken};
 use rmcp::service::Peer;
+use std::future::Future;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
+use tokio::sync::watch;
 
 #[derive(Clone, Default)]
 pub struct Progress {
@@ -49,6 +52,28 @@ impl Progress {
         param.message = Some(message);
         if let Err(error) = sink.peer.notify_progress(param).await {
             tracing::debug!(%error, "progress notification not delivered");
+        }
+    }
+
+    /// Runs `work`, reporting each count of files the host tells `heard` as a step ("Computing the change: 120
+    /// of 679 files"), until the work ends.
+    pub async fn relay<T>(&self, mut heard: watch::Receiver<Option<WorkProgress>>, work: impl Future<Output = T>) -> T {
+        tokio::pin!(work);
+        let mut listening = true;
+        loop {
+            tokio::select! {
+                done = &mut work => return done,
+                changed = heard.changed(), if listening => match changed {
+                    Ok(()) => {
+                        let seen = *heard.borrow_and_update();
+                        if let Some(WorkProgress { done, total, .. }) = seen {
+                            self.step(format!("Computing the change: {done} of {total} files")).await;
+                        }
+                    }
+                    // The request ended or was sent again without it: nothing more to hear.
+                    Err(_) => listening = false,
+                },
+            }
         }
     }
 }

@@ -544,6 +544,7 @@ fn host_vectors() -> Vec<(&'static str, HostMessage)> {
             }),
         ),
         ("host_loaded", response(1, Outcome::Ok(ResponseBody::Loaded(summary.clone())))),
+        ("host_progress", HostMessage::Progress(WorkProgress { id: RequestId(77), done: 120, total: 679 })),
         ("host_file_changes_applied", response(2, Outcome::Ok(ResponseBody::FileChangesApplied(summary.clone())))),
         (
             "host_type_info",

@@ -5,17 +5,26 @@ use crate::failure::HostFailure;
 use protocol::host::ask::Ask;
 use protocol::host::{
     BrokerHello, BrokerMessage, HEADER_BYTES, HostHello, HostMessage, HostRequest, HostResponse, Outcome,
-    PROTOCOL_VERSION, RequestBody, RequestId, ResponseBody, decode_payload, encode_frame, payload_len,
+    PROTOCOL_VERSION, RequestBody, RequestId, ResponseBody, WorkProgress, decode_payload, encode_frame, payload_len,
 };
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 use tokio_util::sync::CancellationToken;
 
-type Pending = Arc<Mutex<HashMap<RequestId, oneshot::Sender<HostResponse>>>>;
+type Pending = Arc<Mutex<HashMap<RequestId, Waiter>>>;
+
+/// Where a request's progress goes as the host reports it (files done of files to do).
+pub type ProgressSink = watch::Sender<Option<WorkProgress>>;
+
+/// A request waiting for its answer, and whoever hears how far it has come.
+struct Waiter {
+    answer: oneshot::Sender<HostResponse>,
+    progress: Option<ProgressSink>,
+}
 
 /// A successful answer with the host's own accounting.
 #[derive(Debug, Clone)]
@@ -98,9 +107,20 @@ impl HostConnection {
         deadline: Duration,
         cancel: &CancellationToken,
     ) -> Result<HostReply, HostFailure> {
+        self.request_reporting(body, deadline, cancel, None).await
+    }
+
+    /// [`HostConnection::request`], with the progress the host reports on the way sent to `progress`.
+    pub async fn request_reporting(
+        &self,
+        body: RequestBody,
+        deadline: Duration,
+        cancel: &CancellationToken,
+        progress: Option<ProgressSink>,
+    ) -> Result<HostReply, HostFailure> {
         let id = RequestId(self.next_id.fetch_add(1, Ordering::Relaxed));
         let (tx, rx) = oneshot::channel();
-        lock(&self.pending).insert(id, tx);
+        lock(&self.pending).insert(id, Waiter { answer: tx, progress });
         let _in_flight = InFlight { id, connection: self };
         if self.outbox.send(BrokerMessage::Request(HostRequest { id, body })).is_err() {
             return Err(HostFailure::Crashed);
@@ -188,7 +208,12 @@ async fn read_loop<R: AsyncRead + Unpin>(mut reader: R, pending: Pending, closed
         match read_message(&mut reader).await {
             Ok(Some(HostMessage::Response(response))) => {
                 if let Some(waiter) = lock(&pending).remove(&response.id) {
-                    let _ = waiter.send(response);
+                    let _ = waiter.answer.send(response);
+                }
+            }
+            Ok(Some(HostMessage::Progress(progress))) => {
+                if let Some(sink) = lock(&pending).get(&progress.id).and_then(|w| w.progress.as_ref()) {
+                    sink.send_replace(Some(progress));
                 }
             }
             Ok(Some(HostMessage::Hello(_))) => tracing::warn!("host sent a second Hello; ignored"),

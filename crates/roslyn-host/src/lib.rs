@@ -8,7 +8,7 @@ mod locate;
 mod process;
 mod spare;
 
-pub use connection::{HostConnection, HostReply};
+pub use connection::{HostConnection, HostReply, ProgressSink};
 pub use failure::HostFailure;
 pub use locate::{HOST_DLL_ENV, HostInstall, Located, locate};
 pub use process::{

@@ -337,7 +337,7 @@ mod tests {
         let workspace = spawn(dir.path().join("App.sln"), install, WorkspaceSettings::default());
         workspace.stop().await;
         let body = RequestBody::Ping(PingRequest { delay_ms: 7 });
-        let sent = workspace.request_within(body.clone(), None, &CancellationToken::new()).await;
+        let sent = workspace.request_within(body.clone(), None, &CancellationToken::new(), None).await;
         let Err(RequestError::Unsent(returned, error)) = sent else { panic!("a stopped workspace sends nothing") };
         assert_eq!(*returned, body);
         assert_eq!(error.code, protocol::ErrorCode::WORKSPACE_NOT_LOADED);
@@ -359,7 +359,7 @@ mod tests {
             let workspace = workspace.clone();
             async move {
                 let body = RequestBody::Ping(PingRequest { delay_ms: 0 });
-                workspace.request_within(body, None, &CancellationToken::new()).await
+                workspace.request_within(body, None, &CancellationToken::new(), None).await
             }
         });
         let pid = loop {

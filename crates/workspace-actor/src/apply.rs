@@ -168,7 +168,7 @@ impl Workspace {
         let body =
             protocol::host::RequestBody::CheckEdits(protocol::host::CheckEditsRequest { edits, names: Vec::new() });
         let limit = deadline.saturating_duration_since(Instant::now());
-        self.request_within(body, Some(limit), cancel).await.map(drop).map_err(ToolError::from)
+        self.request_within(body, Some(limit), cancel, None).await.map(drop).map_err(ToolError::from)
     }
 
     /// Tells the host which files changed and waits for its new snapshot, within the deadline.

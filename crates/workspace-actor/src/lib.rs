@@ -211,9 +211,14 @@ impl Workspace {
         self.shared.settings.request_timeout
     }
 
-    /// The limit of a whole refactoring, from computing it to the host's updated view.
+    /// The limit of what a write does holding the write lock, from taking it to the host's updated view.
     pub fn write_timeout(&self) -> std::time::Duration {
         self.shared.settings.write_timeout
+    }
+
+    /// The limit of a write's computation in the host.
+    pub fn compute_timeout(&self) -> std::time::Duration {
+        self.shared.settings.compute_timeout
     }
 
     /// Counts a write on its way to the lock, from before it computes its plan until the answer drops.
@@ -233,7 +238,8 @@ impl Workspace {
     }
 
     /// Sends one request to the host, loading the solution first if needed and waiting for its warm-up, within
-    /// `limit` (the read timeout by default; a refactoring's computation has the write's). It is sent once: what may be sent again is
+    /// `limit` (the read timeout by default; a write's computation has its own), counted from when the host
+    /// gets it; the host's progress on the way goes to `progress`. It is sent once: what may be sent again is
     /// the caller's one retry policy, told by [`RequestError::Unsent`]. A host that dies while answering
     /// fails the request, which may be what killed it.
     pub async fn request_within(
@@ -241,6 +247,7 @@ impl Workspace {
         body: RequestBody,
         limit: Option<std::time::Duration>,
         cancel: &CancellationToken,
+        progress: Option<roslyn_host::ProgressSink>,
     ) -> Result<HostReply, RequestError> {
         let limit = limit.unwrap_or(self.shared.settings.request_timeout);
         let _in_use = self.begin_call().await;
@@ -261,7 +268,7 @@ impl Workspace {
         }
         // Answered on the files as the caller left them: what was written just before is in the snapshot.
         self.barrier(&host, cancel).await.map_err(RequestError::Failed)?;
-        host.connection().request(body, limit, cancel).await.map_err(|failure| {
+        host.connection().request_reporting(body, limit, cancel, progress).await.map_err(|failure| {
             RequestError::Failed(if failure.is_crash() {
                 died_answering(host.pid(), failure)
             } else {

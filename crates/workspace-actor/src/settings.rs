@@ -22,8 +22,11 @@ pub struct WorkspaceSettings {
     pub debounce: Duration,
     /// Compile every project after each load (calls wait for it), and rehearse searches at the first.
     pub warm_up: bool,
-    /// A whole refactoring: computing it, writing the files and updating the host.
+    /// What a write does holding the solution's write lock: bringing its plan onto the solution as it is
+    /// (a replay included), writing the files, updating the host.
     pub write_timeout: Duration,
+    /// A write's computation in the host, from when the host starts it: a runaway one stops here.
+    pub compute_timeout: Duration,
     /// Where writes in progress keep their journal.
     pub journal_dir: PathBuf,
     /// Where each workspace's folder watch keeps its fence folder (made private if it is not).
@@ -62,6 +65,7 @@ impl Default for WorkspaceSettings {
             debounce: Duration::from_millis(150),
             warm_up: true,
             write_timeout: Duration::from_secs(30),
+            compute_timeout: Duration::from_secs(600),
             journal_dir: std::env::temp_dir().join("roslyn-mcp-journal"),
             fence_dir: std::env::temp_dir().join(format!("roslyn-mcp-fences-{}", paths::user_id())),
             history_dir: std::env::temp_dir().join("roslyn-mcp-history"),

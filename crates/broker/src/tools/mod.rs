@@ -246,16 +246,27 @@ impl Call {
         asked: Ask<R>,
         limit: Option<Duration>,
     ) -> Result<HostReply<R>, ToolError> {
+        self.ask_reporting(workspace, asked, limit, None).await
+    }
+
+    /// [`Call::ask_within`], with the progress the host reports on the way sent to `progress`.
+    pub async fn ask_reporting<R>(
+        &self,
+        workspace: &Arc<Workspace>,
+        asked: Ask<R>,
+        limit: Option<Duration>,
+        progress: Option<roslyn_host::ProgressSink>,
+    ) -> Result<HostReply<R>, ToolError> {
         let Ask { body, answer } = asked;
         let loading = self.loading(workspace, true).await;
         if let Some(files) = workspace.settling() {
             self.progress.step(format!("Waiting for {files} files changed on disk to settle")).await;
         }
         let sent = std::time::Instant::now();
-        let (workspace, reply) = match workspace.request_within(body, limit, &self.cancel).await {
+        let (workspace, reply) = match workspace.request_within(body, limit, &self.cancel, progress.clone()).await {
             Err(RequestError::Unsent(body, _)) => {
                 let workspace = self.again(workspace)?;
-                let reply = workspace.request_within(*body, limit, &self.cancel).await;
+                let reply = workspace.request_within(*body, limit, &self.cancel, progress).await;
                 (workspace, reply)
             }
             reply => (workspace.clone(), reply),

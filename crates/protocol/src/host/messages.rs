@@ -18,7 +18,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Bumped on any change to the types in this module.
-pub const PROTOCOL_VERSION: u32 = 21;
+pub const PROTOCOL_VERSION: u32 = 22;
 
 /// Correlates a response with its request; unique per connection, chosen by the broker.
 #[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -47,6 +47,17 @@ pub enum HostMessage {
     /// First frame after connecting.
     Hello(HostHello),
     Response(HostResponse),
+    /// How far a running request's work has come, sent as it goes (a whole project's write, file by file),
+    /// at most a few times a second; a request that says nothing has no such count.
+    Progress(WorkProgress),
+}
+
+#[derive(Encode, Decode, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WorkProgress {
+    pub id: RequestId,
+    /// Files done, of `total`.
+    pub done: u32,
+    pub total: u32,
 }
 
 #[derive(Encode, Decode, Debug, Clone, PartialEq)]

@@ -2,6 +2,7 @@ using System.Collections.Concurrent;
 using System.Threading.Channels;
 using RoslynMcp.Host.Dispatch;
 using RoslynMcp.Host.Protocol;
+using RoslynMcp.Host.Semantics;
 
 namespace RoslynMcp.Host.Connection;
 
@@ -134,6 +135,8 @@ public sealed class HostSession(Stream stream, IRequestHandler handler, HostHell
     {
         Outcome outcome;
         var version = handler.CurrentVersion;
+        var reported = new ReportedProgress(request.Id, message => outgoing.Writer.TryWrite(message));
+        FileProgress.Listen(reported.Report);
         try
         {
             (outcome, version) = await handler.HandleAsync(request.Body, running.Token);

@@ -78,8 +78,7 @@ pub async fn plan_then_write<R: 'static>(
         }
         _ => None,
     };
-    let deadline = tokio::time::Instant::now() + workspace.write_timeout();
-    let computed = compute(call, &resolved, &workspace, intent, deadline).await?;
+    let (computed, early) = compute_holding(call, &resolved, &workspace, intent, early).await?;
     if mode.preview {
         return self::preview(call, computed, began).map(WriteOutput::Preview);
     }
@@ -95,17 +94,54 @@ pub async fn plan_then_write<R: 'static>(
     apply(call, write, plans::new_id(), false).await.map(WriteOutput::Applied)
 }
 
-/// Asks the host for the plan of `intent` on the snapshot it holds now, within `deadline`, gates every path it
-/// touches, and reads the texts it changes; with the plan, why a file no longer holds the text its edit was
-/// computed from (the first such file), which a preview refuses and a write settles.
+/// [`compute`], holding the write lock when the write took it first (`held`). A computation still going when
+/// the write time limit passes lets the lock go, so that the writers behind it are not held up by a long one:
+/// it goes on, and the write takes its turn again once it has its plan.
+async fn compute_holding(
+    call: &Call,
+    resolved: &Resolved,
+    workspace: &Arc<Workspace>,
+    intent: Arc<Intent>,
+    held: Option<WriteGuard>,
+) -> Result<((Proposal, Option<ToolError>), Option<WriteGuard>), ToolError> {
+    let computing = compute(call, resolved, workspace, intent);
+    let Some(guard) = held else {
+        return Ok((computing.await?, None));
+    };
+    tokio::pin!(computing);
+    match tokio::time::timeout(workspace.write_timeout(), &mut computing).await {
+        Ok(computed) => Ok((computed?, Some(guard))),
+        Err(_) => {
+            drop(guard);
+            tracing::info!(tool = call.tool, "a long computation let the write lock go; it takes its turn again");
+            Ok((computing.await?, None))
+        }
+    }
+}
+
+/// Asks the host for the plan of `intent` on the snapshot it holds now, within the compute time limit (counted
+/// in the host: not while the solution loads or warms up), gates every path it touches, and reads the texts it
+/// changes; with the plan, why a file no longer holds the text its edit was computed from (the first such
+/// file), which a preview refuses and a write settles.
 async fn compute(
     call: &Call,
     resolved: &Resolved,
     workspace: &Arc<Workspace>,
     intent: Arc<Intent>,
-    deadline: tokio::time::Instant,
 ) -> Result<(Proposal, Option<ToolError>), ToolError> {
-    let reply = ask_by(call, workspace, Ask { body: intent.body.clone(), answer: Ok }, deadline).await?;
+    let asked = Ask { body: intent.body.clone(), answer: Ok };
+    let limit = workspace.compute_timeout();
+    let (sink, heard) = tokio::sync::watch::channel(None);
+    let asking = call.ask_reporting(workspace, asked, Some(limit), Some(sink));
+    let reply = call.progress.relay(heard, asking).await.map_err(|error| match error.code {
+        ErrorCode::TIMEOUT => ToolError::new(
+            ErrorCode::TIMEOUT,
+            "Computing the change exceeded the compute time limit; nothing was changed",
+        )
+        .detail("timeoutMs", limit.as_millis() as u64)
+        .suggest("Narrow the change (a project, a folder, a file), or raise --compute-timeout-secs (at most 3600)"),
+        _ => error,
+    })?;
     let basis = Snapshot { host_pid: reply.host_pid, version: reply.workspace_version };
     let plan = (intent.replan)(reply, &resolved.target.solution)?;
     gate(&resolved.target.roots, &plan)?;
@@ -322,8 +358,9 @@ fn plural(n: u32) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-/// The host's answer to `asked` by the write's `deadline`. Past it (the host's own bound or ours, whichever
-/// fires first) the error names the write time limit the operator set, not what was left of it.
+/// The host's answer to `asked` by the write's `deadline`, under the write lock. Past it (the host's own bound
+/// or ours, whichever fires first) the error names the write time limit the operator set, not what was left of
+/// it.
 async fn ask_by<R>(
     call: &Call,
     workspace: &Arc<Workspace>,
@@ -336,7 +373,7 @@ async fn ask_by<R>(
         Ok(Ok(reply)) => Ok(reply),
         Ok(Err(_)) | Err(_) => Err(ToolError::new(
             ErrorCode::TIMEOUT,
-            "Computing the change exceeded the write time limit; nothing was changed",
+            "Bringing the change onto the solution as it is exceeded the write time limit; nothing was changed",
         )
         .detail("timeoutMs", workspace.write_timeout().as_millis() as u64)
         .suggest("Retry, or raise the write timeout (at most 120 s)")),

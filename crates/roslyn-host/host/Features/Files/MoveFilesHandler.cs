@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using Microsoft.CodeAnalysis;
 using RoslynMcp.Host.Protocol;
 using RoslynMcp.Host.Semantics;
@@ -18,27 +17,27 @@ public static class MoveFilesHandler
 {
     public static async Task<MoveFilesPlan> HandleAsync(Solution solution, MoveFilesRequest request, CancellationToken cancellationToken)
     {
-        var began = Stopwatch.StartNew();
+        var phases = new PlanPhases();
         var (moves, targets, warnings) = FileMoves.Resolve(solution, request);
         var target = targets[0];
         var references = await NeededReferences.FindAsync(solution, moves, targets, cancellationToken);
-        var referencesAt = began.ElapsedMilliseconds;
-        var serviceTime = new Stopwatch();
+        phases.End("references");
 
         var current = solution;
         var namespaces = new List<NamespaceChange>();
-        foreach (var move in moves.Where(_ => !request.KeepNamespaces))
+        foreach (var (move, done) in moves.Where(_ => !request.KeepNamespaces).Select((move, done) => (move, done)))
         {
+            FileProgress.Report(done, moves.Count);
             if (FolderNamespace.Implied(target, ProjectLayout.FoldersOf(target, move.To)) is { } expected)
             {
-                (current, var change) = await FolderNamespace.FollowAsync(current, move.From, expected, warnings, serviceTime, cancellationToken);
+                (current, var change) = await FolderNamespace.FollowAsync(solution, current, move.From, expected, warnings, phases, cancellationToken);
                 if (change is not null)
                 {
                     namespaces.Add(change);
                 }
             }
         }
-        var namespacesAt = began.ElapsedMilliseconds;
+        phases.End("namespaces");
         foreach (var move in moves)
         {
             var text = await PositionResolver.DocumentAt(current, move.From)!.GetTextAsync(cancellationToken);
@@ -48,11 +47,10 @@ public static class MoveFilesHandler
         var title = $"Move {moves.Count} file{(moves.Count == 1 ? "" : "s")} to {request.Destination}";
         var edits = await SolutionEdits.BetweenAsync(solution, current, title, cancellationToken);
         var after = NeededReferences.AddTo(edits.After, references);
-        var movedAt = began.ElapsedMilliseconds;
+        phases.End("documents moved");
         var added = await AddedErrors.BetweenAsync(solution, after, cancellationToken);
-        Log.Info($"move of {moves.Count} file(s) to {request.Destination}: Roslyn's change namespace service {serviceTime.ElapsedMilliseconds} ms"
-            + $" ({namespaces.Count} file(s)) of {began.ElapsedMilliseconds} ms (references {referencesAt} ms,"
-            + $" namespaces {namespacesAt - referencesAt} ms, documents moved {movedAt - namespacesAt} ms, compile check {began.ElapsedMilliseconds - movedAt} ms)");
+        phases.End("compile check");
+        phases.Log($"move of {moves.Count} file(s) to {request.Destination}, {namespaces.Count} namespace(s) changed");
         if (added.Count > 0)
         {
             throw PlanErrors.CompilationError("move", added, "Check what the error points at: the moved code may use what its new project cannot see, or a name may clash there");

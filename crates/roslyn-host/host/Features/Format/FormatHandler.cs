@@ -23,16 +23,20 @@ public static class FormatHandler
                 new JsonObject { ["startLine"] = request.Lines.StartLine, ["endLine"] = request.Lines.EndLine },
                 "Pass the file the lines are in, or no lines to format whole files");
         }
+        var phases = new PlanPhases();
         var paths = await CoveredFiles.PathsAsync(solution, request.File, request.Project, cancellationToken);
         var edits = new List<FileEdit>();
         var changes = 0;
         var after = solution;
-        foreach (var path in paths)
+        foreach (var (path, done) in paths.Select((path, done) => (path, done)))
         {
+            FileProgress.Report(done, paths.Count);
             var documents = PositionResolver.DocumentsAt(solution, path);
             var original = await documents[0].GetTextAsync(cancellationToken);
             TextSpan? span = request.Lines is { } lines ? LineSpan.Of(original, lines, path) : null;
+            phases.End("reading");
             var (text, places) = await FormattedFile.FormatAsync(documents, span, cancellationToken);
+            phases.End("Roslyn's formatter");
             if (text.ContentEquals(original))
             {
                 continue;
@@ -46,7 +50,10 @@ public static class FormatHandler
             }
         }
 
+        phases.End("edits");
         var added = await AddedErrors.BetweenAsync(solution, after, cancellationToken);
+        phases.End("compile check");
+        phases.Log($"format of {paths.Count} file(s), {edits.Count} changed");
         if (added.Count > 0)
         {
             throw PlanErrors.CompilationError("formatting", added, "Format the file by hand, or fix the code the error points at first");

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using Microsoft.CodeAnalysis;
 using RoslynMcp.Host.Protocol;
 using RoslynMcp.Host.Semantics;
@@ -16,6 +15,7 @@ public static class SyncNamespacesHandler
 {
     public static async Task<SyncNamespacesPlan> HandleAsync(Solution solution, SyncNamespacesRequest request, CancellationToken cancellationToken)
     {
+        var phases = new PlanPhases();
         var paths = await CoveredFiles.PathsAsync(solution, null, request.Project, cancellationToken);
         if (request.Folder is { } folder)
         {
@@ -25,22 +25,27 @@ public static class SyncNamespacesHandler
         var current = solution;
         var changed = new List<NamespaceChange>();
         var warnings = new List<string>();
-        foreach (var path in paths)
+        foreach (var (path, done) in paths.Select((path, done) => (path, done)))
         {
+            FileProgress.Report(done, paths.Count);
             var document = PositionResolver.DocumentAt(current, path)!;
             if (FolderNamespace.Implied(document.Project, document.Folders) is not { } expected)
             {
                 continue;
             }
-            (current, var change) = await FolderNamespace.FollowAsync(current, path, expected, warnings, new Stopwatch(), cancellationToken);
+            (current, var change) = await FolderNamespace.FollowAsync(solution, current, path, expected, warnings, phases, cancellationToken);
             if (change is not null)
             {
                 changed.Add(change);
             }
         }
         var title = $"Sync the namespaces of {changed.Count} file{(changed.Count == 1 ? "" : "s")}";
+        phases.End("files");
         var edits = await SolutionEdits.BetweenAsync(solution, current, title, cancellationToken);
+        phases.End("edits");
         var added = await AddedErrors.BetweenAsync(solution, edits.After, cancellationToken);
+        phases.End("compile check");
+        phases.Log($"sync of {paths.Count} file(s), {changed.Count} changed");
         if (added.Count > 0)
         {
             throw PlanErrors.CompilationError("namespace change", added, "Sync a smaller folder, or fix the code the error points at first");

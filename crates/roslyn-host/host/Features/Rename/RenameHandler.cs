@@ -17,7 +17,7 @@ public static class RenameHandler
 {
     public static async Task<RenamePlan> HandleAsync(Solution solution, RenameRequest request, CancellationToken cancellationToken)
     {
-        var phases = new RenamePhases();
+        var phases = new PlanPhases();
         var symbol = await RenameTarget.FindAsync(solution, request.Position, cancellationToken);
         RenameTarget.ValidateName(symbol, request.NewName);
         var newName = request.NewName.TrimStart('@');
@@ -68,7 +68,7 @@ public static class RenameHandler
         edits.AddRange(await ProjectFileEntries.EditedAsync(solution, files.ToDictionary(f => f.Key, f => (string?)f.Value), cancellationToken));
 
         phases.End("edits");
-        phases.Log(symbol.Name, places.Count, edits.Count);
+        phases.Log($"rename of {symbol.Name} planned ({places.Count} places, {edits.Count} file edits)");
         var declaration = SourceSymbols.FirstDeclaration(symbol).GetLineSpan();
         var newSymbol = renamedAfter.FirstOrDefault();
         return new RenamePlan(

@@ -24,8 +24,9 @@ internal static class FoundItems
     {
         var analyzed = UnusedRules.Analyzed.Where(r => kinds.Contains(UnusedRules.KindOf(r))).ToHashSet(StringComparer.Ordinal);
         var items = new List<UnusedItem>();
-        foreach (var path in paths)
+        foreach (var (path, done) in paths.Select((path, done) => (path, done)))
         {
+            FileProgress.Report(done, paths.Count);
             var documents = PositionResolver.DocumentsAt(solution, path);
             HashSet<(string Rule, TextSpan Span)>? agreed = null;
             foreach (var document in documents)

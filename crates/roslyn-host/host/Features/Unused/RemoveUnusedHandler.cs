@@ -15,8 +15,10 @@ public static class RemoveUnusedHandler
     public static async Task<RemoveUnusedPlan> HandleAsync(Solution solution, RemoveUnusedRequest request, CancellationToken cancellationToken)
     {
         var kinds = request.Kinds.Count == 0 ? Enum.GetValues<UnusedKind>().ToHashSet() : request.Kinds.ToHashSet();
+        var phases = new PlanPhases();
         var paths = await CoveredFiles.PathsAsync(solution, request.File, request.Project, cancellationToken);
         var found = await FoundItems.InAsync(solution, paths, kinds, request.IncludePublic, cancellationToken);
+        phases.End("Roslyn's analyzers");
         // The files an edit may touch beyond those examined: every non-generated file of the solution.
         var everyFile = request.File is null && request.Project is null ? paths : await CoveredFiles.PathsAsync(solution, null, null, cancellationToken);
         var editable = everyFile.ToHashSet(StringComparer.Ordinal);
@@ -30,10 +32,14 @@ public static class RemoveUnusedHandler
         removed.AddRange(await FixerRound.RunAsync(state, Of(found, UnusedRules.UnusedVariable, UnusedRules.UnreadVariable), cancellationToken));
         removed.AddRange(await FixerRound.RunAsync(state, Of(found, UnusedRules.UnusedValue), cancellationToken));
         removed.AddRange(await UsingsRound.RunAsync(state, [.. found.Where(i => i.Kind == UnusedKind.Usings)], cancellationToken));
+        phases.End("removed");
 
         var title = $"Remove {removed.Count} unused item{(removed.Count == 1 ? "" : "s")}";
         var edits = await SolutionEdits.BetweenAsync(solution, state.Current, title, cancellationToken);
+        phases.End("edits");
         var added = await AddedErrors.BetweenAsync(solution, edits.After, cancellationToken);
+        phases.End("compile check");
+        phases.Log($"removal of unused code in {paths.Count} file(s), {removed.Count} item(s)");
         if (added.Count > 0)
         {
             throw PlanErrors.CompilationError("removal of unused code", added, "Remove fewer kinds, or only one file, or fix the code the error points at first");

@@ -15,20 +15,24 @@ public static class OrganizeUsingsHandler
 {
     public static async Task<OrganizeUsingsPlan> HandleAsync(Solution solution, OrganizeUsingsRequest request, CancellationToken cancellationToken)
     {
+        var phases = new PlanPhases();
         var paths = await CoveredFiles.PathsAsync(solution, request.File, request.Project, cancellationToken);
         var edits = new List<FileEdit>();
         var warnings = new List<string>();
         var removed = 0;
         var after = solution;
-        foreach (var path in paths)
+        foreach (var (path, done) in paths.Select((path, done) => (path, done)))
         {
+            FileProgress.Report(done, paths.Count);
             var documents = PositionResolver.DocumentsAt(solution, path);
             var original = await documents[0].GetTextAsync(cancellationToken);
             var text = original;
             var notes = new List<string>();
+            phases.End("reading");
             if (request.RemoveUnused)
             {
                 var vote = await UnusedUsings.VoteAsync(documents, cancellationToken);
+                phases.End("Roslyn's binding for unused usings");
                 warnings.AddRange(vote.Kept);
                 if (vote.Removals.Count > 0)
                 {
@@ -41,6 +45,7 @@ public static class OrganizeUsingsHandler
             {
                 var sorted = await Formatter.OrganizeImportsAsync(documents[0].WithText(text), cancellationToken);
                 var sortedText = await sorted.GetTextAsync(cancellationToken);
+                phases.End("Roslyn's organize imports");
                 if (!sortedText.ContentEquals(text))
                 {
                     text = sortedText;
@@ -61,8 +66,11 @@ public static class OrganizeUsingsHandler
 
         // A using directive (never a global one here) binds names in its own file alone: only the organized
         // files can have new errors.
+        phases.End("edits");
         var added = await AddedErrors.InDocumentsAsync(solution, after, _ => false, cancellationToken)
             ?? await AddedErrors.BetweenAsync(solution, after, cancellationToken);
+        phases.End("compile check");
+        phases.Log($"organizing of usings in {paths.Count} file(s), {edits.Count} changed");
         if (added.Count > 0)
         {
             throw PlanErrors.CompilationError("organizing of usings", added, "Organize the file by hand, or fix the code the error points at first");

@@ -11,7 +11,7 @@ namespace RoslynMcp.Host.Protocol;
 public static class ProtocolVersion
 {
     /// <summary>The Rust side's <c>PROTOCOL_VERSION</c>; both sides refuse any other.</summary>
-    public const uint Current = 21;
+    public const uint Current = 22;
 }
 
 /// <summary>Correlates a response with its request; unique per connection, chosen by the broker.</summary>
@@ -98,6 +98,12 @@ public abstract partial record HostMessage : IBincode<HostMessage>
 
     public sealed record Response(HostResponse Value) : HostMessage;
 
+    /// <summary>
+    /// How far a running request's work has come, sent as it goes (a whole project's write, file by file),
+    /// at most a few times a second; a request that says nothing has no such count.
+    /// </summary>
+    public sealed record Progress(WorkProgress Value) : HostMessage;
+
     public void Encode(BincodeWriter writer)
     {
         switch (this)
@@ -110,6 +116,10 @@ public abstract partial record HostMessage : IBincode<HostMessage>
                 writer.WriteVariant(1);
                 m.Value.Encode(writer);
                 break;
+            case Progress m:
+                writer.WriteVariant(2);
+                m.Value.Encode(writer);
+                break;
             default:
                 throw new UnreachableException();
         }
@@ -119,8 +129,28 @@ public abstract partial record HostMessage : IBincode<HostMessage>
     {
         0 => new Hello(HostHello.Decode(reader)),
         1 => new Response(HostResponse.Decode(reader)),
+        2 => new Progress(WorkProgress.Decode(reader)),
         var index => throw BincodeReader.UnknownVariant(nameof(HostMessage), index),
     };
+}
+
+/// <param name="Done">Files done, of <c>total</c>.</param>
+public sealed partial record WorkProgress(
+    RequestId Id,
+    uint Done,
+    uint Total) : IBincode<WorkProgress>
+{
+    public void Encode(BincodeWriter writer)
+    {
+        Id.Encode(writer);
+        writer.WriteU32(Done);
+        writer.WriteU32(Total);
+    }
+
+    public static WorkProgress Decode(BincodeReader reader) => new(
+        RequestId.Decode(reader),
+        reader.ReadU32(),
+        reader.ReadU32());
 }
 
 /// <param name="RoslynVersion">Informational version of Microsoft.CodeAnalysis.</param>

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Text;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
@@ -21,16 +20,19 @@ internal static class FolderNamespace
         project.DefaultNamespace is { Length: > 0 } root ? string.Join('.', [root, .. folders.Select(Identifier)]) : null;
 
     /// <summary>
-    /// The solution with the file at <paramref name="path"/> declaring <paramref name="expected"/>, and the change;
-    /// the solution unchanged and no change when it already does, or cannot (a warning says why). Roslyn's service
-    /// runs while <paramref name="serviceTime"/> does.
+    /// <paramref name="solution"/> with the file at <paramref name="path"/> declaring <paramref name="expected"/>, and the change;
+    /// the solution unchanged and no change when it already does, or cannot (a warning says why). Each step's time
+    /// goes to <paramref name="phases"/>. The files that use its types are found in <paramref name="original"/>, the
+    /// solution before any file of the plan changed: a namespace change moves no use of a type to another file,
+    /// and one snapshot's compilations serve every file's search instead of each file's recompiling the project.
     /// </summary>
     public static async Task<(Solution Solution, NamespaceChange? Change)> FollowAsync(
+        Solution original,
         Solution solution,
         string path,
         string expected,
         List<string> warnings,
-        Stopwatch serviceTime,
+        PlanPhases phases,
         CancellationToken cancellationToken)
     {
         var document = PositionResolver.DocumentAt(solution, path)!;
@@ -44,11 +46,13 @@ internal static class FolderNamespace
         {
             return (solution, null);
         }
-        var consumers = await ConsumerImports.ConsumersAsync(document, cancellationToken);
+        phases.End("reading");
+        var consumers = await ConsumerImports.ConsumersAsync(PositionResolver.DocumentAt(original, path) ?? document, cancellationToken);
+        phases.End("consumers");
         var requalified = await QualifiedReferences.RequalifyAsync(solution, document, declared, expected, cancellationToken);
-        serviceTime.Start();
+        phases.End("requalified references");
         var next = await RoslynChangeNamespace.ChangeAsync(PositionResolver.DocumentAt(requalified, path)!, expected, cancellationToken);
-        serviceTime.Stop();
+        phases.End("Roslyn's change namespace");
         if (next is null)
         {
             warnings.Add($"Kept the namespace of {Path.GetFileName(path)}: Roslyn cannot change it (a partial type declared in several files, or code the change cannot reach)");
@@ -57,7 +61,9 @@ internal static class FolderNamespace
         // The service changes each target framework's document of a consumer by itself: each file's changes, merged,
         // go to all of them before the next file's change, which would otherwise start from texts that differ.
         var merged = await MergedChanges.IntoEveryFrameworkAsync(solution, next, cancellationToken);
+        phases.End("frameworks merged");
         var repaired = await ConsumerImports.RepairAsync(solution, merged, consumers, declared, expected, cancellationToken);
+        phases.End("consumers' imports");
         return (repaired, new NamespaceChange(path, declared, expected));
     }
 

@@ -55,7 +55,7 @@ async fn writes(target: &str, root: &Path, solution: &Path, project: &str) {
         let log = std::fs::read_to_string(&server.log).expect("log")[logged..].to_owned();
         let (plan, roslyn) = plan_line(&log);
         let held = held_ms(&log);
-        let files = outcome.value["changes"].as_array().map_or(0, Vec::len);
+        let files = outcome.value["changes"]["filesModified"].as_array().map_or(0, Vec::len);
         println!(
             "{target} {tool}: {files} files changed; end to end {total:.0} ms, host {:.0} ms ({:.2}x), Roslyn's own {roslyn:.0} ms ({:.2}x of the host's), lock held {held:.0} ms ({:.3}x of the call)",
             outcome.host_ms,

@@ -179,12 +179,21 @@ public sealed class ChangeSignatureTests(SignatureSolution fixture, ITestOutputH
     }
 
     [Fact]
-    public async Task AnAddedParameterAMethodGroupCannotTakeIsRefusedByTheCompileCheck()
+    public async Task AnAddedParameterAMethodGroupCannotTakeIsRefusedBeforeTheChange()
     {
         var error = await fixture.ErrAsync(Change(Shipping, 5, 13, Keep("zone"), Keep("weight"), Add("express", "bool", defaultValue: "false")));
 
-        Assert.Equal(ErrorCode.CompilationError, error.Code);
-        Assert.Contains("Program.cs", error.Message);
+        Assert.Equal(ErrorCode.BindingChanged, error.Code);
+        Assert.Contains("Program.cs:19", error.Message);
+        Assert.Equal("System.Func<string, int, decimal>", (string)JsonNode.Parse(error.DetailsJson)!["delegate"]!);
+    }
+
+    [Fact]
+    public async Task RenamedParametersKeepAMethodGroupsDelegate()
+    {
+        var plan = await PlanAsync(Change(Shipping, 5, 13, Keep("zone", newName: "area"), Keep("weight")));
+
+        Assert.Contains("Cost(string area, int weight)", TextOf(plan, Shipping));
     }
 
     [Fact]

@@ -130,7 +130,7 @@ async fn folder_move(server: &Server, library: &Path, calls: usize) {
     );
     println!("  first after the warm-up: end to end {:.0} ms, host {:.0} ms", first[0], first_host[0]);
     report("move_files", "preview (compute + diffs)", preview);
-    println!("  in the host, each call:\n    {}", logged(server, "move of ", "Roslyn's change namespace service "));
+    println!("  in the host, each call:\n    {}", logged(server, "move of ", "changed: "));
     let sources = library.join("src");
     let before = tree(&sources);
     let applied = server.ok("move_files", arguments(false)).await;

@@ -12,6 +12,16 @@ public static class FileProgress
     /// <summary>Sets who hears the counts of the work that runs from here on this flow.</summary>
     public static void Listen(Action<int, int>? listener) => Listener.Value = listener;
 
-    /// <summary><paramref name="done"/> files of <paramref name="total"/>.</summary>
-    public static void Report(int done, int total) => Listener.Value?.Invoke(done, total);
+    /// <summary>
+    /// Each of <paramref name="files"/> in turn, the files done before it reported as it comes: a plan's loop
+    /// over a project's files counts itself by going through this.
+    /// </summary>
+    public static IEnumerable<T> Through<T>(IReadOnlyList<T> files)
+    {
+        for (var done = 0; done < files.Count; done++)
+        {
+            Listener.Value?.Invoke(done, files.Count);
+            yield return files[done];
+        }
+    }
 }

@@ -25,9 +25,8 @@ public static class MoveFilesHandler
 
         var current = solution;
         var namespaces = new List<NamespaceChange>();
-        foreach (var (move, done) in moves.Where(_ => !request.KeepNamespaces).Select((move, done) => (move, done)))
+        foreach (var move in FileProgress.Through(request.KeepNamespaces ? [] : moves))
         {
-            FileProgress.Report(done, moves.Count);
             if (FolderNamespace.Implied(target, ProjectLayout.FoldersOf(target, move.To)) is { } expected)
             {
                 (current, var change) = await FolderNamespace.FollowAsync(solution, current, move.From, expected, warnings, phases, cancellationToken);

@@ -28,9 +28,8 @@ public static class FormatHandler
         var edits = new List<FileEdit>();
         var changes = 0;
         var after = solution;
-        foreach (var (path, done) in paths.Select((path, done) => (path, done)))
+        foreach (var path in FileProgress.Through(paths))
         {
-            FileProgress.Report(done, paths.Count);
             var documents = PositionResolver.DocumentsAt(solution, path);
             var original = await documents[0].GetTextAsync(cancellationToken);
             TextSpan? span = request.Lines is { } lines ? LineSpan.Of(original, lines, path) : null;

@@ -25,9 +25,8 @@ public static class SyncNamespacesHandler
         var current = solution;
         var changed = new List<NamespaceChange>();
         var warnings = new List<string>();
-        foreach (var (path, done) in paths.Select((path, done) => (path, done)))
+        foreach (var path in FileProgress.Through(paths))
         {
-            FileProgress.Report(done, paths.Count);
             var document = PositionResolver.DocumentAt(current, path)!;
             if (FolderNamespace.Implied(document.Project, document.Folders) is not { } expected)
             {

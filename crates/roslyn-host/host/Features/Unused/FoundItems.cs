@@ -24,9 +24,8 @@ internal static class FoundItems
     {
         var analyzed = UnusedRules.Analyzed.Where(r => kinds.Contains(UnusedRules.KindOf(r))).ToHashSet(StringComparer.Ordinal);
         var items = new List<UnusedItem>();
-        foreach (var (path, done) in paths.Select((path, done) => (path, done)))
+        foreach (var path in FileProgress.Through(paths))
         {
-            FileProgress.Report(done, paths.Count);
             var documents = PositionResolver.DocumentsAt(solution, path);
             HashSet<(string Rule, TextSpan Span)>? agreed = null;
             foreach (var document in documents)

@@ -21,9 +21,8 @@ public static class OrganizeUsingsHandler
         var warnings = new List<string>();
         var removed = 0;
         var after = solution;
-        foreach (var (path, done) in paths.Select((path, done) => (path, done)))
+        foreach (var path in FileProgress.Through(paths))
         {
-            FileProgress.Report(done, paths.Count);
             var documents = PositionResolver.DocumentsAt(solution, path);
             var original = await documents[0].GetTextAsync(cancellationToken);
             var text = original;

@@ -8,8 +8,11 @@ namespace RoslynMcp.Host.Features.Signature;
 /// <summary>One explicit argument of a call: the parameter it goes to and its expression.</summary>
 internal sealed record CallArgument(int Ordinal, ExpressionSyntax Expression, SemanticModel Model);
 
-/// <summary>A call of the member (or a use of its name), with its explicit arguments in the order they are written.</summary>
-internal sealed record CallSite(Location Location, IReadOnlyList<CallArgument> Arguments);
+/// <summary>
+/// A call of the member (or a use of its name), with its explicit arguments in the order they are written, and
+/// the delegate type a method group there converts to (none for a call or another use).
+/// </summary>
+internal sealed record CallSite(Location Location, IReadOnlyList<CallArgument> Arguments, ITypeSymbol? Delegate = null);
 
 /// <summary>
 /// Where the members are referenced, each source place once however many target frameworks see it, and which
@@ -28,12 +31,14 @@ internal static class CallSites
                 continue;
             }
             // A place in code no document holds (a generator's) counts, with no arguments to judge.
-            places[key] = solution.GetDocument(location.SourceTree) is { } document
-                ? new CallSite(location, ArgumentsAt(
-                    (await document.GetSyntaxRootAsync(cancellationToken))!.FindToken(location.SourceSpan.Start),
-                    (await document.GetSemanticModelAsync(cancellationToken))!,
-                    cancellationToken))
-                : new CallSite(location, []);
+            if (solution.GetDocument(location.SourceTree) is not { } document)
+            {
+                places[key] = new CallSite(location, []);
+                continue;
+            }
+            var name = (await document.GetSyntaxRootAsync(cancellationToken))!.FindToken(location.SourceSpan.Start);
+            var model = (await document.GetSemanticModelAsync(cancellationToken))!;
+            places[key] = new CallSite(location, ArgumentsAt(name, model, cancellationToken), DelegateAt(name, model, cancellationToken));
         }
         return [.. places.Values];
     }
@@ -68,6 +73,18 @@ internal static class CallSites
             }
         }
         return locations;
+    }
+
+    /// <summary>The delegate type the method group at <paramref name="name"/> converts to; null for a call or another use.</summary>
+    private static ITypeSymbol? DelegateAt(SyntaxToken name, SemanticModel model, CancellationToken cancellationToken)
+    {
+        var node = name.Parent;
+        // `OnEvent`, `this.OnEvent`, `shipping.Cost`: the whole member access is the method group.
+        while (node?.Parent is MemberAccessExpressionSyntax access && access.Name == node)
+        {
+            node = access;
+        }
+        return node is not null && model.GetOperation(node, cancellationToken)?.Parent is IDelegateCreationOperation { Type: { } type } ? type : null;
     }
 
     /// <summary>The arguments of the call whose callee holds <paramref name="name"/>; none for a method group.</summary>

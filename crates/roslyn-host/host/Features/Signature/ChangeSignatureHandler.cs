@@ -36,7 +36,7 @@ public static class ChangeSignatureHandler
         await BodyChecks.CheckAsync(solution, symbols, signature, cancellationToken);
         var calls = await CallSites.OfAsync(solution, symbols, cancellationToken);
         ArgumentOrder.Check(calls, signature, display);
-        await DelegateConversions.CheckAsync(solution, calls, signature, display, cancellationToken);
+        DelegateConversions.Check(calls, signature, display);
         var bindings = await CallBindings.BeforeAsync(solution, calls, member, cancellationToken);
         var checkedBefore = began.ElapsedMilliseconds;
 

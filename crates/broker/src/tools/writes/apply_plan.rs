@@ -19,12 +19,11 @@ pub async fn apply_plan(call: &Call, input: ApplyPlanInput) -> Result<AppliedPla
     let resolved = call.resolve(Some(&solution))?;
     gate(&resolved.target.roots, &proposal.plan)?;
     let workspace = call.load(&resolved.workspace).await?;
-    let guard = call.begin_write(&workspace, input.wait_seconds).await?;
-    let deadline = tokio::time::Instant::now() + workspace.write_timeout();
     let exact = input.exact.unwrap_or(false);
-    let settled = settle::settle(call, &resolved, &workspace, proposal, exact, deadline).await?;
+    let turn = settle::Turn { wait_seconds: input.wait_seconds, held: None };
+    let locked = settle::settle_locking(call, &resolved, &workspace, proposal, exact, turn).await?;
     let verify = input.verify.unwrap_or_default();
-    let write = Write { resolved: &resolved, workspace, guard, settled, deadline, began, verify };
+    let write = Write { resolved: &resolved, workspace, locked, began, verify };
     let applied = apply(call, write, input.plan_id.clone(), true).await?;
     // A plan that changed nothing stays kept: no file moved on from what it was computed from, and there is no
     // operation to name. Applied again it changes nothing again (or, on a solution that changed meanwhile, is

@@ -84,13 +84,9 @@ pub async fn plan_then_write<R: 'static>(
     }
     // A file that moved on since the host's view is read again and the plan brought onto it.
     let (proposal, _moved) = computed;
-    let guard = match early {
-        Some(guard) => guard,
-        None => call.begin_write(&workspace, mode.wait_seconds).await?,
-    };
-    let deadline = tokio::time::Instant::now() + workspace.write_timeout();
-    let settled = settle::settle(call, &resolved, &workspace, proposal, false, deadline).await?;
-    let write = Write { resolved: &resolved, workspace, guard, settled, deadline, began, verify: mode.verify };
+    let turn = settle::Turn { wait_seconds: mode.wait_seconds, held: early };
+    let locked = settle::settle_locking(call, &resolved, &workspace, proposal, false, turn).await?;
+    let write = Write { resolved: &resolved, workspace, locked, began, verify: mode.verify };
     apply(call, write, plans::new_id(), false).await.map(WriteOutput::Applied)
 }
 
@@ -134,12 +130,7 @@ async fn compute(
     let (sink, heard) = tokio::sync::watch::channel(None);
     let asking = call.ask_reporting(workspace, asked, Some(limit), Some(sink));
     let reply = call.progress.relay(heard, asking).await.map_err(|error| match error.code {
-        ErrorCode::TIMEOUT => ToolError::new(
-            ErrorCode::TIMEOUT,
-            "Computing the change exceeded the compute time limit; nothing was changed",
-        )
-        .detail("timeoutMs", limit.as_millis() as u64)
-        .suggest("Narrow the change (a project, a folder, a file), or raise --compute-timeout-secs (at most 3600)"),
+        ErrorCode::TIMEOUT => over_limit(workspace, "Computing the change", false),
         _ => error,
     })?;
     let basis = Snapshot { host_pid: reply.host_pid, version: reply.workspace_version };
@@ -219,9 +210,7 @@ fn preview(
 struct Write<'a> {
     resolved: &'a Resolved,
     workspace: Arc<Workspace>,
-    guard: WriteGuard,
-    settled: settle::Settled,
-    deadline: tokio::time::Instant,
+    locked: settle::Locked,
     began: Instant,
     verify: Verify,
 }
@@ -235,8 +224,8 @@ struct Write<'a> {
 /// nothing, usings organized already) answers `changed: false` with no operation, writing nothing, recording
 /// nothing in the history (whose bound it would otherwise spend) and running no tests.
 async fn apply(call: &Call, write: Write<'_>, plan_id: String, kept: bool) -> Result<Applied<Outline>, ToolError> {
-    let Write { resolved, workspace, guard, settled, deadline, began, verify } = write;
-    let settle::Settled { proposal, rebased } = settled;
+    let Write { resolved, workspace, locked, began, verify } = write;
+    let settle::Locked { settled: settle::Settled { proposal, rebased }, guard, deadline } = locked;
     let proposal = crate::offload::cpu(|| changing_only(proposal));
     let plan = &proposal.plan;
     if plan.edits.is_empty() {
@@ -358,26 +347,46 @@ fn plural(n: u32) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-/// The host's answer to `asked` by the write's `deadline`, under the write lock. Past it (the host's own bound
-/// or ours, whichever fires first) the error names the write time limit the operator set, not what was left of
-/// it.
+/// The host's answer to `asked` by `bound`'s deadline. Past it (the host's own bound or ours, whichever fires
+/// first) the error names the limit the operator set, not what was left of it.
 async fn ask_by<R>(
     call: &Call,
     workspace: &Arc<Workspace>,
     asked: Ask<R>,
-    deadline: tokio::time::Instant,
+    bound: Bound,
 ) -> Result<HostReply<R>, ToolError> {
-    let limit = deadline.saturating_duration_since(tokio::time::Instant::now());
-    match tokio::time::timeout_at(deadline, call.ask_within(workspace, asked, Some(limit))).await {
+    let limit = bound.deadline.saturating_duration_since(tokio::time::Instant::now());
+    match tokio::time::timeout_at(bound.deadline, call.ask_within(workspace, asked, Some(limit))).await {
         Ok(Err(error)) if error.code != ErrorCode::TIMEOUT => Err(error),
         Ok(Ok(reply)) => Ok(reply),
-        Ok(Err(_)) | Err(_) => Err(ToolError::new(
-            ErrorCode::TIMEOUT,
-            "Bringing the change onto the solution as it is exceeded the write time limit; nothing was changed",
-        )
-        .detail("timeoutMs", workspace.write_timeout().as_millis() as u64)
-        .suggest("Retry, or raise the write timeout (at most 120 s)")),
+        Ok(Err(_)) | Err(_) => {
+            Err(over_limit(workspace, "Bringing the change onto the solution as it is", bound.locked))
+        }
     }
+}
+
+/// When a write's host request must have its answer, and which limit set it.
+#[derive(Debug, Clone, Copy)]
+struct Bound {
+    deadline: tokio::time::Instant,
+    /// The write time limit, counted from taking the lock; else the compute time limit.
+    locked: bool,
+}
+
+/// `doing` exceeded the write time limit (`locked`) or the compute time limit: nothing was changed.
+fn over_limit(workspace: &Workspace, doing: &str, locked: bool) -> ToolError {
+    let (limit, name, suggestion) = if locked {
+        (workspace.write_timeout(), "write", "Retry, or raise the write timeout (at most 120 s)")
+    } else {
+        (
+            workspace.compute_timeout(),
+            "compute",
+            "Narrow the change (a project, a folder, a file), or raise --compute-timeout-secs (at most 3600)",
+        )
+    };
+    ToolError::new(ErrorCode::TIMEOUT, format!("{doing} exceeded the {name} time limit; nothing was changed"))
+        .detail("timeoutMs", limit.as_millis() as u64)
+        .suggest(suggestion)
 }
 
 /// The plan of a host's [`EditPlan`] (whole new texts), as format, find/replace, remove unused and code actions

@@ -14,8 +14,13 @@
 //!
 //! With `exact`, only the previewed texts may be written: a replay that differs is refused (STALE_PLAN) and
 //! kept as a new plan, whose id and diffs the refusal carries.
+//!
+//! The long part, a compile check or a replay over a whole project, runs before the lock is taken, within the
+//! compute time limit: a writer settles on the solution as it is, then takes the lock, and under it settles
+//! only what landed meanwhile, within the write time limit. While others keep landing before it has the lock,
+//! it lets the lock go and settles outside it again, until its compute time limit is spent.
 
-use super::{Resolved, anchor, bases, gate, render, rfc3339};
+use super::{Bound, Resolved, anchor, bases, gate, render, rfc3339};
 use crate::plans::{Kept, Plan, Proposal};
 use crate::tools::Call;
 use protocol::host::ask::{self, Ask};
@@ -26,10 +31,10 @@ use protocol::{ErrorCode, ToolError};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use workspace_actor::Workspace;
 use workspace_actor::checksum::{sha256_hex, without_bom};
 use workspace_actor::merge::{changed_places, changed_words, merge3};
 use workspace_actor::snapshots::{Since, Snapshot, Source};
+use workspace_actor::{Workspace, WriteGuard};
 
 /// The plan to write, and how it came onto the solution as it is (none: as computed, nothing changed).
 pub struct Settled {
@@ -47,46 +52,144 @@ enum Depends {
     Everything,
 }
 
-pub async fn settle(
+/// How a writer comes to the lock: in line, waiting at most `wait_seconds`, or holding it already (`held`: its
+/// plan was computed under it).
+pub struct Turn {
+    pub wait_seconds: Option<u32>,
+    pub held: Option<WriteGuard>,
+}
+
+/// A plan brought onto the solution as it is, the write lock that keeps it so, and the deadline of what the
+/// write does holding it.
+pub struct Locked {
+    pub settled: Settled,
+    pub guard: WriteGuard,
+    pub deadline: tokio::time::Instant,
+}
+
+/// Brings the plan onto the solution as it is and takes the write lock (see the module's text); one outcome
+/// for the plans' metric, however many times it went round.
+pub async fn settle_locking(
     call: &Call,
     resolved: &Resolved,
     workspace: &Arc<Workspace>,
     proposal: Proposal,
     exact: bool,
-    deadline: tokio::time::Instant,
-) -> Result<Settled, ToolError> {
-    let settling = Settling { call, resolved, workspace, deadline, exact };
-    let outcome = settling.settle(proposal).await;
+    turn: Turn,
+) -> Result<Locked, ToolError> {
+    let outcome = rounds(call, resolved, workspace, proposal, exact, turn).await;
     let telemetry = &call.services.telemetry;
     match &outcome {
-        Ok(settled) => telemetry.plan_settled(settled.rebased.as_ref().map(|r| r.how), None),
+        Ok(locked) => telemetry.plan_settled(locked.settled.rebased.as_ref().map(|r| r.how), None),
         Err(error) => telemetry.plan_settled(None, Some(refusal_reason(error))),
     }
     outcome
+}
+
+async fn rounds(
+    call: &Call,
+    resolved: &Resolved,
+    workspace: &Arc<Workspace>,
+    proposal: Proposal,
+    exact: bool,
+    turn: Turn,
+) -> Result<Locked, ToolError> {
+    let Turn { wait_seconds, mut held } = turn;
+    let settling = |deadline, locked| Settling { call, resolved, workspace, bound: Bound { deadline, locked }, exact };
+    let mut settled = Settled { proposal, rebased: None };
+    let mut budget = None;
+    // An edit made just before the call is in the host's snapshot before it is compared with the plan's.
+    if held.is_none() {
+        workspace.catch_up(&call.cancel).await?;
+    }
+    let guard = loop {
+        if let Some(guard) = held.take() {
+            break guard;
+        }
+        if moved_on(workspace, &settled) {
+            let deadline = *budget.get_or_insert_with(|| tokio::time::Instant::now() + workspace.compute_timeout());
+            call.progress.step("Bringing the change onto the solution as it is").await;
+            let Settled { proposal, rebased } = settled;
+            settled = joined(rebased, settling(deadline, false).settle(proposal).await?);
+        }
+        let guard = call.begin_write(workspace, wait_seconds).await?;
+        let spent = budget.is_some_and(|deadline| tokio::time::Instant::now() >= deadline);
+        if spent || !moved_on(workspace, &settled) {
+            break guard;
+        }
+        drop(guard);
+        tracing::info!(
+            tool = call.tool,
+            "the solution moved on while the write settled; it settles again before the lock"
+        );
+    };
+    let deadline = tokio::time::Instant::now() + workspace.write_timeout();
+    let Settled { proposal, rebased } = settled;
+    let settled = joined(rebased, settling(deadline, true).settle(proposal).await?);
+    Ok(Locked { settled, guard, deadline })
+}
+
+/// The host holds another snapshot than the plan's.
+fn moved_on(workspace: &Workspace, settled: &Settled) -> bool {
+    !matches!(workspace.changes_since(settled.proposal.basis), Since::Same)
+}
+
+/// A plan settled twice: how it came onto the solution, from the first time and then (`then`) from where the
+/// first left it.
+fn joined(first: Option<Rebased>, then: Settled) -> Settled {
+    let rebased = match (first, then.rebased) {
+        (None, then) => then,
+        (first, None) => first,
+        (Some(first), Some(then)) => {
+            let how = [first.how, then.how].into_iter().max_by_key(|how| weight(*how)).unwrap_or(then.how);
+            let mut changed_since = first.changed_since;
+            changed_since.extend(then.changed_since);
+            let mut differences = first.differences;
+            differences.extend(then.differences.into_iter().filter(|d| !differences.contains(d)).collect::<Vec<_>>());
+            Some(Rebased { how, changed_since, differences })
+        }
+    };
+    Settled { proposal: then.proposal, rebased }
+}
+
+/// How far a plan went from what was computed: kept as it was, merged into changed files, computed again.
+fn weight(how: RebaseKind) -> u8 {
+    match how {
+        RebaseKind::Kept => 0,
+        RebaseKind::Merged => 1,
+        RebaseKind::Replayed => 2,
+    }
 }
 
 struct Settling<'a> {
     call: &'a Call,
     resolved: &'a Resolved,
     workspace: &'a Arc<Workspace>,
-    deadline: tokio::time::Instant,
+    /// Under the lock (the write time limit) or before it is taken (the compute time limit).
+    bound: Bound,
     exact: bool,
 }
 
 impl Settling<'_> {
     async fn settle(&self, proposal: Proposal) -> Result<Settled, ToolError> {
-        // Every change on disk reported before the lock was taken is in the host's snapshot, and so in what
-        // changed since the plan.
+        // Every change on disk reported before now is in the host's snapshot, and so in what changed since the
+        // plan.
         self.workspace.catch_up(&self.call.cancel).await?;
-        // The plan's own files are read now: one written since the barrier is brought in too.
+        // The plan's own files are read now: under the lock, one written since the barrier is brought in too
+        // (before it, a write landing meanwhile could be overtaken by the older text).
         let now = texts_now(&proposal.plan.edits);
         let moved = moved_files(&proposal.plan.edits, &now);
-        if !moved.is_empty() {
+        if !moved.is_empty() && self.bound.locked {
             self.workspace.sync_files(moved.clone(), &self.call.cancel).await?;
         }
         let root = self.root();
+        // The snapshot the plan is brought onto: taken before what changed up to it is read, so that a change
+        // landing in between is looked at again from here.
+        let at = self.workspace.snapshot().unwrap_or(proposal.basis);
         let (changes, seen) = match self.workspace.changes_since(proposal.basis) {
             Since::Same if moved.is_empty() => return Ok(Settled { proposal, rebased: None }),
+            // Not in the host yet: the write brings it in under the lock.
+            Since::Same if !self.bound.locked => return Ok(Settled { proposal, rebased: None }),
             Since::Same => (None, vec![unknown("the plan's files changed on disk", &moved, root)]),
             Since::Unknown(why) => (None, vec![unknown(&why, &[], root)]),
             Since::Changes(changes) => {
@@ -100,11 +203,13 @@ impl Settling<'_> {
                 Depends::OwnFiles | Depends::Everything => Vec::new(),
             };
             match self.check(&carried.edits, names).await {
-                Ok(()) if !carried.merged => return Ok(rebased(proposal, RebaseKind::Kept, seen, Vec::new())),
+                Ok(()) if !carried.merged => {
+                    let kept = Proposal { basis: at, ..proposal };
+                    return Ok(rebased(kept, RebaseKind::Kept, seen, Vec::new()));
+                }
                 Ok(()) => {
                     let plan = Plan { edits: carried.edits, ..proposal.plan.clone() };
-                    let basis = self.workspace.snapshot().unwrap_or(proposal.basis);
-                    let merged = Proposal { plan, basis, bases: carried.bases, intent: proposal.intent.clone() };
+                    let merged = Proposal { plan, basis: at, bases: carried.bases, intent: proposal.intent.clone() };
                     return self.rebase(proposal, merged, RebaseKind::Merged, seen).await;
                 }
                 // Carried over it adds an error: computed again, it may not.
@@ -131,7 +236,7 @@ impl Settling<'_> {
                 *line = moved;
             }
         }
-        let asked = super::ask_by(self.call, self.workspace, Ask { body, answer: Ok }, self.deadline);
+        let asked = super::ask_by(self.call, self.workspace, Ask { body, answer: Ok }, self.bound);
         let reply = match asked.await {
             Err(error) if error.code == ErrorCode::TIMEOUT => return Err(error),
             Err(error) if error.code == ErrorCode::CODE_ACTION_STALE => {
@@ -201,7 +306,7 @@ impl Settling<'_> {
     async fn check(&self, edits: &[FileEdit], names: Vec<String>) -> Result<(), ToolError> {
         let edits = edits.iter().filter(|e| e.kind == EditKind::Modify).cloned().collect();
         let request = ask::check_edits(CheckEditsRequest { edits, names });
-        super::ask_by(self.call, self.workspace, request, self.deadline).await.map(drop)
+        super::ask_by(self.call, self.workspace, request, self.bound).await.map(drop)
     }
 
     fn root(&self) -> &Path {

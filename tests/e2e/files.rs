@@ -1,7 +1,7 @@
 //! rename_file and sync_namespaces on the Signature fixture: a file named after its type renames the type (and
 //! find_references follows it), a file listed by its project renames the project's entry, a file out of its
-//! folder's namespace moves to it with its consumers; the result builds and undo restores every byte. A taken or
-//! foreign name is refused and nothing changes.
+//! folder's namespace moves to it with its consumers (a file linked in from elsewhere, or filling in a framework's namespace, is left as it is); the result
+//! builds and undo restores every byte. A taken or foreign name is refused and nothing changes.
 
 use crate::support::{Fixture, Server, assert_same_tree, dotnet_build_errors, reference_lines, tree};
 use serde_json::json;
@@ -32,10 +32,20 @@ async fn files_rename_their_type_or_project_entry_and_namespaces_follow_folders_
 
     let item = fixture.file("Lib/Models/Item.cs");
     let item_before = reference_lines(&server, &item, 4, 21).await;
-    let synced = server.ok("sync_namespaces", json!({"folder": fixture.file("Lib")})).await;
+    let synced = server.ok("sync_namespaces", json!({"project": "Lib"})).await;
     assert_eq!(
         synced["namespaces"],
         json!([{"file": item, "namespace": "Signature.Lib", "newNamespace": "Signature.Lib.Models"}])
+    );
+    // A file linked in from outside the project's folder keeps the namespace every project compiling it shares.
+    let warned = synced["warnings"].as_array().into_iter().flatten().filter_map(|w| w.as_str());
+    assert!(warned.clone().any(|w| w.contains("linked") && w.contains("Clock.cs")), "{synced}");
+    // A file filling in a framework's namespace keeps it.
+    assert!(warned.into_iter().any(|w| w.contains("Compat.cs") && w.contains("referenced assembly")), "{synced}");
+    let compat = std::fs::read_to_string(fixture.path("Lib/Compat.cs")).expect("read");
+    assert!(compat.contains("namespace System.Collections.Generic;"), "{compat}");
+    assert!(
+        std::fs::read_to_string(fixture.path("Shared/Clock.cs")).expect("read").contains("namespace Signature.Shared;")
     );
     let catalog = std::fs::read_to_string(fixture.path("App/Catalog.cs")).expect("read");
     assert!(

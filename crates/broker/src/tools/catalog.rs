@@ -406,7 +406,7 @@ catalog! {
         input: io::refactor::SyncNamespacesInput,
         output: io::refactor::SyncNamespacesOutput,
         run: refactor::sync_namespaces,
-        description: concat!("Make the C# files of a project (or all; folder narrows) declare the namespace their folder implies, updating every consumer.", writes!()),
+        description: concat!("Make the C# files of a project (or all; folder narrows) declare the namespace their folder implies, updating every consumer; linked files stay.", writes!()),
     }
 
     move_files {

@@ -14,6 +14,9 @@ internal static class ProjectLayout
         .ThenBy(p => p.Name, StringComparer.Ordinal)
         .FirstOrDefault();
 
+    /// <summary>True when the path lies in the project's directory (not linked into it from elsewhere).</summary>
+    public static bool Holds(Project project, string path) => IsUnder(path, DirectoryOf(project));
+
     /// <summary>The folders of a document path relative to its project, as Roslyn records them.</summary>
     public static IReadOnlyList<string> FoldersOf(Project project, string path)
     {

@@ -9,7 +9,9 @@ namespace RoslynMcp.Host.Features.Namespaces;
 /// <summary>
 /// Plans making every file of a project or folder declare the namespace its folder implies
 /// (<see cref="FolderNamespace"/>). Files that already do, or declare no single top-level namespace, get no edit;
-/// the others change one at a time, consumers updated, and the whole must compile without new errors.
+/// the others change one at a time, consumers updated, and the whole must compile without new errors. A file
+/// linked into the project from outside its directory is left as it is: its folder there (the link's) is one of
+/// the places that compile it, not where it lies, and every project that links it shares its namespace.
 /// </summary>
 public static class SyncNamespacesHandler
 {
@@ -25,9 +27,15 @@ public static class SyncNamespacesHandler
         var current = solution;
         var changed = new List<NamespaceChange>();
         var warnings = new List<string>();
+        var linked = new List<string>();
         foreach (var path in FileProgress.Through(paths))
         {
             var document = PositionResolver.DocumentAt(current, path)!;
+            if (!ProjectLayout.Holds(document.Project, path))
+            {
+                linked.Add(path);
+                continue;
+            }
             if (FolderNamespace.Implied(document.Project, document.Folders) is not { } expected)
             {
                 continue;
@@ -37,6 +45,10 @@ public static class SyncNamespacesHandler
             {
                 changed.Add(change);
             }
+        }
+        if (linked.Count > 0)
+        {
+            warnings.Add($"{linked.Count} file(s) linked into the project from outside its folder left as they are (their namespace is shared by every project that compiles them): {string.Join(", ", linked.Take(5))}{(linked.Count > 5 ? ", ..." : "")}");
         }
         var title = $"Sync the namespaces of {changed.Count} file{(changed.Count == 1 ? "" : "s")}";
         phases.End("files");

@@ -11,7 +11,8 @@ namespace RoslynMcp.Host.Semantics.Namespaces;
 /// The namespace a folder implies (the project's root namespace, then each folder below the project, a folder
 /// name made an identifier), and one file's move to it: references that name its types with their namespace
 /// first, then Roslyn's change namespace service for the declaration and every consumer, then the imports the
-/// service lost (<see cref="ConsumerImports"/>).
+/// service lost (<see cref="ConsumerImports"/>). A file in a namespace a referenced assembly declares types in
+/// keeps it: it fills in or extends that namespace on purpose.
 /// </summary>
 internal static class FolderNamespace
 {
@@ -46,6 +47,11 @@ internal static class FolderNamespace
         {
             return (solution, null);
         }
+        if (await ReferencesDeclareAsync(document.Project, declared, cancellationToken))
+        {
+            warnings.Add($"Kept the namespace of {Path.GetFileName(path)}: {declared} is a namespace of a referenced assembly too, which the file extends on purpose (a polyfill, extension methods where their library's users find them)");
+            return (solution, null);
+        }
         phases.End("reading");
         var consumers = await ConsumerImports.ConsumersAsync(PositionResolver.DocumentAt(original, path) ?? document, cancellationToken);
         phases.End("consumers");
@@ -65,6 +71,22 @@ internal static class FolderNamespace
         var repaired = await ConsumerImports.RepairAsync(solution, merged, consumers, declared, expected, cancellationToken);
         phases.End("consumers' imports");
         return (repaired, new NamespaceChange(path, declared, expected));
+    }
+
+    /// <summary>True when an assembly the project references declares types in the namespace.</summary>
+    private static async Task<bool> ReferencesDeclareAsync(Project project, string name, CancellationToken cancellationToken)
+    {
+        if (await project.GetCompilationAsync(cancellationToken) is not { } compilation)
+        {
+            return false;
+        }
+        INamespaceSymbol? found = compilation.GlobalNamespace;
+        foreach (var part in name.Split('.'))
+        {
+            found = found?.GetNamespaceMembers().FirstOrDefault(n => n.Name == part);
+        }
+        return found is not null && found.ConstituentNamespaces.Any(n =>
+            !SymbolEqualityComparer.Default.Equals(n.ContainingAssembly, compilation.Assembly) && !n.GetTypeMembers().IsEmpty);
     }
 
     /// <summary>A folder name as a namespace part: what is not an identifier character becomes <c>_</c>.</summary>

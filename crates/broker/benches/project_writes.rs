@@ -64,6 +64,9 @@ async fn writes(target: &str, root: &Path, solution: &Path, project: &str) {
             held / total,
         );
         println!("  host: {plan}");
+        if let Some(rebased) = outcome.value.get("rebased") {
+            println!("  brought onto the solution as it is: {} ({})", rebased["how"], rebased["changedSince"]);
+        }
         if let Some(operation) = outcome.value["operationId"].as_str() {
             let undone = server.call("undo", json!({"operationId": operation, "solutionPath": solution})).await;
             assert!(!undone.is_error, "undo {tool}: {}", undone.value);
@@ -90,7 +93,7 @@ fn plan_line(log: &str) -> (String, f64) {
         .flat_map(|part| part.split(" ("))
         .filter_map(|part| part.strip_prefix("Roslyn's "))
         .filter_map(|part| part.rsplit(' ').nth(1)?.parse::<f64>().ok())
-        .sum();
+        .fold(0.0, |sum, ms| sum + ms);
     (line, roslyn)
 }
 

@@ -80,19 +80,23 @@ async fn folders_and_files_move_with_namespaces_and_references_then_build_and_un
 
 /// A polyfill's extension class moved to a sibling folder: a caller in the old namespace needed no using and
 /// never names the type (`note.ReplaceLineEndings("\n")`, the extension in netstandard2.0 alone), and gets the
-/// new namespace's using.
+/// new namespace's using. One that fills in the framework's `System` keeps its namespace, so its callers keep
+/// finding it.
 #[tokio::test(flavor = "multi_thread")]
 async fn an_extension_class_moved_gives_its_callers_in_the_old_namespace_the_new_using() {
     let fixture = Fixture::copy("Polyfill");
     let server = Server::start(&fixture.root, &[]).await;
     let before = tree(&fixture.root);
-    let files = json!([fixture.file("Text/TextExtensions.cs")]);
+    let files = json!([fixture.file("Text/TextExtensions.cs"), fixture.file("Text/Chars.cs")]);
     let moved = server.ok("move_files", json!({"files": files, "destination": fixture.file("Compat")})).await;
     let notes = fixture.read("Text/Notes.cs");
     assert!(notes.starts_with("using Polyfill.Compat;"), "{moved}\n{notes}");
     let lines = fixture.read("Text/Parsing/Lines.cs");
     assert!(lines.starts_with("using Polyfill.Compat;"), "{moved}\n{lines}");
     assert!(fixture.read("Compat/TextExtensions.cs").contains("namespace Polyfill.Compat;"));
+    assert!(fixture.read("Compat/Chars.cs").contains("namespace System;"), "{moved}");
+    let warned = moved["warnings"].as_array().into_iter().flatten().filter_map(|w| w.as_str());
+    assert!(warned.into_iter().any(|w| w.contains("Chars.cs") && w.contains("referenced assembly")), "{moved}");
     assert_eq!(dotnet_build_errors(&fixture.path("Polyfill.csproj")).await, 0);
     server.ok("undo", json!({"operationId": moved["operationId"]})).await;
     assert_same_tree(&before, &fixture.root, "undo restores every byte");

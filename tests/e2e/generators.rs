@@ -50,6 +50,25 @@ async fn a_fresh_clone_answers_with_the_code_its_own_generator_writes_built_in_t
     // A call of a generated method resolves to the generated document.
     let create = server.ok("find_symbol_definition", at(&fixture, FORECAST, "CreateWeather")).await;
     assert!(files_of(&create["locations"]).iter().any(|p| p.ends_with("/StubFactory.g.cs")), "{create}");
+    // And navigation goes on from the generator's output, asked by its virtual path: the stub's call of Rest.Send
+    // leads to the declaration, and its references are the same.
+    let stub = references.value["references"]
+        .as_array()
+        .expect("references")
+        .iter()
+        .find(|r| r["filePath"].as_str().is_some_and(|p| p.starts_with("roslyn-mcp://generated/Client/")));
+    let stub = stub.expect("a generated place");
+    let from = json!({"filePath": stub["filePath"], "line": stub["line"], "column": stub["column"]});
+    let send = server.ok("find_symbol_definition", from.clone()).await;
+    assert_eq!(files_of(&send["locations"]), vec![fixture.file("Core/Rest.cs")], "{send}");
+    let again = server.ok("find_references", from).await;
+    assert_eq!(files_of(&again["references"]), places, "{again}");
+    // A virtual path whose project id names no project inside the roots is refused, as an outside file is.
+    let path = stub["filePath"].as_str().expect("path");
+    let mut parts: Vec<&str> = path.split('/').collect();
+    parts[4] = "0000000000000000";
+    let forged = json!({"filePath": parts.join("/"), "line": stub["line"], "column": stub["column"]});
+    server.fails("find_symbol_definition", forged, "SOURCE_NOT_IN_WORKSPACE").await;
     // Diagnostics agree with the build: the generator's project also has a suppressor (Rest.Send takes null),
     // which hides the CS8604 of Lookup.Sent and leaves Lookup.Length's, in a file's and in a project's answer.
     for scope in [json!({"filePath": fixture.file(LOOKUP)}), json!({"project": "Client"})] {

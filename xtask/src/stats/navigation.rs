@@ -63,10 +63,12 @@ pub async fn check(service: &Service, solution: &Solution, options: &Options, al
         });
         service.case("references equal SymbolFinder's", outcome);
         let asked = options.sample.take(references, REFERENCES_ASKED, |r| solution.relative_place(r));
-        // Positions are asked in the solution's files: a generated document is read by its virtual path only.
-        let in_files =
-            asked.into_iter().filter(|r| r["filePath"].as_str().is_some_and(|f| !f.starts_with("roslyn-mcp://")));
-        for reference in in_files {
+        // Positions are asked in the solution's files and in generated documents (by their virtual paths); a
+        // referenced assembly's document holds no reference of the solution's symbols.
+        let asked = asked
+            .into_iter()
+            .filter(|r| r["filePath"].as_str().is_some_and(|f| !f.starts_with("roslyn-mcp://metadata/")));
+        for reference in asked {
             let at = self::place(&reference);
             let Some(wanted) = found.get(&at) else { continue };
             let position =

@@ -253,7 +253,7 @@ catalog! {
         input: io::sources::GeneratedDocumentsInput,
         output: io::sources::GeneratedDocumentsOutput,
         run: sources::generated_documents,
-        description: "List the documents source generators add to a project, per target framework, with the roslyn-mcp://generated/ paths read_source reads.",
+        description: "List the documents source generators add to a project, per target framework, with the roslyn-mcp://generated/ paths read_source and navigation take.",
     }
 
     get_compilation_diagnostics {

@@ -34,10 +34,11 @@ use crate::services::Services;
 use crate::session::{Scope, Session};
 use convert::RootGate;
 use paths::Admitted;
-use protocol::ToolError;
 use protocol::host::ask::{self, Ask};
 use protocol::host::{PingRequest, Position};
 use protocol::tools::PositionInput;
+use protocol::tools::sources::GENERATED_SCHEME;
+use protocol::{ErrorCode, ToolError};
 use roslyn_host::{HostFailure, HostReply};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -178,6 +179,37 @@ impl Call {
         let file = self.file(file_path, "filePath")?;
         let (resolved, file) = self.resolve_file(solution_path, &file)?;
         Ok((resolved, Position { file: file.to_string(), line, column }))
+    }
+
+    /// [`Call::position`] for a read, which may also be asked at a place in a generator's output by the virtual
+    /// path answers give it (`roslyn-mcp://generated/...`): that one passes once its solution is loaded, when
+    /// the project file its path names lies inside the roots, the rule of every answer's generated places.
+    pub async fn read_position(&self, input: &PositionInput) -> Result<(Resolved, Position), ToolError> {
+        self.read_position_at(&input.file_path, input.line, input.column, input.solution_path.as_deref()).await
+    }
+
+    pub async fn read_position_at(
+        &self,
+        file_path: &str,
+        line: u32,
+        column: u32,
+        solution_path: Option<&str>,
+    ) -> Result<(Resolved, Position), ToolError> {
+        if !file_path.starts_with(GENERATED_SCHEME) {
+            return self.position_at(file_path, line, column, solution_path);
+        }
+        args::position(line, column)?;
+        let resolved = self.resolve(solution_path)?;
+        let resolved = Resolved { workspace: self.load(&resolved.workspace).await?, ..resolved };
+        if !resolved.gate().admits(file_path) {
+            return Err(ToolError::new(
+                ErrorCode::SOURCE_NOT_IN_WORKSPACE,
+                format!("{file_path} names no project file inside the workspace roots"),
+            )
+            .detail("path", file_path)
+            .suggest("list_generated_documents gives the paths of a project's generated documents"));
+        }
+        Ok((resolved, Position { file: file_path.to_owned(), line, column }))
     }
 
     /// The documents a whole-file tool works on: one file (gated), else one project, else the solution; and the

@@ -31,7 +31,9 @@ public static class PositionResolver
 
     public static async Task<ResolvedPosition> ResolveAsync(Solution solution, Position position, CancellationToken cancellationToken)
     {
-        var document = FindDocument(solution, position.File);
+        // A place in a generator's output is asked by the virtual path answers give it.
+        var document = await Sources.GeneratedDocuments.FindAsync(solution, position.File, cancellationToken)
+            ?? FindDocument(solution, position.File);
         var text = await document.GetTextAsync(cancellationToken);
         var lineCount = text.Lines.Count;
         if (position.Line < 1 || position.Line > lineCount)

@@ -181,13 +181,9 @@ impl Call {
         Ok((resolved, Position { file: file.to_string(), line, column }))
     }
 
-    /// [`Call::position`] for a read, which may also be asked at a place in a generator's output by the virtual
-    /// path answers give it (`roslyn-mcp://generated/...`): that one passes once its solution is loaded, when
-    /// the project file its path names lies inside the roots, the rule of every answer's generated places.
-    pub async fn read_position(&self, input: &PositionInput) -> Result<(Resolved, Position), ToolError> {
-        self.read_position_at(&input.file_path, input.line, input.column, input.solution_path.as_deref()).await
-    }
-
+    /// [`Call::position_at`] for a read, which may also be asked at a place in a generator's output by the
+    /// virtual path answers give it (`roslyn-mcp://generated/...`): that one passes once its solution is loaded,
+    /// when the project file its path names lies inside the roots, the rule of every answer's generated places.
     pub async fn read_position_at(
         &self,
         file_path: &str,

@@ -8,7 +8,8 @@ use protocol::tools::navigation::*;
 use protocol::tools::{PositionInput, SourceSite, SymbolInfo};
 
 async fn type_info(call: &Call, input: &PositionInput) -> Result<(Box<TypeInfo>, super::Resolved), ToolError> {
-    let (resolved, position) = call.read_position(input).await?;
+    let (resolved, position) =
+        call.read_position_at(&input.file_path, input.line, input.column, input.solution_path.as_deref()).await?;
     let info = call.ask(&resolved.workspace, ask::type_at_position(position)).await?.body;
     Ok((info, resolved))
 }
@@ -67,7 +68,8 @@ fn declaration_sites(
 }
 
 pub async fn symbol_definition(call: &Call, input: PositionInput) -> Result<SymbolDefinitionOutput, ToolError> {
-    let (resolved, position) = call.read_position(&input).await?;
+    let (resolved, position) =
+        call.read_position_at(&input.file_path, input.line, input.column, input.solution_path.as_deref()).await?;
     let info = call.ask(&resolved.workspace, ask::symbol_definition(position)).await?.body;
     let gate = resolved.gate();
     let locations: Vec<SourceSite> = info.locations.iter().filter_map(|l| gate.site(Some(l))).collect();

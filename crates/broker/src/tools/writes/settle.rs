@@ -77,56 +77,48 @@ pub async fn settle_locking(
     exact: bool,
     turn: Turn,
 ) -> Result<Locked, ToolError> {
-    let outcome = rounds(call, resolved, workspace, proposal, exact, turn).await;
+    let settling = |deadline, locked| Settling { call, resolved, workspace, bound: Bound { deadline, locked }, exact };
+    let rounds = async {
+        let Turn { wait_seconds, mut held } = turn;
+        let mut settled = Settled { proposal, rebased: None };
+        let mut budget = None;
+        // An edit made just before the call is in the host's snapshot before it is compared with the plan's.
+        if held.is_none() {
+            workspace.catch_up(&call.cancel).await?;
+        }
+        let guard = loop {
+            if let Some(guard) = held.take() {
+                break guard;
+            }
+            if moved_on(workspace, &settled) {
+                let deadline = *budget.get_or_insert_with(|| tokio::time::Instant::now() + workspace.compute_timeout());
+                call.progress.step("Bringing the change onto the solution as it is").await;
+                let Settled { proposal, rebased } = settled;
+                settled = joined(rebased, settling(deadline, false).settle(proposal).await?);
+            }
+            let guard = call.begin_write(workspace, wait_seconds).await?;
+            let spent = budget.is_some_and(|deadline| tokio::time::Instant::now() >= deadline);
+            if spent || !moved_on(workspace, &settled) {
+                break guard;
+            }
+            drop(guard);
+            tracing::info!(
+                tool = call.tool,
+                "the solution moved on while the write settled; it settles again before the lock"
+            );
+        };
+        let deadline = tokio::time::Instant::now() + workspace.write_timeout();
+        let Settled { proposal, rebased } = settled;
+        let settled = joined(rebased, settling(deadline, true).settle(proposal).await?);
+        Ok(Locked { settled, guard, deadline })
+    };
+    let outcome = rounds.await;
     let telemetry = &call.services.telemetry;
     match &outcome {
         Ok(locked) => telemetry.plan_settled(locked.settled.rebased.as_ref().map(|r| r.how), None),
         Err(error) => telemetry.plan_settled(None, Some(refusal_reason(error))),
     }
     outcome
-}
-
-async fn rounds(
-    call: &Call,
-    resolved: &Resolved,
-    workspace: &Arc<Workspace>,
-    proposal: Proposal,
-    exact: bool,
-    turn: Turn,
-) -> Result<Locked, ToolError> {
-    let Turn { wait_seconds, mut held } = turn;
-    let settling = |deadline, locked| Settling { call, resolved, workspace, bound: Bound { deadline, locked }, exact };
-    let mut settled = Settled { proposal, rebased: None };
-    let mut budget = None;
-    // An edit made just before the call is in the host's snapshot before it is compared with the plan's.
-    if held.is_none() {
-        workspace.catch_up(&call.cancel).await?;
-    }
-    let guard = loop {
-        if let Some(guard) = held.take() {
-            break guard;
-        }
-        if moved_on(workspace, &settled) {
-            let deadline = *budget.get_or_insert_with(|| tokio::time::Instant::now() + workspace.compute_timeout());
-            call.progress.step("Bringing the change onto the solution as it is").await;
-            let Settled { proposal, rebased } = settled;
-            settled = joined(rebased, settling(deadline, false).settle(proposal).await?);
-        }
-        let guard = call.begin_write(workspace, wait_seconds).await?;
-        let spent = budget.is_some_and(|deadline| tokio::time::Instant::now() >= deadline);
-        if spent || !moved_on(workspace, &settled) {
-            break guard;
-        }
-        drop(guard);
-        tracing::info!(
-            tool = call.tool,
-            "the solution moved on while the write settled; it settles again before the lock"
-        );
-    };
-    let deadline = tokio::time::Instant::now() + workspace.write_timeout();
-    let Settled { proposal, rebased } = settled;
-    let settled = joined(rebased, settling(deadline, true).settle(proposal).await?);
-    Ok(Locked { settled, guard, deadline })
 }
 
 /// The host holds another snapshot than the plan's.

@@ -47,13 +47,16 @@ internal static class FolderNamespace
         {
             return (solution, null);
         }
-        if (await ReferencesDeclareAsync(document.Project, declared, cancellationToken))
+        // The file as the plan found it: its project's references are the same in every later solution of the
+        // plan, and the first one's compilation serves every file instead of each changed solution's.
+        var first = PositionResolver.DocumentAt(original, path) ?? document;
+        if (await ReferencesDeclareAsync(first.Project, declared, cancellationToken))
         {
             warnings.Add($"Kept the namespace of {Path.GetFileName(path)}: {declared} is a namespace of a referenced assembly too, which the file extends on purpose (a polyfill, extension methods where their library's users find them)");
             return (solution, null);
         }
         phases.End("reading");
-        var consumers = await ConsumerImports.ConsumersAsync(PositionResolver.DocumentAt(original, path) ?? document, cancellationToken);
+        var consumers = await ConsumerImports.ConsumersAsync(first, cancellationToken);
         phases.End("consumers");
         var requalified = await QualifiedReferences.RequalifyAsync(solution, document, declared, expected, cancellationToken);
         phases.End("requalified references");
